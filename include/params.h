@@ -1,0 +1,151 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * params.h -- THE parameter table: one row per run-time parameter.
+ * No include guard: define PARAM() and include.  Rows are only appended;
+ * names never change once released (operators' scripts use them).
+ *
+ * PARAM(name, type, units, default, min, max, flags, doc)
+ *   type	TIMEOUT (double seconds), BYTES (uint64_t), UINT (unsigned),
+ *		BOOL (unsigned 0/1)
+ *   units	what the value counts, for display
+ *   default, min, max	strings in the type's syntax; NULL: no limit
+ *   flags	PARAM_F_RESTART: read when the child starts, so a change
+ *		needs a child restart; PARAM_F_NCPU: the default is the
+ *		number of online CPUs
+ *   doc	what it does, and when to change it
+ */
+
+/* Thread pools ----------------------------------------------------------*/
+PARAM(thread_pools, UINT, "pools", "2", "1", "64",
+    PARAM_F_NCPU | PARAM_F_RESTART,
+    "Number of worker thread pools; the acceptor hands sessions to them "
+    "round-robin. One per CPU core spreads lock contention; the default "
+    "is the number of online CPUs. Read when the child starts.")
+PARAM(thread_pool_min, UINT, "threads", "100", "5", NULL, 0,
+    "Worker threads each pool keeps even when idle, ready for a burst. "
+    "Must not exceed thread_pool_max.")
+PARAM(thread_pool_max, UINT, "threads", "5000", "10", NULL, 0,
+    "Most worker threads a pool may have. A busy request holds a "
+    "thread; idle keep-alive connections do not. When every thread is "
+    "busy, new sessions queue (thread_queue_limit) and then are dropped "
+    "(counter sess_dropped).")
+PARAM(thread_pool_add_delay, TIMEOUT, "seconds", "0", "0", NULL, 0,
+    "Wait this long after creating a thread before creating the next "
+    "one. Raise it if thread creation storms hurt the machine.")
+PARAM(thread_pool_timeout, TIMEOUT, "seconds", "300", "10", NULL, 0,
+    "A thread idle this long is retired, as long as the pool keeps "
+    "thread_pool_min threads.")
+PARAM(thread_pool_fail_delay, TIMEOUT, "seconds", "0.2", "0.01", NULL, 0,
+    "After a failure to create a thread (counter threads_failed), wait "
+    "this long before trying again.")
+PARAM(thread_pool_stack, BYTES, "bytes", "192k", "64k", NULL, 0,
+    "Stack size of worker threads. Regex-heavy or deeply nested VCL "
+    "may need more.")
+PARAM(thread_queue_limit, UINT, "sessions", "20", "0", NULL, 0,
+    "Sessions that may wait in each pool's queue for a thread when all "
+    "are busy. Beyond it new sessions are dropped and counted in "
+    "sess_dropped: raise thread_pool_max first.")
+
+/* Sockets and client timeouts -------------------------------------------*/
+PARAM(listen_depth, UINT, "connections", "1024", "0", NULL, PARAM_F_RESTART,
+    "Backlog of the listen sockets: connections the kernel accepts "
+    "before veneerd does. Also capped by net.core.somaxconn. Read "
+    "when the sockets are opened, at start.")
+PARAM(timeout_idle, TIMEOUT, "seconds", "5", "0", NULL, 0,
+    "How long a client connection may stay idle between requests, and "
+    "the longest a client may take to send a request's header. Past it "
+    "the connection is closed (counter sc_rx_timeout).")
+PARAM(timeout_linger, TIMEOUT, "seconds", "0.05", "0", NULL, 0,
+    "After a response, the worker waits this long for the next request "
+    "on the connection before handing it to the waiter. Saves a "
+    "hand-over for clients that send again at once; 0 hands over "
+    "immediately.")
+PARAM(send_timeout, TIMEOUT, "seconds", "600", "0", NULL, 0,
+    "Total time allowed to send a response to the client. A client "
+    "that does not read for this long is dropped (counter "
+    "sc_tx_error).")
+PARAM(idle_send_timeout, TIMEOUT, "seconds", "60", "0", NULL, 0,
+    "Longest time a response may make no progress while being sent to "
+    "the client before the connection is dropped.")
+PARAM(shutdown_timeout, TIMEOUT, "seconds", "5", "0", NULL, 0,
+    "On SIGTERM or SIGINT, how long requests in flight may take to "
+    "finish before the child is stopped anyway.")
+
+/* Backends --------------------------------------------------------------*/
+PARAM(backend_idle_timeout, TIMEOUT, "seconds", "60", "1", NULL, 0,
+    "An idle backend connection kept for reuse is closed after this "
+    "long.")
+PARAM(connect_timeout, TIMEOUT, "seconds", "3.5", "0", NULL, 0,
+    "Default time to wait for a backend connection to be accepted. "
+    "VCL and backend definitions may override it.")
+PARAM(first_byte_timeout, TIMEOUT, "seconds", "60", "0", NULL, 0,
+    "Default time to wait for the first byte of a backend's response "
+    "once the request is sent; 0 means no limit.")
+PARAM(between_bytes_timeout, TIMEOUT, "seconds", "60", "0", NULL, 0,
+    "Default longest silence between two reads of a backend response; "
+    "past it the fetch fails. 0 means no limit.")
+PARAM(pipe_timeout, TIMEOUT, "seconds", "60", "0", NULL, 0,
+    "A piped connection with no traffic in either direction for this "
+    "long is closed; 0 means no limit.")
+PARAM(max_retries, UINT, "retries", "4", "0", NULL, 0,
+    "Upper limit on backend fetch retries (return(retry) in VCL).")
+PARAM(max_restarts, UINT, "restarts", "4", "0", NULL, 0,
+    "Upper limit on request restarts (return(restart) in VCL); past "
+    "it the request fails with 503.")
+
+/* Workspaces and HTTP limits ----------------------------------------------*/
+PARAM(workspace_client, BYTES, "bytes", "96k", "9k", NULL, 0,
+    "Memory for each client request: the received header, headers "
+    "added or changed, VCL strings. When it runs out the request gets "
+    "a 500 (counter ws_client_overflow): raise it.")
+PARAM(workspace_backend, BYTES, "bytes", "96k", "1k", NULL, 0,
+    "Memory for each backend request and response header. When it runs "
+    "out the fetch fails (counter ws_backend_overflow): raise it.")
+PARAM(workspace_session, BYTES, "bytes", "0.75k", "384b", NULL, 0,
+    "Memory kept by each idle connection, holding the part of a request "
+    "received before the client paused.")
+PARAM(workspace_thread, BYTES, "bytes", "2k", "0.25k", "8k", 0,
+    "Scratch memory of each worker thread (I/O vectors).")
+PARAM(http_req_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
+    "Longest single header line accepted in a client request; longer "
+    "gets 431 (counter client_req_431).")
+PARAM(http_req_size, BYTES, "bytes", "32k", "0.25k", NULL, 0,
+    "Largest request line plus header section accepted from a client; "
+    "larger gets 431. Must fit in workspace_client with room to spare.")
+PARAM(http_resp_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
+    "Longest single header line accepted in a backend response; longer "
+    "fails the fetch with 503.")
+PARAM(http_resp_size, BYTES, "bytes", "32k", "0.25k", NULL, 0,
+    "Largest status line plus header section accepted from a backend; "
+    "larger fails the fetch with 503.")
+PARAM(http_max_hdr, UINT, "header lines", "64", "32", "65535", 0,
+    "Most header lines in a request or response. A client request with "
+    "more gets 431; VCL adding more logs LostHeader.")
+PARAM(http_req_body_max, BYTES, "bytes", "0", "0", NULL, 0,
+    "Largest request body accepted from a client, 0 for no limit. A "
+    "larger one is refused with 413 (counter client_req_413).")
+
+/* Manager -----------------------------------------------------------------*/
+PARAM(cli_timeout, TIMEOUT, "seconds", "60", "0", NULL, 0,
+    "How long the manager waits for the child to answer a command or a "
+    "ping. A child that does not answer in time is killed and, with "
+    "auto_restart, started again.")
+PARAM(ping_interval, UINT, "seconds", "3", "0", NULL, PARAM_F_RESTART,
+    "Seconds between the manager's pings of the child; 0 disables "
+    "pinging.")
+PARAM(auto_restart, BOOL, "bool", "on", NULL, NULL, 0,
+    "Start a new child when the child dies or stops answering.")
+
+/* Caching defaults --------------------------------------------------------*/
+PARAM(default_ttl, TIMEOUT, "seconds", "120", "0", NULL, 0,
+    "TTL given to a cacheable response that says nothing of its own "
+    "lifetime.")
+PARAM(default_grace, TIMEOUT, "seconds", "10", "0", NULL, 0,
+    "How long past its TTL an object may still be served while a fresh "
+    "copy is fetched in the background.")
+PARAM(default_keep, TIMEOUT, "seconds", "0", "0", NULL, 0,
+    "How long past TTL and grace an object is kept to revalidate it "
+    "with a conditional request.")
+
+#undef PARAM

@@ -1,0 +1,444 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * http.c -- looking up and changing the headers of a struct http.  See
+ * http.h.  No locks: a struct http belongs to one transaction.
+ */
+
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/miniobj.h"
+#include "cache/http.h"
+#include "cache/vsl.h"
+#include "cache/ws.h"
+
+static inline enum VSL_tag_e
+http_tag(const struct http *hp, unsigned slot)
+{
+
+	if (slot >= HTTP_HDR_FIRST && slot < HTTP_HDR_UNSET)
+		slot = HTTP_HDR_FIRST;
+	return ((enum VSL_tag_e)((unsigned)hp->logtag + slot));
+}
+
+size_t
+HTTP_Estimate(unsigned nhdr)
+{
+	unsigned n = nhdr + HTTP_HDR_FIRST;
+
+	return (sizeof(struct http) + WS_ALIGN +
+	    n * sizeof(struct txt) + WS_ALIGN + n + WS_ALIGN);
+}
+
+void
+HTTP_Setup(struct http *hp, struct ws *ws, struct txt *hd,
+    unsigned char *hdf, unsigned shd, struct vsl_log *vsl,
+    enum VSL_tag_e logtag)
+{
+
+	assert(hp != NULL);
+	assert(shd > HTTP_HDR_FIRST && shd <= 65535);
+	INIT_OBJ(hp, HTTP_MAGIC);
+	hp->ws = ws;
+	hp->hd = hd;
+	hp->hdf = hdf;
+	hp->shd = (uint16_t)shd;
+	hp->vsl = vsl;
+	hp->logtag = logtag;
+	HTTP_Clear(hp);
+}
+
+struct http *
+HTTP_New(struct ws *ws, unsigned nhdr, struct vsl_log *vsl,
+    enum VSL_tag_e logtag)
+{
+	struct http *hp;
+	struct txt *hd;
+	unsigned char *hdf;
+	unsigned n = nhdr + HTTP_HDR_FIRST;
+
+	hp = WS_Alloc(ws, sizeof *hp);
+	hd = WS_Alloc(ws, n * sizeof *hd);
+	hdf = WS_Alloc(ws, n);
+	if (hp == NULL || hd == NULL || hdf == NULL)
+		return (NULL);
+	HTTP_Setup(hp, ws, hd, hdf, n, vsl, logtag);
+	return (hp);
+}
+
+void
+HTTP_Clear(struct http *hp)
+{
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	memset(hp->hd, 0, hp->shd * sizeof *hp->hd);
+	memset(hp->hdf, 0, hp->shd);
+	hp->nhd = HTTP_HDR_FIRST;
+	hp->status = 0;
+	hp->protover = 0;
+}
+
+/* Is slot u a header called name (name without colon)? */
+static int
+http_is_hdr(const struct http *hp, unsigned u, const char *name, size_t l)
+{
+	const struct txt *t = &hp->hd[u];
+
+	if (t->b == NULL || TXT_LEN(*t) <= l || t->b[l] != ':')
+		return (0);
+	return (strncasecmp(t->b, name, l) == 0);
+}
+
+unsigned
+HTTP_FindHdr(const struct http *hp, const char *name, unsigned from)
+{
+	size_t l = strlen(name);
+	unsigned u;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	if (from < HTTP_HDR_FIRST)
+		from = HTTP_HDR_FIRST;
+	for (u = from; u < hp->nhd; u++)
+		if (http_is_hdr(hp, u, name, l))
+			return (u);
+	return (0);
+}
+
+struct txt
+HTTP_HdrValue(const struct http *hp, unsigned u)
+{
+	struct txt t;
+	const char *p;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	assert(u >= HTTP_HDR_FIRST && u < hp->nhd);
+	t = hp->hd[u];
+	p = memchr(t.b, ':', TXT_LEN(t));
+	assert(p != NULL);
+	t.b = p + 1;
+	while (t.b < t.e && (*t.b == ' ' || *t.b == '\t'))
+		t.b++;
+	while (t.e > t.b && (t.e[-1] == ' ' || t.e[-1] == '\t'))
+		t.e--;
+	return (t);
+}
+
+int
+HTTP_GetHdr(const struct http *hp, const char *name, struct txt *val)
+{
+	unsigned u;
+
+	u = HTTP_FindHdr(hp, name, HTTP_HDR_FIRST);
+	if (u == 0)
+		return (0);
+	if (val != NULL)
+		*val = HTTP_HdrValue(hp, u);
+	return (1);
+}
+
+unsigned
+HTTP_CountHdr(const struct http *hp, const char *name)
+{
+	unsigned u, n = 0;
+
+	for (u = HTTP_FindHdr(hp, name, 0); u != 0;
+	    u = HTTP_FindHdr(hp, name, u + 1))
+		n++;
+	return (n);
+}
+
+/* Does the comma-separated list v hold token tok (case-insensitive)? */
+static int
+http_list_has(struct txt v, const char *tok)
+{
+	size_t l = strlen(tok);
+	const char *p, *q, *r;
+
+	for (p = v.b; p < v.e; p = q + 1) {
+		while (p < v.e && (*p == ' ' || *p == '\t' || *p == ','))
+			p++;
+		for (q = p; q < v.e && *q != ','; q++)
+			continue;
+		for (r = q; r > p && (r[-1] == ' ' || r[-1] == '\t'); r--)
+			continue;
+		if ((size_t)(r - p) == l && !strncasecmp(p, tok, l))
+			return (1);
+	}
+	return (0);
+}
+
+int
+HTTP_HdrHasToken(const struct http *hp, const char *name, const char *tok)
+{
+	unsigned u;
+
+	for (u = HTTP_FindHdr(hp, name, 0); u != 0;
+	    u = HTTP_FindHdr(hp, name, u + 1))
+		if (http_list_has(HTTP_HdrValue(hp, u), tok))
+			return (1);
+	return (0);
+}
+
+static int
+http_add(struct http *hp, const char *b, const char *e)
+{
+
+	if (hp->nhd >= hp->shd) {
+		VSLbt(hp->vsl, SLT_LostHeader, TXT_Make(b, e));
+		return (-1);
+	}
+	hp->hd[hp->nhd].b = b;
+	hp->hd[hp->nhd].e = e;
+	hp->hdf[hp->nhd] = 0;
+	VSLbt(hp->vsl, http_tag(hp, hp->nhd), hp->hd[hp->nhd]);
+	hp->nhd++;
+	return (0);
+}
+
+int
+HTTP_SetHeader(struct http *hp, const char *line)
+{
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	assert(line != NULL);
+	return (http_add(hp, line, line + strlen(line)));
+}
+
+int
+HTTP_PrintfHeader(struct http *hp, const char *fmt, ...)
+{
+	va_list ap;
+	size_t avail;
+	char *p;
+	int n;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	avail = WS_ReserveAll(hp->ws);
+	p = WS_Reservation(hp->ws);
+	va_start(ap, fmt);
+	n = vsnprintf(p, avail, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= avail) {
+		WS_Release(hp->ws, 0);
+		WS_MarkOverflow(hp->ws);
+		VSLb(hp->vsl, SLT_LostHeader, "%.20s (workspace full)", fmt);
+		return (-1);
+	}
+	WS_Release(hp->ws, (size_t)n + 1);
+	return (http_add(hp, p, p + n));
+}
+
+void
+HTTP_Unset(struct http *hp, const char *name)
+{
+	size_t l = strlen(name);
+	unsigned u, v;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	for (u = v = HTTP_HDR_FIRST; u < hp->nhd; u++) {
+		if (http_is_hdr(hp, u, name, l)) {
+			VSLbt(hp->vsl, http_tag(hp, HTTP_HDR_UNSET),
+			    hp->hd[u]);
+			continue;
+		}
+		if (u != v) {
+			hp->hd[v] = hp->hd[u];
+			hp->hdf[v] = hp->hdf[u];
+		}
+		v++;
+	}
+	hp->nhd = (uint16_t)v;
+}
+
+void
+HTTP_SetSlot(struct http *hp, unsigned slot, const char *s)
+{
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	assert(slot < HTTP_HDR_FIRST);
+	assert(s != NULL);
+	hp->hd[slot] = TXT_Str(s);
+	hp->hdf[slot] = 0;
+	VSLbt(hp->vsl, http_tag(hp, slot), hp->hd[slot]);
+}
+
+void
+HTTP_SetStatus(struct http *hp, uint16_t status, const char *reason)
+{
+	static const char digits[] = "0123456789";
+	char *p;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	assert(status >= 100 && status <= 999);
+	hp->status = status;
+	if (reason == NULL)
+		reason = HTTP_Reason(status);
+	p = WS_Alloc(hp->ws, 4);
+	if (p == NULL) {
+		hp->hd[HTTP_HDR_STATUS] = TXT_Str("503");
+	} else {
+		p[0] = digits[status / 100];
+		p[1] = digits[(status / 10) % 10];
+		p[2] = digits[status % 10];
+		p[3] = '\0';
+		hp->hd[HTTP_HDR_STATUS] = TXT_Make(p, p + 3);
+	}
+	VSLbt(hp->vsl, http_tag(hp, HTTP_HDR_STATUS), hp->hd[HTTP_HDR_STATUS]);
+	HTTP_SetSlot(hp, HTTP_HDR_REASON, reason);
+}
+
+void
+HTTP_Log(const struct http *hp)
+{
+	unsigned u;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	for (u = 0; u < hp->nhd; u++) {
+		if (hp->hd[u].b == NULL)
+			continue;
+		VSLbt(hp->vsl, http_tag(hp, u), hp->hd[u]);
+	}
+}
+
+void
+HTTP_CopySlot(struct http *dst, const struct http *src, unsigned slot)
+{
+
+	CHECK_OBJ(dst, HTTP_MAGIC);
+	CHECK_OBJ(src, HTTP_MAGIC);
+	assert(slot < HTTP_HDR_FIRST);
+	dst->hd[slot] = src->hd[slot];
+	dst->hdf[slot] = 0;
+}
+
+int
+HTTP_CopyHeaders(struct http *dst, const struct http *src)
+{
+	unsigned u;
+
+	CHECK_OBJ(dst, HTTP_MAGIC);
+	CHECK_OBJ(src, HTTP_MAGIC);
+	for (u = HTTP_HDR_FIRST; u < src->nhd; u++) {
+		if (src->hdf[u] & HDF_FILTER)
+			continue;
+		if (dst->nhd >= dst->shd) {
+			VSLbt(dst->vsl, SLT_LostHeader, src->hd[u]);
+			return (-1);
+		}
+		dst->hd[dst->nhd] = src->hd[u];
+		dst->hdf[dst->nhd] = 0;
+		dst->nhd++;
+	}
+	return (0);
+}
+
+/* Flag every instance of header name (length l). */
+static void
+http_filter_name(struct http *hp, const char *name, size_t l)
+{
+	unsigned u;
+
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
+		if (hp->hd[u].b == NULL || TXT_LEN(hp->hd[u]) <= l ||
+		    hp->hd[u].b[l] != ':')
+			continue;
+		if (!strncasecmp(hp->hd[u].b, name, l))
+			hp->hdf[u] |= HDF_FILTER;
+	}
+}
+
+void
+HTTP_FilterHopByHop(struct http *hp)
+{
+	static const char * const hop[] = {
+		"Connection", "Keep-Alive", "TE", "Trailer",
+		"Transfer-Encoding", "Upgrade",
+	};
+	struct txt v;
+	const char *p, *q;
+	unsigned u, i;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	for (i = 0; i < ARRAY_SIZE(hop); i++)
+		http_filter_name(hp, hop[i], strlen(hop[i]));
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
+		if (hp->hd[u].b != NULL &&
+		    !strncasecmp(hp->hd[u].b, "Proxy-", 6))
+			hp->hdf[u] |= HDF_FILTER;
+	}
+	/* Connection: a, b names more hop-by-hop headers. */
+	for (u = HTTP_FindHdr(hp, "Connection", 0); u != 0;
+	    u = HTTP_FindHdr(hp, "Connection", u + 1)) {
+		v = HTTP_HdrValue(hp, u);
+		for (p = v.b; p < v.e; p = q) {
+			while (p < v.e && (*p == ',' || *p == ' ' ||
+			    *p == '\t'))
+				p++;
+			for (q = p; q < v.e && *q != ',' && *q != ' ' &&
+			    *q != '\t'; q++)
+				continue;
+			if (q > p)
+				http_filter_name(hp, p, (size_t)(q - p));
+		}
+	}
+}
+
+const char *
+HTTP_Reason(unsigned status)
+{
+
+	switch (status) {
+	case 100: return ("Continue");
+	case 101: return ("Switching Protocols");
+	case 102: return ("Processing");
+	case 103: return ("Early Hints");
+	case 200: return ("OK");
+	case 201: return ("Created");
+	case 202: return ("Accepted");
+	case 203: return ("Non-Authoritative Information");
+	case 204: return ("No Content");
+	case 205: return ("Reset Content");
+	case 206: return ("Partial Content");
+	case 300: return ("Multiple Choices");
+	case 301: return ("Moved Permanently");
+	case 302: return ("Found");
+	case 303: return ("See Other");
+	case 304: return ("Not Modified");
+	case 307: return ("Temporary Redirect");
+	case 308: return ("Permanent Redirect");
+	case 400: return ("Bad Request");
+	case 401: return ("Unauthorized");
+	case 403: return ("Forbidden");
+	case 404: return ("Not Found");
+	case 405: return ("Method Not Allowed");
+	case 406: return ("Not Acceptable");
+	case 408: return ("Request Timeout");
+	case 409: return ("Conflict");
+	case 410: return ("Gone");
+	case 411: return ("Length Required");
+	case 412: return ("Precondition Failed");
+	case 413: return ("Content Too Large");
+	case 414: return ("URI Too Long");
+	case 415: return ("Unsupported Media Type");
+	case 416: return ("Range Not Satisfiable");
+	case 417: return ("Expectation Failed");
+	case 421: return ("Misdirected Request");
+	case 422: return ("Unprocessable Content");
+	case 426: return ("Upgrade Required");
+	case 428: return ("Precondition Required");
+	case 429: return ("Too Many Requests");
+	case 431: return ("Request Header Fields Too Large");
+	case 500: return ("Internal Server Error");
+	case 501: return ("Not Implemented");
+	case 502: return ("Bad Gateway");
+	case 503: return ("Service Unavailable");
+	case 504: return ("Gateway Timeout");
+	case 505: return ("HTTP Version Not Supported");
+	default: return ("Unknown");
+	}
+}

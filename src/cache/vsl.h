@@ -1,0 +1,88 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vsl.h -- writing the transaction log.  Records go into the
+ * transaction's buffer (struct vsl_log, in its workspace) and reach the
+ * shared ring in whole batches: on VSL_Flush, when the buffer fills, and
+ * at the end of the transaction.  VSL() writes one record straight to the
+ * ring, for events outside any transaction.
+ *
+ * Record layout (Varnish 7.1's): word 0 = tag << 24 | length, word 1 =
+ * marker << 30 | vxid, then the NUL-terminated payload padded to 4 bytes.
+ */
+
+#ifndef VENEER_CACHE_VSL_H
+#define VENEER_CACHE_VSL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "common/tim.h"
+#include "common/txt.h"
+
+#define VSL_F_UNUSED		(1U << 0)
+#define VSL_F_UNSAFE		(1U << 1)
+#define VSL_F_BINARY		(1U << 2)
+
+enum VSL_tag_e {
+	SLT__Bogus = 0,
+#define VSL_TAG(nm, fl, doc)	SLT_##nm,
+#include "vsl_tags.h"
+	SLT__Max,
+	SLT__Reserved = 254,
+	SLT__Batch = 255
+};
+
+#define VSL_CLIENTMARKER	(1U << 30)
+#define VSL_BACKENDMARKER	(1U << 31)
+#define VSL_IDENTMASK		(~(3U << 30))
+#define VSL_LENMASK		0xffffU
+#define VSL_OVERHEAD		2		/* header words */
+#define VSL_WORDS(len)		(((len) + 3) / 4)
+#define VSL_ENDMARKER		(((uint32_t)SLT__Reserved << 24) | 0x454545)
+#define VSL_WRAPMARKER		(((uint32_t)SLT__Reserved << 24) | 0x575757)
+
+/* Longest payload of one record, NUL included (vsl_reclen). */
+#define VSL_RECLEN		255U
+
+struct vsl_log {
+	uint32_t		*wlb;	/* buffer start */
+	uint32_t		*wlp;	/* next free word */
+	uint32_t		*wle;	/* buffer end */
+	uint32_t		wid;	/* vxid | marker */
+	unsigned		wlr;	/* records in buffer */
+};
+
+extern const char * const VSL_tag_names[SLT__Max];
+extern const unsigned VSL_tag_flags[SLT__Max];
+
+/* Child start: set up the ring (in memory until shared memory exists). */
+void VSL_Init(void);
+
+/* A transaction's buffer over len bytes of its workspace. */
+void VSL_Setup(struct vsl_log *vsl, void *buf, size_t len);
+/* Give the buffer an id: vxid | VSL_CLIENTMARKER or VSL_BACKENDMARKER. */
+void VSL_SetId(struct vsl_log *vsl, uint32_t wid);
+
+void VSLb(struct vsl_log *vsl, enum VSL_tag_e tag, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 3, 4)));
+void VSLbv(struct vsl_log *vsl, enum VSL_tag_e tag, const char *fmt,
+    va_list ap);
+void VSLbt(struct vsl_log *vsl, enum VSL_tag_e tag, struct txt t);
+void VSLbs(struct vsl_log *vsl, enum VSL_tag_e tag, const char *s);
+/* "Timestamp label: abs since_first since_prev"; updates *prev. */
+void VSLb_ts(struct vsl_log *vsl, const char *event, vtim_real first,
+    vtim_real *prev, vtim_real now);
+void VSL_Flush(struct vsl_log *vsl);
+
+/* One record, unbuffered. */
+void VSL(enum VSL_tag_e tag, uint32_t vxid, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 3, 4)));
+
+/* Is this tag masked out (vsl_mask)? */
+int VSL_Masked(enum VSL_tag_e tag);
+
+/* Test hook: copy of the last records, for unit tests of the writer. */
+const uint32_t *VSL_RingForTest(uint32_t *nwords);
+
+#endif /* VENEER_CACHE_VSL_H */

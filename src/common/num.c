@@ -1,0 +1,200 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * num.c -- parsing numbers with units.  Pure functions, no allocation.
+ */
+
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/vas.h"
+#include "common/num.h"
+
+/*
+ * A non-negative decimal number ("12", "1.5", ".25") followed by an
+ * optional unit; leading and trailing blanks are allowed, nothing else.
+ * strtod() is not used: it accepts hex, "inf", "nan" and exponents.
+ */
+static const char *
+num_split(const char *s, double *val, const char **unit)
+{
+	double v = 0, scale = 1;
+	int digits = 0;
+
+	if (s == NULL)
+		return ("missing value");
+	while (isblank((unsigned char)*s))
+		s++;
+	if (*s == '-')
+		return ("must not be negative");
+	if (*s == '+')
+		s++;
+	for (; isdigit((unsigned char)*s); s++, digits++)
+		v = v * 10 + (*s - '0');
+	if (*s == '.') {
+		for (s++; isdigit((unsigned char)*s); s++, digits++) {
+			scale /= 10;
+			v += (*s - '0') * scale;
+		}
+	}
+	if (digits == 0)
+		return ("not a number");
+	while (isblank((unsigned char)*s))
+		s++;
+	*unit = s;
+	*val = v;
+	return (NULL);
+}
+
+static int
+num_unit_is(const char *u, const char *name)
+{
+	size_t l = strlen(name);
+
+	if (strncasecmp(u, name, l) != 0)
+		return (0);
+	for (u += l; isblank((unsigned char)*u); u++)
+		continue;
+	return (*u == '\0');
+}
+
+const char *
+NUM_ParseDuration(const char *s, double *out)
+{
+	static const struct {
+		const char	*name;
+		double		mult;
+	} units[] = {
+		{ "",	1 },		{ "ms",	1e-3 },		{ "s",	1 },
+		{ "m",	60 },		{ "h",	3600 },		{ "d",	86400 },
+		{ "w",	604800 },	{ "y",	31536000 },
+	};
+	const char *err, *u;
+	double v;
+	unsigned i;
+
+	err = num_split(s, &v, &u);
+	if (err != NULL)
+		return (err);
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (num_unit_is(u, units[i].name)) {
+			*out = v * units[i].mult;
+			return (NULL);
+		}
+	}
+	return ("unknown time unit (use ms, s, m, h, d, w or y)");
+}
+
+const char *
+NUM_ParseBytes(const char *s, uint64_t *out)
+{
+	static const char units[] = "bkmgtp";
+	const char *err, *u, *p;
+	double v, mult = 1;
+
+	err = num_split(s, &v, &u);
+	if (err != NULL)
+		return (err);
+	if (*u != '\0') {
+		p = strchr(units, tolower((unsigned char)*u));
+		if (p == NULL)
+			return ("unknown size unit (use b, k, m, g, t or p)");
+		mult = ldexp(1.0, 10 * (int)(p - units));
+		u++;
+		/* "64kb" and "64KB" mean the same as "64k" */
+		if (p != units && (*u == 'b' || *u == 'B'))
+			u++;
+		while (isblank((unsigned char)*u))
+			u++;
+		if (*u != '\0')
+			return ("unknown size unit (use b, k, m, g, t or p)");
+	}
+	v *= mult;
+	if (v >= 18446744073709551615.0)
+		return ("too large");
+	if (v != floor(v))
+		return ("not a whole number of bytes");
+	*out = (uint64_t)v;
+	return (NULL);
+}
+
+const char *
+NUM_ParseUint(const char *s, unsigned *out)
+{
+	unsigned long long v = 0;
+	const char *p;
+
+	if (s == NULL)
+		return ("missing value");
+	for (p = s; isblank((unsigned char)*p); p++)
+		continue;
+	if (*p == '-')
+		return ("must not be negative");
+	if (!isdigit((unsigned char)*p))
+		return ("not a whole number");
+	for (; isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (unsigned)(*p - '0');
+		if (v > UINT_MAX)
+			return ("too large");
+	}
+	while (isblank((unsigned char)*p))
+		p++;
+	if (*p != '\0')
+		return ("not a whole number");
+	*out = (unsigned)v;
+	return (NULL);
+}
+
+const char *
+NUM_ParseBool(const char *s, unsigned *out)
+{
+	static const char * const yes[] = { "on", "true", "yes", "enable",
+	    "1" };
+	static const char * const no[] = { "off", "false", "no", "disable",
+	    "0" };
+	unsigned i;
+
+	if (s == NULL)
+		return ("missing value");
+	for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = 1;
+			return (NULL);
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = 0;
+			return (NULL);
+		}
+	}
+	return ("not a boolean (use on or off)");
+}
+
+void
+NUM_FormatBytes(uint64_t v, char *buf, unsigned len)
+{
+	static const char units[] = "bkMGTP";
+	unsigned i = 0;
+	double d = (double)v;
+
+	assert(len > 0);
+	/* Move up a unit only while the value stays exact to 2 decimals. */
+	while (i + 1 < sizeof units - 1 && d >= 1024 &&
+	    fmod(d * 100, 1024) == 0) {
+		d /= 1024;
+		i++;
+	}
+	if (i == 0)
+		(void)snprintf(buf, len, "%llub", (unsigned long long)v);
+	else if (d == floor(d))
+		(void)snprintf(buf, len, "%.0f%c", d, units[i]);
+	else
+		(void)snprintf(buf, len, "%g%c", d, units[i]);
+}

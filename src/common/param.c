@@ -1,0 +1,299 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * param.c -- the parameter table at run time: defaults, parsing with units
+ * and range checks, display.  Owns the shared mapping of struct params.
+ * Only the manager writes (single-threaded); the child reads.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "common/miniobj.h"
+#include "common/num.h"
+#include "common/param.h"
+
+static struct params *param_rw;
+const struct params *cache_param;
+
+static const struct param_desc param_table[] = {
+#define PARAM(nm, ty, un, de, mi, ma, fl, doc)				\
+	{ #nm, PARAM_##ty, un, de, mi, ma, fl, doc,			\
+	    offsetof(struct params, nm) },
+#include "params.h"
+};
+
+#define PARAM_N		(sizeof param_table / sizeof param_table[0])
+
+const struct param_desc *
+PARAM_Table(unsigned *n)
+{
+
+	*n = PARAM_N;
+	return (param_table);
+}
+
+const struct param_desc *
+PARAM_Lookup(const char *name)
+{
+	unsigned u;
+
+	for (u = 0; u < PARAM_N; u++)
+		if (!strcmp(param_table[u].name, name))
+			return (&param_table[u]);
+	return (NULL);
+}
+
+/*
+ * Parse text for a parameter's type into a double for range checks and
+ * store it in *dst.  Returns NULL or what is wrong.
+ */
+static const char *
+param_parse(const struct param_desc *pd, const char *s, void *dst, double *dv)
+{
+	const char *err;
+	double d;
+	uint64_t b;
+	unsigned u;
+
+	switch (pd->type) {
+	case PARAM_TIMEOUT:
+		err = NUM_ParseDuration(s, &d);
+		if (err == NULL && dst != NULL)
+			*(double *)dst = d;
+		*dv = d;
+		return (err);
+	case PARAM_BYTES:
+		err = NUM_ParseBytes(s, &b);
+		if (err == NULL && dst != NULL)
+			*(uint64_t *)dst = b;
+		*dv = (double)b;
+		return (err);
+	case PARAM_UINT:
+		err = NUM_ParseUint(s, &u);
+		if (err == NULL && dst != NULL)
+			*(unsigned *)dst = u;
+		*dv = u;
+		return (err);
+	case PARAM_BOOL:
+		err = NUM_ParseBool(s, &u);
+		if (err == NULL && dst != NULL)
+			*(unsigned *)dst = u;
+		*dv = u;
+		return (err);
+	default:
+		WRONG("param type");
+	}
+}
+
+static int
+param_set(struct params *pp, const struct param_desc *pd, const char *value,
+    char *err, size_t errlen)
+{
+	union { double d; uint64_t b; unsigned u; } tmp;
+	const char *e;
+	double v, lim;
+
+	e = param_parse(pd, value, &tmp, &v);
+	if (e != NULL) {
+		(void)snprintf(err, errlen, "%s: \"%s\": %s", pd->name,
+		    value, e);
+		return (-1);
+	}
+	if (pd->min != NULL) {
+		ASSERT_ZERO(param_parse(pd, pd->min, NULL, &lim));
+		if (v < lim) {
+			(void)snprintf(err, errlen,
+			    "%s: %s is below the minimum (%s)",
+			    pd->name, value, pd->min);
+			return (-1);
+		}
+	}
+	if (pd->max != NULL) {
+		ASSERT_ZERO(param_parse(pd, pd->max, NULL, &lim));
+		if (v > lim) {
+			(void)snprintf(err, errlen,
+			    "%s: %s is above the maximum (%s)",
+			    pd->name, value, pd->max);
+			return (-1);
+		}
+	}
+	switch (pd->type) {
+	case PARAM_TIMEOUT:
+		*(double *)((char *)pp + pd->offset) = tmp.d;
+		break;
+	case PARAM_BYTES:
+		*(uint64_t *)((char *)pp + pd->offset) = tmp.b;
+		break;
+	default:
+		*(unsigned *)((char *)pp + pd->offset) = tmp.u;
+		break;
+	}
+	return (0);
+}
+
+int
+PARAM_Set(const char *name, const char *value, char *err, size_t errlen)
+{
+	const struct param_desc *pd;
+
+	CHECK_OBJ(param_rw, PARAMS_MAGIC);
+	pd = PARAM_Lookup(name);
+	if (pd == NULL) {
+		(void)snprintf(err, errlen,
+		    "unknown parameter \"%s\" (veneerd -x params lists them)",
+		    name);
+		return (-1);
+	}
+	return (param_set(param_rw, pd, value, err, errlen));
+}
+
+int
+PARAM_Check(char *err, size_t errlen)
+{
+	const struct params *pp = cache_param;
+
+	CHECK_OBJ(pp, PARAMS_MAGIC);
+	if (pp->thread_pool_min > pp->thread_pool_max) {
+		(void)snprintf(err, errlen,
+		    "thread_pool_min: %u is above thread_pool_max (%u)",
+		    pp->thread_pool_min, pp->thread_pool_max);
+		return (-1);
+	}
+	if (pp->http_req_size + 4096 > pp->workspace_client) {
+		(void)snprintf(err, errlen,
+		    "http_req_size (%ju) must leave at least 4k of "
+		    "workspace_client (%ju); raise workspace_client",
+		    (uintmax_t)pp->http_req_size,
+		    (uintmax_t)pp->workspace_client);
+		return (-1);
+	}
+	if (pp->http_resp_size + 4096 > pp->workspace_backend) {
+		(void)snprintf(err, errlen,
+		    "http_resp_size (%ju) must leave at least 4k of "
+		    "workspace_backend (%ju); raise workspace_backend",
+		    (uintmax_t)pp->http_resp_size,
+		    (uintmax_t)pp->workspace_backend);
+		return (-1);
+	}
+	return (0);
+}
+
+static const char *
+param_default(const struct param_desc *pd, char *buf, size_t len)
+{
+	long n;
+
+	if (pd->flags & PARAM_F_NCPU) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		if (n < 1)
+			n = 1;
+		if (n > 64)
+			n = 64;
+		(void)snprintf(buf, len, "%ld", n);
+		return (buf);
+	}
+	return (pd->def);
+}
+
+void
+PARAM_Init(void)
+{
+	char err[256], buf[32];
+	unsigned u;
+	void *p;
+
+	assert(param_rw == NULL);
+	p = mmap(NULL, sizeof *param_rw, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert(p != MAP_FAILED);
+	param_rw = p;
+	INIT_OBJ(param_rw, PARAMS_MAGIC);
+	cache_param = param_rw;
+	for (u = 0; u < PARAM_N; u++)
+		ASSERT_ZERO(param_set(param_rw, &param_table[u],
+		    param_default(&param_table[u], buf, sizeof buf),
+		    err, sizeof err));
+}
+
+void
+PARAM_Protect(void)
+{
+
+	CHECK_OBJ(param_rw, PARAMS_MAGIC);
+	ASSERT_ZERO(mprotect(param_rw, sizeof *param_rw, PROT_READ));
+	param_rw = NULL;
+}
+
+void
+PARAM_Format(const struct param_desc *pd, char *buf, size_t len)
+{
+	const char *p;
+
+	CHECK_OBJ(cache_param, PARAMS_MAGIC);
+	p = (const char *)cache_param + pd->offset;
+	switch (pd->type) {
+	case PARAM_TIMEOUT:
+		(void)snprintf(buf, len, "%g", *(const double *)p);
+		break;
+	case PARAM_BYTES:
+		NUM_FormatBytes(*(const uint64_t *)p, buf, len);
+		break;
+	case PARAM_UINT:
+		(void)snprintf(buf, len, "%u", *(const unsigned *)p);
+		break;
+	case PARAM_BOOL:
+		(void)snprintf(buf, len, "%s",
+		    *(const unsigned *)p ? "on" : "off");
+		break;
+	default:
+		WRONG("param type");
+	}
+}
+
+/* Escape roff's special characters at line start and backslashes. */
+static void
+param_roff_text(const char *s)
+{
+
+	for (; *s != '\0'; s++) {
+		if (*s == '\\')
+			fputs("\\e", stdout);
+		else if (*s == '-')
+			fputs("\\-", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+void
+PARAM_DumpRoff(void)
+{
+	const struct param_desc *pd;
+	char buf[32];
+	unsigned u;
+
+	for (u = 0; u < PARAM_N; u++) {
+		pd = &param_table[u];
+		printf(".TP\n.B %s\n", pd->name);
+		fputs("Default: ", stdout);
+		if (pd->flags & PARAM_F_NCPU)
+			fputs("number of CPUs", stdout);
+		else
+			param_roff_text(param_default(pd, buf, sizeof buf));
+		printf(" (%s)", pd->units);
+		if (pd->min != NULL)
+			printf(", minimum %s", pd->min);
+		if (pd->max != NULL)
+			printf(", maximum %s", pd->max);
+		if (pd->flags & PARAM_F_RESTART)
+			fputs("; needs a child restart to take effect", stdout);
+		fputs(".\n", stdout);
+		param_roff_text(pd->doc);
+		putchar('\n');
+	}
+}

@@ -1,0 +1,79 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * param.h -- run-time parameters, generated from include/params.h.
+ *
+ * The manager owns the values: it maps them shared before forking the
+ * child, which maps them read-only, so a change made in the manager is
+ * seen by the child at once without a message.  Readers take no lock:
+ * each value is one aligned word.
+ */
+
+#ifndef VENEER_PARAM_H
+#define VENEER_PARAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PARAM_F_RESTART		(1U << 0)
+#define PARAM_F_NCPU		(1U << 1)
+
+enum param_type {
+	PARAM_TIMEOUT,
+	PARAM_BYTES,
+	PARAM_UINT,
+	PARAM_BOOL,
+};
+
+#define PARAM_CTYPE_TIMEOUT	double
+#define PARAM_CTYPE_BYTES	uint64_t
+#define PARAM_CTYPE_UINT	unsigned
+#define PARAM_CTYPE_BOOL	unsigned
+
+struct params {
+	unsigned	magic;
+#define PARAMS_MAGIC	0x5c0e9b7d
+#define PARAM(nm, ty, un, de, mi, ma, fl, doc)	PARAM_CTYPE_##ty nm;
+#include "params.h"
+};
+
+struct param_desc {
+	const char	*name;
+	enum param_type	type;
+	const char	*units;
+	const char	*def;
+	const char	*min;
+	const char	*max;
+	unsigned	flags;
+	const char	*doc;
+	size_t		offset;
+};
+
+/* The live values; const after PARAM_Init for everyone but PARAM_Set. */
+extern const struct params *cache_param;
+
+/* Map the values shared and set every default.  Called once. */
+void PARAM_Init(void);
+
+/* Child side: make the shared values read-only for this process. */
+void PARAM_Protect(void);
+
+/*
+ * Set a parameter from text.  Returns 0, or -1 with a message naming the
+ * parameter, the value and the allowed range in err.
+ */
+int PARAM_Set(const char *name, const char *value, char *err, size_t errlen);
+
+/* Checks across parameters (min <= max ...); 0 or -1 with err. */
+int PARAM_Check(char *err, size_t errlen);
+
+const struct param_desc *PARAM_Lookup(const char *name);
+const struct param_desc *PARAM_Table(unsigned *n);
+
+/* The current value (cur) or default (def) in the parameter's syntax. */
+void PARAM_Format(const struct param_desc *pd, char *buf, size_t len);
+
+/* `veneerd -x params`: the table as man page source. */
+void PARAM_DumpRoff(void);
+
+#endif /* VENEER_PARAM_H */

@@ -1,0 +1,4 @@
+#include "config.h"
+#include <stdio.h>
+int main(void);
+int main(void) { return (0); }
