@@ -26,7 +26,7 @@
 static const char *
 num_split(const char *s, double *val, const char **unit)
 {
-	double v = 0, scale = 1;
+	double v = 0, frac = 0, scale = 1;
 	int digits = 0;
 
 	if (s == NULL)
@@ -41,12 +41,19 @@ num_split(const char *s, double *val, const char **unit)
 		v = v * 10 + (*s - '0');
 	if (*s == '.') {
 		for (s++; isdigit((unsigned char)*s); s++, digits++) {
-			scale /= 10;
-			v += (*s - '0') * scale;
+			frac = frac * 10 + (*s - '0');
+			scale *= 10;
 		}
 	}
 	if (digits == 0)
 		return ("not a number");
+	/*
+	 * One rounding, not one per digit: summing 0.7 and 0.05 gives
+	 * 0.7500000000000001, and "0.75k" would not be whole bytes.
+	 */
+	v += frac / scale;
+	if (!isfinite(v))
+		return ("too many digits");
 	while (isblank((unsigned char)*s))
 		s++;
 	*unit = s;

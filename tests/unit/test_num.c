@@ -83,6 +83,10 @@ START_TEST(test_duration_misc)
 	double d;
 
 	ck_assert_ptr_nonnull(NUM_ParseDuration(NULL, &d));
+	/* 400 digits do not fit a double: an error, not infinity. */
+	memset(buf, '9', 400);
+	buf[400] = '\0';
+	ck_assert_ptr_nonnull(NUM_ParseDuration(buf, &d));
 	/* Many digits that do fit are fine. */
 	memset(buf, '0', 300);
 	memcpy(buf + 300, "12", 3);
@@ -103,6 +107,7 @@ static const struct bytes_case {
 	{ "512B", 1, 512 },
 	{ "512", 1, 512 },
 	{ "0", 1, 0 },
+	{ "0.75k", 1, 768 },
 	{ "64KB", 1, 65536 },
 	{ "64kb", 1, 65536 },
 	{ "64 k", 1, 65536 },
