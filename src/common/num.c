@@ -188,20 +188,22 @@ void
 NUM_FormatBytes(uint64_t v, char *buf, unsigned len)
 {
 	static const char units[] = "bkMGTP";
+	static const char * const quarters[] = { "", ".25", ".5", ".75" };
 	unsigned i = 0;
-	double d = (double)v;
 
 	assert(len > 0);
-	/* Move up a unit only while the value stays exact to 2 decimals. */
-	while (i + 1 < sizeof units - 1 && d >= 1024 &&
-	    fmod(d * 100, 1024) == 0) {
-		d /= 1024;
+	/*
+	 * Move up a unit only while the value stays exact to 2 decimals:
+	 * a whole number of quarter units.  In integers, because a double
+	 * drops bytes above 2^53 and "%g" digits past the sixth.
+	 */
+	while (i + 1 < sizeof units - 1 && (v >> (10 * (i + 1))) != 0 &&
+	    (v & (((uint64_t)1 << (10 * (i + 1) - 2)) - 1)) == 0)
 		i++;
-	}
 	if (i == 0)
 		(void)snprintf(buf, len, "%llub", (unsigned long long)v);
-	else if (d == floor(d))
-		(void)snprintf(buf, len, "%.0f%c", d, units[i]);
 	else
-		(void)snprintf(buf, len, "%g%c", d, units[i]);
+		(void)snprintf(buf, len, "%llu%s%c",
+		    (unsigned long long)(v >> (10 * i)),
+		    quarters[(v >> (10 * i - 2)) & 3], units[i]);
 }

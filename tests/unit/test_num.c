@@ -252,6 +252,44 @@ START_TEST(test_format_bytes)
 }
 END_TEST
 
+/* Whatever FormatBytes prints, ParseBytes reads back as the same value. */
+START_TEST(test_format_round_trip)
+{
+	static const uint64_t vals[] = {
+		0, 1, 7, 511, 512, 1000, 1023, 1024, 1025, 1536, 4096,
+		65535, 65536, 98304, 192 * 1024, 12641536, 12644352,
+		1048575, 1048576, 1572864, 1610612736, 123456789,
+		(uint64_t)1 << 40, ((uint64_t)3 << 50) + ((uint64_t)1 << 48),
+		((uint64_t)12345 << 50) + ((uint64_t)1 << 48),
+		(uint64_t)1 << 53, ((uint64_t)1 << 53) - 1,
+		((uint64_t)1 << 60), ((uint64_t)1 << 63) + ((uint64_t)1 << 61),
+	};
+	char buf[64];
+	uint64_t v, back, x = 88172645463325252ULL;
+	const char *err;
+	unsigned u;
+
+	for (u = 0; u < ARRAY_SIZE(vals) + 2000; u++) {
+		if (u < ARRAY_SIZE(vals)) {
+			v = vals[u];
+		} else {
+			/* Random multiples of quarter units, exact in a
+			 * double: the values FormatBytes moves up for. */
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = (x % 60000) << (8 + 10 * (x % 5));
+		}
+		NUM_FormatBytes(v, buf, sizeof buf);
+		err = NUM_ParseBytes(buf, &back);
+		ck_assert_msg(err == NULL, "%ju -> \"%s\": %s", (uintmax_t)v,
+		    buf, err);
+		ck_assert_msg(back == v, "%ju -> \"%s\" -> %ju", (uintmax_t)v,
+		    buf, (uintmax_t)back);
+	}
+}
+END_TEST
+
 static Suite *
 num_suite(void)
 {
@@ -266,6 +304,7 @@ num_suite(void)
 	tcase_add_test(tc, test_uint);
 	tcase_add_test(tc, test_bool);
 	tcase_add_test(tc, test_format_bytes);
+	tcase_add_test(tc, test_format_round_trip);
 	suite_add_tcase(s, tc);
 	return (s);
 }
