@@ -233,12 +233,24 @@ void
 PARAM_Format(const struct param_desc *pd, char *buf, size_t len)
 {
 	const char *p;
+	double d, back;
+	int prec;
 
 	CHECK_OBJ(cache_param, PARAMS_MAGIC);
 	p = (const char *)cache_param + pd->offset;
 	switch (pd->type) {
 	case PARAM_TIMEOUT:
-		(void)snprintf(buf, len, "%g", *(const double *)p);
+		/*
+		 * The fewest decimals that read back as the same value.  Not
+		 * "%g": it writes 2e+06, which NUM_ParseDuration refuses.
+		 */
+		d = *(const double *)p;
+		for (prec = 0; ; prec++) {
+			(void)snprintf(buf, len, "%.*f", prec, d);
+			if (prec == 9 || (NUM_ParseDuration(buf, &back) ==
+			    NULL && back == d))
+				break;
+		}
 		break;
 	case PARAM_BYTES:
 		NUM_FormatBytes(*(const uint64_t *)p, buf, len);

@@ -270,6 +270,8 @@ START_TEST(test_format)
 		{ "timeout_idle", "5", "5" },
 		{ "timeout_linger", "50ms", "0.05" },
 		{ "connect_timeout", "3.5", "3.5" },
+		{ "send_timeout", "2w", "1209600" },
+		{ "send_timeout", "4000000", "4000000" },
 		{ "send_timeout", "0.125", "0.125" },
 		{ "workspace_client", "96k", "96k" },
 		{ "workspace_session", "0.75k", "768b" },
