@@ -187,6 +187,9 @@ void VRT_l_bereq_backend(VRT_CTX, VCL_BACKEND);
 
 /* Bodies, logging, failure ------------------------------------------------*/
 
+/* Status and reason for return (synth(...)); reason NULL: the standard. */
+void VRT_synth(VRT_CTX, VCL_INT status, VCL_STRING reason);
+
 /* synthetic(): append to the body of resp (vcl_synth) or beresp. */
 void VRT_synth_strands(VRT_CTX, const struct strands *);
 /* std.log() */

@@ -353,6 +353,14 @@ http_filter_name(struct http *hp, const char *name, size_t l)
 }
 
 void
+HTTP_Filter(struct http *hp, const char *name)
+{
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	http_filter_name(hp, name, strlen(name));
+}
+
+void
 HTTP_FilterHopByHop(struct http *hp)
 {
 	static const char * const hop[] = {

@@ -106,5 +106,7 @@ void HTTP_CopySlot(struct http *dst, const struct http *src, unsigned slot);
  * Transfer-Encoding, Upgrade, Proxy-*.
  */
 void HTTP_FilterHopByHop(struct http *hp);
+/* Flag every instance of one header HDF_FILTER. */
+void HTTP_Filter(struct http *hp, const char *name);
 
 #endif /* VENEER_CACHE_HTTP_H */

@@ -258,3 +258,20 @@ VSL(enum VSL_tag_e tag, uint32_t vxid, const char *fmt, ...)
 		n = sizeof buf - 1;
 	vsl_direct(tag, vxid, buf, (size_t)n);
 }
+
+void
+VSL_DumpRoff(void)
+{
+	unsigned u;
+
+	for (u = 1; u < SLT__Max; u++) {
+		if (VSL_tag_names[u] == NULL)
+			continue;
+		printf(".TP\n.B %s\n", VSL_tag_names[u]);
+#define VSL_TAG(nm, fl, doc)						\
+		if (u == SLT_##nm)					\
+			printf("%s%s.\n", doc, (fl) & VSL_F_UNUSED ?	\
+			    " (not written by Veneer)" : "");
+#include "vsl_tags.h"
+	}
+}

@@ -82,6 +82,9 @@ void VSL(enum VSL_tag_e tag, uint32_t vxid, const char *fmt, ...)
 /* Is this tag masked out (vsl_mask)? */
 int VSL_Masked(enum VSL_tag_e tag);
 
+/* `veneerd -x tags`: the table as man page source. */
+void VSL_DumpRoff(void);
+
 /* Test hook: copy of the last records, for unit tests of the writer. */
 const uint32_t *VSL_RingForTest(uint32_t *nwords);
 

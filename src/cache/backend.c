@@ -1,0 +1,448 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * backend.c -- backends and their connection pools.  Owns struct backend,
+ * struct vbc, the list of backends (be_list_mtx) and each backend's
+ * be->mtx (idle connections, counts).  Lock order: be_list_mtx before
+ * be->mtx; both are leaves otherwise, never held across I/O.
+ */
+
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/backend.h"
+#include "cache/pool.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+
+struct backend {
+	unsigned		magic;
+#define BACKEND_MAGIC		0x7c51e0b4
+	char			*vcl_name;	/* const */
+	struct director		director[1];	/* const */
+	struct sockaddr_storage	sa[2];		/* const: IPv4, IPv6 */
+	socklen_t		salen[2];	/* const; 0 if none */
+	char			ip[2][64];	/* const */
+	char			port[16];	/* const */
+	char			*hosthdr;	/* const */
+	vtim_dur		connect_timeout;	/* const; < 0 param */
+	vtim_dur		first_byte_timeout;	/* const; < 0 param */
+	vtim_dur		between_bytes_timeout;	/* const; < 0 param */
+	unsigned		max_connections;	/* const */
+	pthread_mutex_t		mtx;
+	TAILQ_HEAD(vbc_head_s, vbc) idle;	/* mtx; most recent first */
+	unsigned		n_idle;		/* mtx */
+	unsigned		n_conn;		/* mtx: open, busy or idle */
+	TAILQ_ENTRY(backend)	list;		/* be_list_mtx */
+};
+
+static pthread_mutex_t be_list_mtx = PTHREAD_MUTEX_INITIALIZER;
+static TAILQ_HEAD(, backend) be_list = TAILQ_HEAD_INITIALIZER(be_list);
+
+static int
+be_resolve(const char *ip, const char *port, struct sockaddr_storage *sa,
+    socklen_t *sl)
+{
+	struct addrinfo hints, *res;
+
+	if (ip == NULL || *ip == '\0')
+		return (-1);
+	memset(&hints, 0, sizeof hints);
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(ip, port, &hints, &res) != 0)
+		return (-1);
+	memcpy(sa, res->ai_addr, res->ai_addrlen);
+	*sl = res->ai_addrlen;
+	freeaddrinfo(res);
+	return (0);
+}
+
+struct backend *
+BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
+{
+	const struct vrt_endpoint *ep;
+	struct backend *be;
+	int ok = 0;
+
+	CHECK_OBJ(vrt, VRT_BACKEND_MAGIC);
+	ep = vrt->endpoint;
+	CHECK_OBJ(ep, VRT_ENDPOINT_MAGIC);
+	ALLOC_OBJ(be, BACKEND_MAGIC);
+	if (be == NULL) {
+		(void)snprintf(err, errlen, "out of memory");
+		return (NULL);
+	}
+	be->vcl_name = strdup(vrt->vcl_name);
+	(void)snprintf(be->port, sizeof be->port, "%s", ep->port);
+	if (be_resolve(ep->ipv4, ep->port, &be->sa[0], &be->salen[0]) == 0) {
+		(void)snprintf(be->ip[0], sizeof be->ip[0], "%s", ep->ipv4);
+		ok = 1;
+	}
+	if (be_resolve(ep->ipv6, ep->port, &be->sa[1], &be->salen[1]) == 0) {
+		(void)snprintf(be->ip[1], sizeof be->ip[1], "%s", ep->ipv6);
+		ok = 1;
+	}
+	if (!ok || be->vcl_name == NULL) {
+		(void)snprintf(err, errlen,
+		    "backend %s: no usable address (ipv4 %s, ipv6 %s, port %s)",
+		    vrt->vcl_name, ep->ipv4 ? ep->ipv4 : "-",
+		    ep->ipv6 ? ep->ipv6 : "-", ep->port ? ep->port : "-");
+		free(be->vcl_name);
+		FREE_OBJ(be);
+		return (NULL);
+	}
+	if (vrt->hosthdr != NULL)
+		be->hosthdr = strdup(vrt->hosthdr);
+	be->connect_timeout = vrt->connect_timeout;
+	be->first_byte_timeout = vrt->first_byte_timeout;
+	be->between_bytes_timeout = vrt->between_bytes_timeout;
+	be->max_connections = vrt->max_connections;
+	INIT_OBJ(be->director, DIRECTOR_MAGIC);
+	be->director->vcl_name = be->vcl_name;
+	be->director->backend = be;
+	ASSERT_ZERO(pthread_mutex_init(&be->mtx, NULL));
+	TAILQ_INIT(&be->idle);
+	ASSERT_ZERO(pthread_mutex_lock(&be_list_mtx));
+	TAILQ_INSERT_TAIL(&be_list, be, list);
+	ASSERT_ZERO(pthread_mutex_unlock(&be_list_mtx));
+	VSC_Add(n_backend, 1);
+	return (be);
+}
+
+static void
+be_close_fd(struct vbc *vbc)
+{
+
+	(void)close(vbc->fd);
+	vbc->fd = -1;
+	ASSERT_ZERO(pthread_mutex_lock(&vbc->be->mtx));
+	assert(vbc->be->n_conn > 0);
+	vbc->be->n_conn--;
+	ASSERT_ZERO(pthread_mutex_unlock(&vbc->be->mtx));
+}
+
+void
+BACKEND_Delete(struct backend **bep)
+{
+	struct backend *be;
+	struct vbc *vbc;
+
+	TAKE_OBJ_NOTNULL(be, bep, BACKEND_MAGIC);
+	ASSERT_ZERO(pthread_mutex_lock(&be_list_mtx));
+	TAILQ_REMOVE(&be_list, be, list);
+	ASSERT_ZERO(pthread_mutex_unlock(&be_list_mtx));
+	while ((vbc = TAILQ_FIRST(&be->idle)) != NULL) {
+		TAILQ_REMOVE(&be->idle, vbc, list);
+		be->n_idle--;
+		be_close_fd(vbc);
+		FREE_OBJ(vbc);
+	}
+	assert(be->n_conn == 0);
+	ASSERT_ZERO(pthread_mutex_destroy(&be->mtx));
+	free(be->vcl_name);
+	free(be->hosthdr);
+	VSC_Sub(n_backend, 1);
+	FREE_OBJ(be);
+}
+
+const struct director *
+BACKEND_Director(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (be->director);
+}
+
+const char *
+BACKEND_Name(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (be->vcl_name);
+}
+
+vtim_dur
+BACKEND_ConnectTimeout(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (be->connect_timeout >= 0 ? be->connect_timeout :
+	    cache_param->connect_timeout);
+}
+
+vtim_dur
+BACKEND_FirstByteTimeout(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (be->first_byte_timeout >= 0 ? be->first_byte_timeout :
+	    cache_param->first_byte_timeout);
+}
+
+vtim_dur
+BACKEND_BetweenBytesTimeout(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (be->between_bytes_timeout >= 0 ? be->between_bytes_timeout :
+	    cache_param->between_bytes_timeout);
+}
+
+const char *
+BACKEND_HostHeader(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (be->hosthdr);
+}
+
+/*
+ * Take idle connections idle too long off the list (be->mtx held) into
+ * *dead, to be closed after unlocking.
+ */
+static void
+be_reap_locked(struct backend *be, vtim_mono now, struct vbc **dead)
+{
+	struct vbc *vbc;
+
+	while ((vbc = TAILQ_LAST(&be->idle, vbc_head_s)) != NULL &&
+	    now - vbc->t_idle > cache_param->backend_idle_timeout) {
+		TAILQ_REMOVE(&be->idle, vbc, list);
+		be->n_idle--;
+		vbc->list.tqe_next = *dead;
+		*dead = vbc;
+	}
+}
+
+static void
+be_close_list(struct vbc *dead)
+{
+	struct vbc *vbc;
+
+	while ((vbc = dead) != NULL) {
+		dead = vbc->list.tqe_next;
+		VSL(SLT_BackendClose, 0, "%d %s idle", vbc->fd,
+		    vbc->be->vcl_name);
+		be_close_fd(vbc);
+		VSC_Add(backend_closed_idle, 1);
+		FREE_OBJ(vbc);
+	}
+}
+
+void
+BACKEND_Reap(void)
+{
+	struct backend *be;
+	struct vbc *dead = NULL;
+	vtim_mono now = TIM_mono();
+
+	ASSERT_ZERO(pthread_mutex_lock(&be_list_mtx));
+	TAILQ_FOREACH(be, &be_list, list) {
+		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+		be_reap_locked(be, now, &dead);
+		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+	}
+	ASSERT_ZERO(pthread_mutex_unlock(&be_list_mtx));
+	be_close_list(dead);
+}
+
+/* Is an idle connection still usable?  Not if the backend closed it. */
+static int
+be_alive(const struct vbc *vbc)
+{
+	char c;
+	ssize_t n;
+
+	n = recv(vbc->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	return (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+}
+
+static struct vbc *
+be_get_idle(struct backend *be, struct vsl_log *vsl)
+{
+	struct vbc *vbc, *dead = NULL;
+
+	for (;;) {
+		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+		be_reap_locked(be, TIM_mono(), &dead);
+		vbc = TAILQ_FIRST(&be->idle);
+		if (vbc != NULL) {
+			TAILQ_REMOVE(&be->idle, vbc, list);
+			be->n_idle--;
+		}
+		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+		be_close_list(dead);
+		dead = NULL;
+		if (vbc == NULL || be_alive(vbc))
+			return (vbc);
+		VSLb(vsl, SLT_BackendClose, "%d %s closed by backend",
+		    vbc->fd, be->vcl_name);
+		be_close_fd(vbc);
+		VSC_Add(backend_closed_idle, 1);
+		FREE_OBJ(vbc);
+	}
+}
+
+/* Connect within tmo.  The fd, or -1 with errno set. */
+static int
+be_connect(const struct sockaddr_storage *sa, socklen_t sl, vtim_dur tmo)
+{
+	struct pollfd pfd;
+	socklen_t el = sizeof(int);
+	int fd, i, e, one = 1;
+
+	fd = socket(sa->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0);
+	if (fd < 0)
+		return (-1);
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (connect(fd, (const struct sockaddr *)sa, sl) == 0)
+		return (fd);
+	if (errno != EINPROGRESS) {
+		e = errno;
+		(void)close(fd);
+		errno = e;
+		return (-1);
+	}
+	pfd.fd = fd;
+	pfd.events = POLLOUT;
+	do
+		i = poll(&pfd, 1, TIM_poll_ms(tmo));
+	while (i < 0 && errno == EINTR);
+	if (i == 0) {
+		(void)close(fd);
+		errno = ETIMEDOUT;
+		return (-1);
+	}
+	e = 0;
+	if (i < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) != 0)
+		e = errno;
+	if (e != 0) {
+		(void)close(fd);
+		errno = e;
+		return (-1);
+	}
+	return (fd);
+}
+
+static void
+be_local_addr(struct vbc *vbc)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+
+	if (getsockname(vbc->fd, (struct sockaddr *)&ss, &sl) != 0 ||
+	    getnameinfo((struct sockaddr *)&ss, sl, vbc->laddr,
+	    sizeof vbc->laddr, vbc->lport, sizeof vbc->lport,
+	    NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+		(void)snprintf(vbc->laddr, sizeof vbc->laddr, "-");
+		(void)snprintf(vbc->lport, sizeof vbc->lport, "-");
+	}
+}
+
+struct vbc *
+BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
+    vtim_dur connect_timeout, unsigned force_fresh, unsigned *reused)
+{
+	struct vbc *vbc;
+	unsigned u, busy;
+	int fd = -1, e = 0;
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	*reused = 0;
+	if (!force_fresh) {
+		vbc = be_get_idle(be, vsl);
+		if (vbc != NULL) {
+			*reused = 1;
+			wrk->stats->backend_reuse++;
+			VSLb(vsl, SLT_BackendOpen, "%d %s %s %s %s %s reuse",
+			    vbc->fd, be->vcl_name, vbc->raddr, be->port,
+			    vbc->laddr, vbc->lport);
+			return (vbc);
+		}
+	}
+	ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+	busy = be->max_connections > 0 && be->n_conn >= be->max_connections;
+	if (!busy)
+		be->n_conn++;
+	ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+	if (busy) {
+		wrk->stats->backend_busy++;
+		VSLb(vsl, SLT_FetchError, "backend %s: busy (max_connections %u)",
+		    be->vcl_name, be->max_connections);
+		return (NULL);
+	}
+	for (u = 0; u < 2; u++) {
+		if (be->salen[u] == 0)
+			continue;
+		fd = be_connect(&be->sa[u], be->salen[u], connect_timeout);
+		if (fd >= 0)
+			break;
+		e = errno;
+	}
+	if (fd < 0) {
+		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+		be->n_conn--;
+		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+		wrk->stats->backend_fail++;
+		VSLb(vsl, SLT_FetchError, "backend %s: fail errno %d (%s)",
+		    be->vcl_name, e, e == ETIMEDOUT ?
+		    "connect_timeout" : strerror(e));
+		return (NULL);
+	}
+	ALLOC_OBJ(vbc, VBC_MAGIC);
+	assert(vbc != NULL);
+	vbc->fd = fd;
+	vbc->be = be;
+	vbc->raddr = be->ip[u];
+	be_local_addr(vbc);
+	wrk->stats->backend_conn++;
+	VSLb(vsl, SLT_BackendOpen, "%d %s %s %s %s %s connect", fd,
+	    be->vcl_name, vbc->raddr, be->port, vbc->laddr, vbc->lport);
+	return (vbc);
+}
+
+void
+BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl)
+{
+	struct vbc *vbc;
+	struct backend *be;
+
+	TAKE_OBJ_NOTNULL(vbc, vbcp, VBC_MAGIC);
+	be = vbc->be;
+	VSLb(vsl, SLT_BackendReuse, "%d %s", vbc->fd, be->vcl_name);
+	ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+	vbc->t_idle = TIM_mono();
+	TAILQ_INSERT_HEAD(&be->idle, vbc, list);
+	be->n_idle++;
+	ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+	VSC_Add(backend_recycle, 1);
+}
+
+void
+BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl, const char *reason)
+{
+	struct vbc *vbc;
+
+	TAKE_OBJ_NOTNULL(vbc, vbcp, VBC_MAGIC);
+	VSLb(vsl, SLT_BackendClose, "%d %s %s", vbc->fd, vbc->be->vcl_name,
+	    reason);
+	be_close_fd(vbc);
+	FREE_OBJ(vbc);
+}

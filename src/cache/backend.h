@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * backend.h -- backends and their connection pools.  A backend keeps idle
+ * connections for reuse (most recently used first) and closes those idle
+ * longer than backend_idle_timeout.
+ */
+
+#ifndef VENEER_CACHE_BACKEND_H
+#define VENEER_CACHE_BACKEND_H
+
+#include <bsd/sys/queue.h>
+#include <sys/socket.h>
+
+#include "common/tim.h"
+#include "vrt.h"
+
+struct backend;
+struct vsl_log;
+struct worker;
+
+/* A backend connection; owned by one fetch, or by the idle pool. */
+struct vbc {
+	unsigned		magic;
+#define VBC_MAGIC		0x52506a43
+	int			fd;
+	struct backend		*be;
+	vtim_mono		t_idle;		/* be->mtx while idle */
+	TAILQ_ENTRY(vbc)	list;		/* be->mtx while idle */
+	const char		*raddr;		/* in be; const */
+	char			laddr[64];
+	char			lport[8];
+};
+
+/* The director a VCL refers to; for now one per backend. */
+struct director {
+	unsigned		magic;
+#define DIRECTOR_MAGIC		0x52798462
+	const char		*vcl_name;
+	struct backend		*backend;
+};
+
+struct backend *BACKEND_New(const struct vrt_backend *vrt, char *err,
+    size_t errlen);
+void BACKEND_Delete(struct backend **bep);
+const struct director *BACKEND_Director(const struct backend *be);
+const char *BACKEND_Name(const struct backend *be);
+
+/* Effective timeouts: the backend's own, else the parameter. */
+vtim_dur BACKEND_ConnectTimeout(const struct backend *be);
+vtim_dur BACKEND_FirstByteTimeout(const struct backend *be);
+vtim_dur BACKEND_BetweenBytesTimeout(const struct backend *be);
+/* Host header to send when the request has none (may be NULL). */
+const char *BACKEND_HostHeader(const struct backend *be);
+
+/*
+ * A connection: an idle one unless force_fresh, else a new one (within
+ * connect_timeout).  *reused says which.  NULL with the reason logged
+ * (FetchError) and counted.
+ */
+struct vbc *BACKEND_GetConn(struct backend *be, struct worker *wrk,
+    struct vsl_log *vsl, vtim_dur connect_timeout, unsigned force_fresh,
+    unsigned *reused);
+/* Back to the idle pool (the exchange ended cleanly). */
+void BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl);
+/* Close it. */
+void BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl,
+    const char *reason);
+/* Close idle connections past backend_idle_timeout (housekeeping). */
+void BACKEND_Reap(void);
+
+#endif /* VENEER_CACHE_BACKEND_H */

@@ -1,0 +1,65 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * child.h -- what the manager hands the child when it forks it, and the
+ * child's process-wide state.  The manager fills struct child_args before
+ * fork(); the child treats it as read-only.
+ */
+
+#ifndef VENEER_CACHE_CHILD_H
+#define VENEER_CACHE_CHILD_H
+
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "common/tim.h"
+
+/* A listen socket, opened and bound by the manager. */
+struct listen_sock {
+	unsigned		magic;
+#define LISTEN_SOCK_MAGIC	0x0dfb6ae1
+	int			fd;
+	char			name[16];	/* "a0" */
+	char			arg[128];	/* the -a argument */
+	char			addr[64];	/* bound address, numeric */
+	char			port[8];	/* bound port */
+};
+
+/* The -b backend, resolved by the manager. */
+struct backend_arg {
+	char			host[256];	/* as given */
+	char			port[16];
+	char			ipv4[64];	/* numeric, "" if none */
+	char			ipv6[64];	/* numeric, "" if none */
+};
+
+struct child_args {
+	unsigned		magic;
+#define CHILD_ARGS_MAGIC	0x98f36d44
+	const char		*workdir;
+	struct listen_sock	*socks;
+	unsigned		nsocks;
+	struct backend_arg	backend;
+	int			cli_in;		/* commands from the manager */
+	int			cli_out;	/* answers to the manager */
+	uid_t			uid;		/* drop to these, if set */
+	gid_t			gid;
+	unsigned		drop_privs;
+	char			*panic_buf;	/* shared with the manager */
+	size_t			panic_len;
+	const char		*hostname;	/* for Via */
+};
+
+/* Set by the manager before fork; const in the child. */
+extern const struct child_args *child_args;
+
+/* Draining for shutdown: send Connection: close, park nothing. */
+extern volatile unsigned child_draining;
+
+/* Entry point after fork(); never returns. */
+void CHILD_Main(const struct child_args *ca) __attribute__((__noreturn__));
+
+/* Sessions open now (accepted, not yet closed). */
+extern unsigned child_sessions;		/* atomic */
+
+#endif /* VENEER_CACHE_CHILD_H */

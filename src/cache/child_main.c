@@ -1,0 +1,226 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * child_main.c -- the child process: set up (panic handler, log,
+ * counters, privileges, pools), then serve the manager's commands on the
+ * CLI pipe from the main thread, doing housekeeping once a second.
+ * Commands: ping, start (load the VCL, start accepting), stop (drain and
+ * exit).  Owns child_args (const) and child_draining.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
+
+#include <bsd/unistd.h>
+
+#include "common/cli.h"
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/acceptor.h"
+#include "cache/backend.h"
+#include "cache/child.h"
+#include "cache/panic.h"
+#include "cache/pool.h"
+#include "cache/vcl.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+
+const struct child_args *child_args;
+volatile unsigned child_draining;
+static unsigned child_started;
+
+static void
+child_fatal(const char *fmt, const char *arg)
+{
+
+	fprintf(stderr, "Child start failed: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	fflush(stderr);
+	_exit(1);
+}
+
+static void
+child_signals(void)
+{
+	struct sigaction sa;
+	sigset_t set;
+	int i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (i = 1; i < NSIG; i++)
+		(void)sigaction(i, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	(void)sigaction(SIGPIPE, &sa, NULL);
+	/*
+	 * ^C in a terminal, or a service manager signalling the whole
+	 * group, reaches us too: the manager tells us when to stop, so
+	 * the drain happens in order.  If the manager dies, the CLI pipe
+	 * closes and we exit.
+	 */
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigemptyset(&set);
+	(void)sigprocmask(SIG_SETMASK, &set, NULL);
+}
+
+static void
+child_drop_privileges(const struct child_args *ca)
+{
+
+	if (!ca->drop_privs)
+		return;
+	if (setgroups(0, NULL) != 0 && errno != EPERM)
+		child_fatal("setgroups: %s", strerror(errno));
+	if (setgid(ca->gid) != 0)
+		child_fatal("setgid: %s", strerror(errno));
+	if (setuid(ca->uid) != 0)
+		child_fatal("setuid: %s", strerror(errno));
+#ifdef HAVE_SYS_PRCTL_H
+	/* Keep core dumps possible after the uid change. */
+	(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+#endif
+}
+
+static void
+child_reply(unsigned status, const char *body)
+{
+
+	if (CLI_WriteResult(child_args->cli_out, status, body) != 0)
+		_exit(0);	/* the manager is gone */
+}
+
+static void
+child_cmd_start(void)
+{
+	char err[256];
+
+	if (child_started) {
+		child_reply(CLIS_CANT, "Child already started");
+		return;
+	}
+	if (VCL_Load(&VCL_builtin_conf, "boot", err, sizeof err) != 0) {
+		child_reply(CLIS_CANT, err);
+		return;
+	}
+	ACCEPT_Start();
+	child_started = 1;
+	child_reply(CLIS_OK, "");
+}
+
+/* Stop accepting, let sessions finish within shutdown_timeout, exit. */
+static void __attribute__((__noreturn__))
+child_cmd_stop(void)
+{
+	vtim_mono deadline;
+	unsigned n;
+
+	ACCEPT_Stop();
+	child_draining = 1;
+	POOL_DrainWaiters();
+	deadline = TIM_mono() + cache_param->shutdown_timeout;
+	while ((n = __atomic_load_n(&child_sessions, __ATOMIC_RELAXED)) > 0 &&
+	    TIM_mono() < deadline)
+		TIM_sleep(0.01);
+	VSC_Tick();
+	child_reply(CLIS_OK, n > 0 ? "Stopped with sessions still open" :
+	    "Stopped");
+	_exit(0);
+}
+
+static void
+child_dispatch(char *line)
+{
+	char **av, buf[64];
+	const char *err;
+
+	av = CLI_ParseArgs(line, &err);
+	if (av == NULL) {
+		child_reply(CLIS_SYNTAX, err);
+		return;
+	}
+	if (av[0] == NULL) {
+		child_reply(CLIS_OK, "");
+	} else if (!strcmp(av[0], "ping")) {
+		(void)snprintf(buf, sizeof buf, "PONG %ld 1.0",
+		    (long)TIM_real());
+		child_reply(CLIS_OK, buf);
+	} else if (!strcmp(av[0], "start")) {
+		child_cmd_start();
+	} else if (!strcmp(av[0], "stop")) {
+		CLI_FreeArgs(av);
+		child_cmd_stop();
+	} else {
+		child_reply(CLIS_UNKNOWN, "Unknown request in child");
+	}
+	CLI_FreeArgs(av);
+}
+
+/* Read commands, one line each; housekeeping between them. */
+static void __attribute__((__noreturn__))
+child_cli_loop(void)
+{
+	static char buf[65536];
+	struct pollfd pfd;
+	size_t len = 0;
+	char *nl;
+	ssize_t n;
+
+	for (;;) {
+		pfd.fd = child_args->cli_in;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 1000) <= 0) {
+			VSC_Tick();
+			BACKEND_Reap();
+			continue;
+		}
+		n = read(child_args->cli_in, buf + len, sizeof buf - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(0);	/* the manager closed the pipe */
+		len += (size_t)n;
+		buf[len] = '\0';
+		while ((nl = strchr(buf, '\n')) != NULL) {
+			*nl = '\0';
+			child_dispatch(buf);
+			len -= (size_t)(nl + 1 - buf);
+			memmove(buf, nl + 1, len + 1);
+		}
+		if (len == sizeof buf - 1) {
+			child_reply(CLIS_TOOMANY, "Command too long");
+			len = 0;
+		}
+	}
+}
+
+void
+CHILD_Main(const struct child_args *ca)
+{
+	char err[512];
+
+	CHECK_OBJ(ca, CHILD_ARGS_MAGIC);
+	child_args = ca;
+	setproctitle("child -n %s", ca->workdir);
+	child_signals();
+	PANIC_Init(ca->panic_buf, ca->panic_len);
+	VSL_Init();
+	if (VSC_Init(ca->workdir, err, sizeof err) != 0)
+		child_fatal("%s", err);
+	child_drop_privileges(ca);
+	PARAM_Protect();
+	POOL_Init();
+	child_cli_loop();
+}

@@ -1,0 +1,110 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * fetch.h -- a backend request ("busy object"): building the backend
+ * request, calling vcl_backend_fetch / vcl_backend_response /
+ * vcl_backend_error, talking HTTP/1 to the backend, and reading the
+ * response body for delivery.  For pass the client's worker runs the
+ * fetch itself and streams the body straight to the client.
+ */
+
+#ifndef VENEER_CACHE_FETCH_H
+#define VENEER_CACHE_FETCH_H
+
+#include <stdint.h>
+
+#include "common/tim.h"
+#include "cache/http.h"
+#include "cache/http1_parse.h"
+#include "cache/vsl.h"
+#include "cache/ws.h"
+
+struct backend;
+struct director;
+struct req;
+struct vbc;
+struct vcl;
+struct worker;
+
+struct busyobj {
+	unsigned		magic;
+#define BUSYOBJ_MAGIC		0x5145959c
+	struct worker		*wrk;
+	struct req		*req;		/* for the request body */
+	struct vcl		*vcl;
+	uint32_t		vxid;
+	unsigned		retries;
+	unsigned		is_pipe;
+
+	struct http		*bereq;
+	struct http		*beresp;
+	const struct director	*director;
+	struct backend		*backend;
+	struct vbc		*vbc;		/* the backend connection */
+	unsigned		reused;		/* vbc came from the idle pool */
+
+	vtim_dur		connect_timeout;
+	vtim_dur		first_byte_timeout;
+	vtim_dur		between_bytes_timeout;
+
+	/* Response head buffer */
+	char			*rx_b;
+	char			*rx_p;
+	char			*rx_e;
+	char			*rx_l;
+
+	/* Response body */
+	enum body_status	bs;
+	uint64_t		content_length;
+	uint64_t		body_left;
+	struct h1_chunked	chunked;
+	const char		*in_b;		/* raw body bytes not yet used */
+	const char		*in_e;
+	unsigned		must_close;
+	unsigned		body_done;
+	unsigned		failed;
+
+	/* Synthetic response (vcl_backend_error) */
+	unsigned		synth;
+	char			*synth_body;
+	size_t			synth_len;
+	unsigned		synth_sent;
+
+	vtim_real		t_first;
+	vtim_real		t_prev;
+	uint64_t		acct_bereq_hdr;
+	uint64_t		acct_bereq_body;
+	uint64_t		acct_beresp_hdr;
+	uint64_t		acct_beresp_body;
+
+	struct vsl_log		vsl[1];
+	struct ws		ws[1];
+};
+
+/*
+ * Run a fetch for req (pass, or pipe with is_pipe) up to the response
+ * headers.  On return req->bo is set: bo->beresp holds the response (a
+ * real one, or vcl_backend_error's synthetic one).  Returns 0, or -1 when
+ * VCL abandoned the fetch (answer 503).
+ */
+int FETCH_Pass(struct worker *wrk, struct req *req);
+
+/*
+ * Next piece of the response body: 1 with *out (valid until the next
+ * call), 0 at the end, -1 when the fetch failed.
+ */
+int FETCH_BodyNext(struct busyobj *bo, struct txt *out);
+
+/* Release the fetch: recycle or close the connection, log, free. */
+void FETCH_Finish(struct busyobj **bop);
+
+/* pipe.c: start a pipe's busyobj (bereq built, Connection: close). */
+struct busyobj *FETCH_PipeBegin(struct worker *wrk, struct req *req);
+/*
+ * Pipe: vcl_pipe, then connect, send the request and copy bytes both ways
+ * until one side ends.  Returns the next request step (R_STP_SYNTH if VCL
+ * or the backend said no, else R_STP_DONE).
+ */
+int FETCH_Pipe(struct worker *wrk, struct req *req);
+
+#endif /* VENEER_CACHE_FETCH_H */

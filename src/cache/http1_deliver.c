@@ -1,0 +1,178 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * http1_deliver.c -- writing a response to an HTTP/1 client: the head,
+ * then the body streamed from the fetch (or the synthetic body), framed
+ * with Content-Length when the length is known, chunked for HTTP/1.1
+ * otherwise, and by closing the connection for HTTP/1.0.  Memory does not
+ * grow with the body: each piece goes out before the next is read.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/child.h"
+#include "cache/fetch.h"
+#include "cache/http.h"
+#include "cache/http1_write.h"
+#include "cache/pool.h"
+#include "cache/req.h"
+#include "cache/session.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+
+/* Does this response carry a body on the wire? */
+static int
+h1_has_body(const struct req *req, unsigned status)
+{
+
+	if (req->is_head)
+		return (0);
+	if (status < 200 || status == 204 || status == 304)
+		return (0);
+	return (1);
+}
+
+/*
+ * Decide the framing and add the headers that say it.  Returns 1 when
+ * the body must be chunked.
+ */
+static int
+h1_framing(struct req *req, int body)
+{
+	struct busyobj *bo = req->bo;
+	int known = 0, chunked = 0;
+	uint64_t len = 0;
+
+	if (body) {
+		if (bo == NULL || bo->synth) {
+			known = 1;
+			len = bo == NULL ? req->synth_len : bo->synth_len;
+		} else if (bo->bs == BS_LENGTH) {
+			known = 1;
+			len = bo->content_length;
+		} else if (bo->bs == BS_NONE) {
+			known = 1;
+		}
+		if (known)
+			(void)HTTP_PrintfHeader(req->resp,
+			    "Content-Length: %ju", (uintmax_t)len);
+		else if (req->proto11)
+			chunked = 1;
+		else if (req->doclose == SC_NULL)
+			req->doclose = SC_TX_EOF;
+	}
+	if (req->doclose == SC_NULL && H1_ReqBodyPending(req)) {
+		/* The rest of the request body is in the way: close. */
+		req->doclose = SC_RESP_CLOSE;
+		req->linger = 1;
+	}
+	if (child_draining && req->doclose == SC_NULL)
+		req->doclose = SC_RESP_CLOSE;
+	if (req->doclose != SC_NULL)
+		(void)HTTP_SetHeader(req->resp, "Connection: close");
+	else if (!req->proto11)
+		(void)HTTP_SetHeader(req->resp, "Connection: keep-alive");
+	if (chunked)
+		(void)HTTP_SetHeader(req->resp, "Transfer-Encoding: chunked");
+	return (chunked);
+}
+
+static void
+h1_write_head(struct h1w *w, const struct http *hp)
+{
+	unsigned u;
+
+	H1W_WriteStr(w, "HTTP/1.1 ");
+	H1W_WriteTxt(w, hp->hd[HTTP_HDR_STATUS]);
+	H1W_WriteStr(w, " ");
+	H1W_WriteTxt(w, hp->hd[HTTP_HDR_REASON]);
+	H1W_WriteStr(w, "\r\n");
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
+		if (hp->hd[u].b == NULL)
+			continue;
+		H1W_WriteTxt(w, hp->hd[u]);
+		H1W_WriteStr(w, "\r\n");
+	}
+	H1W_WriteStr(w, "\r\n");
+}
+
+/* Stream the fetch's body.  Returns 0, or -1 if the fetch failed. */
+static int
+h1_send_fetched(struct h1w *w, struct busyobj *bo)
+{
+	struct txt t;
+	int i;
+
+	for (;;) {
+		i = FETCH_BodyNext(bo, &t);
+		if (i <= 0)
+			return (i);
+		H1W_WriteTxt(w, t);
+		/* t points into a buffer the next read reuses. */
+		if (H1W_Flush(w) != 0)
+			return (0);
+	}
+}
+
+void
+H1_Transmit(struct worker *wrk, struct req *req)
+{
+	struct busyobj *bo;
+	struct h1w w[1];
+	uint64_t hdr_bytes;
+	int body, chunked, i = 0;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(req, REQ_MAGIC);
+	CHECK_OBJ(req->resp, HTTP_MAGIC);
+	bo = req->bo;
+	body = h1_has_body(req, req->resp->status);
+	chunked = h1_framing(req, body);
+
+	H1W_Open(w, wrk, req->sp->fd,
+	    TIM_mono() + cache_param->send_timeout,
+	    cache_param->idle_send_timeout);
+	h1_write_head(w, req->resp);
+	/* Not flushed: the head leaves with the first body bytes. */
+	hdr_bytes = w->cnt + w->liov;
+	if (body && w->err == 0) {
+		if (chunked)
+			H1W_Chunked(w);
+		if (bo != NULL && !bo->synth)
+			i = h1_send_fetched(w, bo);
+		else if (bo != NULL) {
+			H1W_Write(w, bo->synth_body, bo->synth_len);
+		} else {
+			H1W_Write(w, req->synth_body, req->synth_len);
+		}
+		if (i < 0) {
+			/*
+			 * The backend failed mid-body: the client must see a
+			 * truncated response, never a complete-looking one.
+			 */
+			req->doclose = SC_TX_ERROR;
+		} else if (chunked) {
+			H1W_EndChunked(w);
+		}
+	}
+	if (H1W_Close(w) != 0) {
+		VSLb(req->vsl, SLT_Debug, "Write error: %s",
+		    strerror(w->err));
+		req->doclose = SC_TX_ERROR;
+		if (bo != NULL)
+			bo->failed = 1;	/* do not reuse half-read conn */
+	}
+	if (w->cnt < hdr_bytes)
+		hdr_bytes = w->cnt;
+	req->acct_resp_hdr += hdr_bytes;
+	req->acct_resp_body += w->cnt - hdr_bytes;
+	wrk->stats->s_resp_hdrbytes += hdr_bytes;
+	wrk->stats->s_resp_bodybytes += w->cnt - hdr_bytes;
+	REQ_CountStatus(wrk, req->resp->status);
+}

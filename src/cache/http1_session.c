@@ -1,0 +1,679 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * http1_session.c -- the client side of HTTP/1: a worker's loop over one
+ * connection (receive a request head, check it, process it, keep alive or
+ * park or close), request bodies, interim responses and the bare error
+ * answers sent before VCL sees a request.  Everything here runs on the
+ * worker that owns the session; no locks.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/child.h"
+#include "cache/http.h"
+#include "cache/http1_parse.h"
+#include "cache/http1_write.h"
+#include "cache/panic.h"
+#include "cache/pool.h"
+#include "cache/req.h"
+#include "cache/session.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+
+enum h1_rx {
+	RX_COMPLETE,	/* a whole request head is buffered */
+	RX_IDLE,	/* nothing more for now: park */
+	RX_EOF,		/* client closed between requests */
+	RX_EOF_PARTIAL,	/* client closed in the middle of a head */
+	RX_TIMEOUT,	/* timeout_idle with a partial head */
+	RX_OVERFLOW,	/* head larger than http_req_size */
+	RX_JUNK,	/* not HTTP */
+	RX_DRAIN,	/* shutting down and idle */
+};
+
+/* 1 readable, 0 timeout, -1 error. */
+static int
+h1_poll_in(int fd, vtim_dur tmo)
+{
+	struct pollfd pfd;
+	int i;
+
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	do
+		i = poll(&pfd, 1, TIM_poll_ms(tmo));
+	while (i < 0 && errno == EINTR);
+	if (i > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+		return (1);
+	return (i < 0 ? -1 : 0);
+}
+
+static void
+h1_open_session(struct worker *wrk, struct sess *sp)
+{
+	int i;
+
+	sp->vxid = WRK_NewVxid(wrk);
+	sp->opened = 1;
+	i = getnameinfo((const struct sockaddr *)&sp->remote, sp->remote_len,
+	    sp->client_ip, sizeof sp->client_ip, sp->client_port,
+	    sizeof sp->client_port, NI_NUMERICHOST | NI_NUMERICSERV);
+	if (i != 0) {
+		(void)snprintf(sp->client_ip, sizeof sp->client_ip, "-");
+		(void)snprintf(sp->client_port, sizeof sp->client_port, "-");
+	}
+	VSL(SLT_Begin, sp->vxid, "sess 0 HTTP/1");
+	VSL(SLT_SessOpen, sp->vxid, "%s %s %s %s %s %.6f %d",
+	    sp->client_ip, sp->client_port, sp->ls->name, sp->ls->addr,
+	    sp->ls->port, sp->t_open, sp->fd);
+	wrk->stats->s_sess++;
+}
+
+/*
+ * Read until a whole request head is in the buffer.  After
+ * timeout_linger without data the session is parked (RX_IDLE), unless a
+ * partial head is too big to keep in the session: then wait here until
+ * timeout_idle after its first byte.
+ */
+static enum h1_rx
+h1_rx_head(struct req *req, const char **hb, const char **he)
+{
+	struct sess *sp = req->sp;
+	enum h1_complete c;
+	unsigned lingered = 0;
+	vtim_mono now;
+	ssize_t n;
+	int i;
+
+	for (;;) {
+		if (req->rx_e > req->rx_p) {
+			c = H1_Complete(req->rx_p, req->rx_e, hb, he);
+			if (c == H1_COMPLETE)
+				return (RX_COMPLETE);
+			if (c == H1_JUNK)
+				return (RX_JUNK);
+			if ((size_t)(req->rx_e - req->rx_p) >
+			    cache_param->http_req_size)
+				return (RX_OVERFLOW);
+			if (sp->t_rx == 0)
+				sp->t_rx = TIM_mono();
+		}
+		if (req->rx_e >= req->rx_l)
+			return (RX_OVERFLOW);
+		n = read(sp->fd, req->rx_e, (size_t)(req->rx_l - req->rx_e));
+		if (n > 0) {
+			req->rx_e += n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return (req->rx_e > req->rx_p ?
+			    RX_EOF_PARTIAL : RX_EOF);
+		if (!lingered) {
+			lingered = 1;
+			if (child_draining && req->rx_e == req->rx_p)
+				return (RX_DRAIN);
+			i = h1_poll_in(sp->fd, cache_param->timeout_linger);
+			if (i != 0)
+				continue;
+			if ((size_t)(req->rx_e - req->rx_p) <=
+			    WS_Free(sp->ws))
+				return (RX_IDLE);
+		}
+		now = TIM_mono();
+		if (now >= sp->t_rx + cache_param->timeout_idle)
+			return (RX_TIMEOUT);
+		(void)h1_poll_in(sp->fd, sp->t_rx +
+		    cache_param->timeout_idle - now);
+	}
+}
+
+/*--------------------------------------------------------------------
+ * Bare answers for requests VCL never sees.
+ */
+
+void
+H1_ErrorClose(struct req *req, unsigned status, enum sess_close sc)
+{
+	char date[TIM_FORMAT_SIZE], buf[256];
+	const char *reason = HTTP_Reason(status);
+	ssize_t n;
+	int l;
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	TIM_format(TIM_real(), date);
+	l = snprintf(buf, sizeof buf,
+	    "HTTP/1.1 %u %s\r\n"
+	    "Date: %s\r\n"
+	    "Server: Veneer\r\n"
+	    "X-Varnish: %u\r\n"
+	    "Content-Length: 0\r\n"
+	    "Connection: close\r\n"
+	    "\r\n", status, reason, date, req->vxid);
+	assert(l > 0 && (size_t)l < sizeof buf);
+	VSLb(req->vsl, SLT_RespProtocol, "HTTP/1.1");
+	VSLb(req->vsl, SLT_RespStatus, "%u", status);
+	VSLb(req->vsl, SLT_RespReason, "%s", reason);
+	/* Best effort: the connection closes either way. */
+	do
+		n = write(req->sp->fd, buf, (size_t)l);
+	while (n < 0 && errno == EINTR);
+	if (n > 0)
+		req->acct_resp_hdr += (uint64_t)n;
+	REQ_CountStatus(req->wrk, status);
+	req->doclose = sc;
+	req->linger = 1;
+}
+
+static void
+h1_count_reject(struct worker *wrk, unsigned status)
+{
+
+	switch (status) {
+	case 413: wrk->stats->client_req_413++; break;
+	case 417: wrk->stats->client_req_417++; break;
+	case 431: wrk->stats->client_req_431++; break;
+	case 505: wrk->stats->client_req_505++; break;
+	default: wrk->stats->client_req_400++; break;
+	}
+}
+
+static void
+h1_reject(struct req *req, unsigned status, const char *why)
+{
+
+	VSLb(req->vsl, SLT_Error, "Refused with %u: %s", status, why);
+	h1_count_reject(req->wrk, status);
+	H1_ErrorClose(req, status,
+	    status == 431 ? SC_RX_OVERFLOW : SC_RX_BAD);
+}
+
+/*
+ * An absolute-form target (RFC 9112 3.2.2): the authority becomes the
+ * Host header and the path the URL.  Other non-origin forms are only
+ * legal for CONNECT (authority) and OPTIONS (*).
+ */
+static int
+h1_target(struct req *req, const char **why)
+{
+	struct http *hp = req->http;
+	const char *url = hp->hd[HTTP_HDR_URL].b;
+	const char *method = hp->hd[HTTP_HDR_METHOD].b;
+	const char *a, *p;
+	size_t sl;
+
+	if (*url == '/')
+		return (0);
+	if (!strcmp(method, "CONNECT"))
+		return (0);
+	if (!strcmp(url, "*") && !strcmp(method, "OPTIONS"))
+		return (0);
+	if (!strncasecmp(url, "http://", 7))
+		sl = 7;
+	else if (!strncasecmp(url, "https://", 8))
+		sl = 8;
+	else {
+		*why = "request target is not a path or an absolute URI";
+		return (-1);
+	}
+	a = url + sl;
+	p = a + strcspn(a, "/?#");
+	if (p == a || memchr(a, '@', (size_t)(p - a)) != NULL) {
+		*why = "bad authority in absolute URI";
+		return (-1);
+	}
+	HTTP_Unset(hp, "Host");
+	if (HTTP_PrintfHeader(hp, "Host: %.*s", (int)(p - a), a))
+		return (-1);
+	if (*p == '/')
+		hp->hd[HTTP_HDR_URL].b = p;
+	else
+		HTTP_SetSlot(hp, HTTP_HDR_URL, "/");
+	return (0);
+}
+
+/* Expect and the request body.  0, or the status to refuse with. */
+static unsigned
+h1_body_setup(struct req *req, enum body_status bs, uint64_t cl,
+    const char **why)
+{
+	struct txt v;
+
+	req->body_bs = bs;
+	switch (bs) {
+	case BS_NONE:
+		req->body_state = RB_NONE;
+		break;
+	case BS_LENGTH:
+		if (cache_param->http_req_body_max > 0 &&
+		    cl > cache_param->http_req_body_max) {
+			*why = "body larger than http_req_body_max";
+			return (413);
+		}
+		req->body_left = cl;
+		req->body_state = RB_UNREAD;
+		break;
+	case BS_CHUNKED:
+		H1_ChunkedInit(&req->body_chunked,
+		    (size_t)cache_param->http_req_size);
+		req->body_state = RB_UNREAD;
+		break;
+	default:
+		WRONG("request body status");
+	}
+	if (!HTTP_GetHdr(req->http, "Expect", &v))
+		return (0);
+	if (!TXT_EqCase(v, "100-continue") ||
+	    HTTP_CountHdr(req->http, "Expect") > 1) {
+		*why = "unsupported Expect";
+		return (417);
+	}
+	if (req->proto11 && req->body_state == RB_UNREAD)
+		req->want100 = 1;
+	return (0);
+}
+
+/*
+ * Turn a received head into a request: id, log, parse, check.  Returns
+ * 0, or -1 after answering an error (req->doclose set).
+ */
+static int
+h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
+{
+	struct sess *sp = req->sp;
+	enum body_status bs;
+	const char *why = "";
+	uint64_t cl = 0;
+	vtim_real now;
+	unsigned status;
+
+	now = TIM_real();
+	req->vxid = WRK_NewVxid(wrk);
+	VSL_SetId(req->vsl, req->vxid | VSL_CLIENTMARKER);
+	VSL(SLT_Link, sp->vxid, "req %u rxreq", req->vxid);
+	VSLb(req->vsl, SLT_Begin, "req %u rxreq", sp->vxid);
+	req->t_first = now - (TIM_mono() - (sp->t_rx > 0 ? sp->t_rx :
+	    TIM_mono()));
+	req->t_prev = req->t_first;
+	VSLb_ts(req->vsl, "Start", req->t_first, &req->t_prev, req->t_first);
+	VSLb_ts(req->vsl, "Req", req->t_first, &req->t_prev, now);
+	VSLb(req->vsl, SLT_ReqStart, "%s %s %s", sp->client_ip,
+	    sp->client_port, sp->ls->name);
+	sp->t_rx = 0;
+	req->acct_req_hdr = (uint64_t)(he - req->rx_p);
+	req->rx_p = he;
+	req->rx_body = he;
+
+	req->http = HTTP_New(req->ws, cache_param->http_max_hdr, req->vsl,
+	    SLT_ReqMethod);
+	assert(req->http != NULL);
+	status = (unsigned)H1_ParseRequest(req->http, hb, he,
+	    (size_t)cache_param->http_req_hdr_len, &why);
+	if (status != 0) {
+		h1_reject(req, status, why);
+		return (-1);
+	}
+	HTTP_Log(req->http);
+	req->proto11 = req->http->protover >= 11;
+	req->is_head = !strcmp(req->http->hd[HTTP_HDR_METHOD].b, "HEAD");
+	if (H1_RequestFraming(req->http, &bs, &cl, &why) != 0) {
+		h1_reject(req, 400, why);
+		return (-1);
+	}
+	if (h1_target(req, &why) != 0) {
+		h1_reject(req, 400, why);
+		return (-1);
+	}
+	status = h1_body_setup(req, bs, cl, &why);
+	if (status != 0) {
+		h1_reject(req, status, why);
+		return (-1);
+	}
+	wrk->stats->client_req++;
+	wrk->stats->s_req_hdrbytes += req->acct_req_hdr;
+	if (req->proto11) {
+		if (HTTP_HdrHasToken(req->http, "Connection", "close"))
+			req->doclose = SC_REQ_CLOSE;
+	} else if (!HTTP_HdrHasToken(req->http, "Connection", "keep-alive"))
+		req->doclose = SC_REQ_HTTP10;
+	return (0);
+}
+
+/*--------------------------------------------------------------------
+ * Request bodies
+ */
+
+static int
+h1_send100(struct req *req)
+{
+	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+	struct h1w w[1];
+
+	req->sent100 = 1;
+	H1W_Open(w, req->wrk, req->sp->fd,
+	    TIM_mono() + cache_param->send_timeout,
+	    cache_param->idle_send_timeout);
+	H1W_Write(w, cont, sizeof cont - 1);
+	if (H1W_Close(w) != 0)
+		return (-1);
+	req->acct_resp_hdr += sizeof cont - 1;
+	return (0);
+}
+
+/* Read more body bytes into the buffer.  0, or -1 (state set). */
+static int
+h1_body_fill(struct req *req)
+{
+	size_t space;
+	ssize_t n;
+
+	if (req->rx_p == req->rx_e) {
+		/* Everything consumed: reuse the room after the head. */
+		req->rx_p = req->rx_body;
+		req->rx_e = req->rx_body;
+	}
+	if (req->want100 && !req->sent100 && h1_send100(req) != 0) {
+		req->body_state = RB_ERROR;
+		return (-1);
+	}
+	space = (size_t)(req->rx_l - req->rx_e);
+	/* Never read past a Content-Length body: the next request may follow. */
+	if (req->body_bs == BS_LENGTH && space > req->body_left)
+		space = (size_t)req->body_left;
+	assert(space > 0);
+	for (;;) {
+		n = read(req->sp->fd, req->rx_e, space);
+		if (n > 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+		    h1_poll_in(req->sp->fd, cache_param->timeout_idle) > 0)
+			continue;
+		VSLb(req->vsl, SLT_FetchError, "req.body read error: %s",
+		    n == 0 ? "client closed" : n < 0 && errno == EAGAIN ?
+		    "timeout_idle" : strerror(errno));
+		req->body_state = RB_ERROR;
+		req->doclose = SC_RX_BODY;
+		return (-1);
+	}
+	req->body_socket = 1;
+	req->rx_e += n;
+	req->acct_req_body += (uint64_t)n;
+	return (0);
+}
+
+static int
+h1_body_limit(struct req *req)
+{
+
+	if (cache_param->http_req_body_max == 0 ||
+	    req->body_bytes <= cache_param->http_req_body_max)
+		return (0);
+	VSLb(req->vsl, SLT_Error, "req.body larger than http_req_body_max");
+	req->body_state = RB_ERROR;
+	req->err_code = 413;
+	req->wrk->stats->client_req_413++;
+	return (-1);
+}
+
+int
+H1_ReqBodyNext(struct req *req, struct txt *out)
+{
+	const char *why = "";
+	const char *p;
+	size_t n;
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	for (;;) {
+		switch (req->body_state) {
+		case RB_NONE:
+		case RB_DONE:
+			return (0);
+		case RB_ERROR:
+			return (-1);
+		default:
+			break;
+		}
+		if (req->body_bs == BS_LENGTH) {
+			if (req->body_left == 0) {
+				req->body_state = RB_DONE;
+				return (0);
+			}
+			n = (size_t)(req->rx_e - req->rx_p);
+			if (n > 0) {
+				if (n > req->body_left)
+					n = (size_t)req->body_left;
+				*out = TXT_Make(req->rx_p, req->rx_p + n);
+				req->rx_p += n;
+				req->body_left -= n;
+				req->body_bytes += n;
+				req->body_state = RB_READING;
+				return (1);
+			}
+		} else if (req->rx_p < req->rx_e) {
+			p = req->rx_p;
+			switch (H1_ChunkedNext(&req->body_chunked, &p,
+			    req->rx_e, out, &why)) {
+			case H1C_DATA:
+				req->rx_p = (char *)(uintptr_t)p;
+				req->body_bytes += TXT_LEN(*out);
+				req->body_state = RB_READING;
+				if (h1_body_limit(req))
+					return (-1);
+				return (1);
+			case H1C_END:
+				req->rx_p = (char *)(uintptr_t)p;
+				req->body_state = RB_DONE;
+				return (0);
+			case H1C_MORE:
+				req->rx_p = (char *)(uintptr_t)p;
+				break;
+			default:
+				VSLb(req->vsl, SLT_FetchError,
+				    "req.body chunked encoding: %s", why);
+				req->body_state = RB_ERROR;
+				req->err_code = 400;
+				req->doclose = SC_RX_BODY;
+				return (-1);
+			}
+		}
+		if (h1_body_fill(req))
+			return (-1);
+	}
+}
+
+/*--------------------------------------------------------------------
+ * Interim responses from the backend (103 Early Hints)
+ */
+
+void
+H1_SendInterim(struct req *req, const struct http *interim)
+{
+	struct h1w w[1];
+	unsigned u;
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	CHECK_OBJ(interim, HTTP_MAGIC);
+	if (!req->proto11 || req->doclose == SC_TX_ERROR)
+		return;
+	H1W_Open(w, req->wrk, req->sp->fd,
+	    TIM_mono() + cache_param->send_timeout,
+	    cache_param->idle_send_timeout);
+	H1W_WriteStr(w, "HTTP/1.1 ");
+	H1W_WriteTxt(w, interim->hd[HTTP_HDR_STATUS]);
+	H1W_WriteStr(w, " ");
+	H1W_WriteTxt(w, interim->hd[HTTP_HDR_REASON]);
+	H1W_WriteStr(w, "\r\n");
+	for (u = HTTP_HDR_FIRST; u < interim->nhd; u++) {
+		if (interim->hdf[u] & HDF_FILTER)
+			continue;
+		H1W_WriteTxt(w, interim->hd[u]);
+		H1W_WriteStr(w, "\r\n");
+	}
+	H1W_WriteStr(w, "\r\n");
+	(void)H1W_Flush(w);
+	req->acct_resp_hdr += w->cnt;
+	if (H1W_Close(w) != 0)
+		req->doclose = SC_TX_ERROR;
+}
+
+/*--------------------------------------------------------------------
+ * The session loop
+ */
+
+/* Park with what was received of the next request, if anything. */
+static void
+h1_park(struct sess *sp, struct req **reqp)
+{
+	struct req *req = *reqp;
+	size_t len;
+
+	len = (size_t)(req->rx_e - req->rx_p);
+	WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+	sp->rx_len = 0;
+	if (len > 0) {
+		sp->rx_buf = WS_Alloc(sp->ws, len);
+		assert(sp->rx_buf != NULL);	/* checked by h1_rx_head */
+		memcpy(sp->rx_buf, req->rx_p, len);
+		sp->rx_len = len;
+	} else {
+		sp->t_idle = TIM_mono();
+	}
+	REQ_Free(reqp);
+	SES_Park(sp);
+}
+
+int
+H1_ReqBodyPending(const struct req *req)
+{
+
+	return (req->body_state == RB_UNREAD ||
+	    req->body_state == RB_READING || req->body_state == RB_ERROR);
+}
+
+static void
+h1_close(struct sess *sp, struct req **reqp, enum sess_close sc,
+    unsigned linger)
+{
+
+	REQ_Free(reqp);
+	if (linger)
+		SES_LingerClose(sp, sc);
+	else
+		SES_Delete(&sp, sc);
+}
+
+static void h1_loop(struct worker *wrk, struct sess *sp, struct req *req);
+
+void
+H1_Session(struct worker *wrk, void *priv)
+{
+	struct sess *sp;
+	struct req *req;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CAST_OBJ_NOTNULL(sp, priv, SESS_MAGIC);
+	if (!sp->opened)
+		h1_open_session(wrk, sp);
+	req = REQ_New(wrk, sp);
+	if (req == NULL) {
+		SES_Delete(&sp, SC_OVERLOAD);
+		return;
+	}
+	PANIC_SetReq(req);
+	h1_loop(wrk, sp, req);
+	PANIC_SetReq(NULL);
+}
+
+static void
+h1_loop(struct worker *wrk, struct sess *sp, struct req *req)
+{
+	const char *hb, *he;
+	enum h1_rx rx;
+
+	for (;;) {
+		rx = h1_rx_head(req, &hb, &he);
+		switch (rx) {
+		case RX_COMPLETE:
+			break;
+		case RX_IDLE:
+			h1_park(sp, &req);
+			return;
+		case RX_EOF:
+			h1_close(sp, &req, SC_REM_CLOSE, 0);
+			return;
+		case RX_DRAIN:
+			h1_close(sp, &req, SC_RX_CLOSE_IDLE, 0);
+			return;
+		case RX_EOF_PARTIAL:
+			h1_close(sp, &req, SC_RX_JUNK, 0);
+			return;
+		case RX_TIMEOUT:
+			h1_close(sp, &req, SC_RX_TIMEOUT, 0);
+			return;
+		case RX_OVERFLOW:
+		case RX_JUNK:
+			req->vxid = WRK_NewVxid(wrk);
+			VSL_SetId(req->vsl, req->vxid | VSL_CLIENTMARKER);
+			VSLb(req->vsl, SLT_Begin, "req %u rxreq", sp->vxid);
+			VSLbt(req->vsl, SLT_HttpGarbage, TXT_Make(req->rx_p,
+			    req->rx_p + (req->rx_e - req->rx_p > 64 ? 64 :
+			    req->rx_e - req->rx_p)));
+			h1_reject(req, rx == RX_OVERFLOW ? 431 : 400,
+			    rx == RX_OVERFLOW ?
+			    "request head larger than http_req_size" :
+			    "received junk instead of a request");
+			if (rx == RX_JUNK)
+				req->doclose = SC_RX_JUNK;
+			VSLb(req->vsl, SLT_End, "%s", "");
+			h1_close(sp, &req, req->doclose, 1);
+			return;
+		default:
+			WRONG("h1_rx");
+		}
+		sp->nreq++;
+		if (h1_prepare(wrk, req, (char *)(uintptr_t)hb,
+		    (char *)(uintptr_t)he) == 0)
+			REQ_Process(wrk, req);
+		else {
+			VSLb(req->vsl, SLT_ReqAcct, "%ju 0 %ju %ju 0 %ju",
+			    (uintmax_t)req->acct_req_hdr,
+			    (uintmax_t)req->acct_req_hdr,
+			    (uintmax_t)req->acct_resp_hdr,
+			    (uintmax_t)req->acct_resp_hdr);
+			VSLb(req->vsl, SLT_End, "%s", "");
+		}
+		VSL_Flush(req->vsl);
+		if (req->doclose == SC_NULL && H1_ReqBodyPending(req)) {
+			/* We answered without reading the whole body. */
+			req->doclose = SC_RESP_CLOSE;
+			req->linger = 1;
+		}
+		if (req->doclose != SC_NULL) {
+			h1_close(sp, &req, req->doclose, req->linger);
+			return;
+		}
+		if (child_draining) {
+			h1_close(sp, &req, SC_RESP_CLOSE, 0);
+			return;
+		}
+		sp->t_idle = TIM_mono();
+		REQ_Recycle(req);
+		if (req->rx_e > req->rx_p)
+			wrk->stats->sess_readahead++;
+		VSC_Flush(wrk->stats);
+	}
+}

@@ -1,0 +1,209 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * http1_write.c -- gathering writes with timeouts (see http1_write.h).
+ * Uses the worker's thread workspace for the vector; no locks.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/miniobj.h"
+#include "cache/http1_write.h"
+#include "cache/pool.h"
+#include "cache/vsc.h"
+
+#define H1W_MIN_IOV	8
+
+void
+H1W_Open(struct h1w *w, struct worker *wrk, int fd, vtim_mono deadline,
+    vtim_dur idle)
+{
+	size_t u;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	INIT_OBJ(w, H1W_MAGIC);
+	w->wrk = wrk;
+	w->fd = fd;
+	w->deadline = deadline;
+	w->idle = idle;
+	u = WS_ReserveAll(wrk->aws);
+	w->iov = (struct iovec *)(void *)WS_Reservation(wrk->aws);
+	w->siov = (unsigned)(u / sizeof *w->iov);
+	if (w->siov > IOV_MAX)
+		w->siov = IOV_MAX;
+	if (w->siov < H1W_MIN_IOV) {
+		/* A thread workspace this small is a configuration bug. */
+		wrk->stats->ws_thread_overflow++;
+		WS_Release(wrk->aws, 0);
+		w->iov = NULL;
+		w->siov = 0;
+		w->err = ENOMEM;
+	}
+}
+
+/* Wait until fd is writable; 0, or sets w->err. */
+static int
+h1w_wait(struct h1w *w)
+{
+	struct pollfd pfd;
+	vtim_dur tmo = -1;
+	vtim_mono now;
+	int i;
+
+	for (;;) {
+		now = TIM_mono();
+		if (w->deadline > 0) {
+			tmo = w->deadline - now;
+			if (tmo <= 0) {
+				w->err = ETIMEDOUT;
+				return (-1);
+			}
+		}
+		if (w->idle > 0 && (tmo < 0 || w->idle < tmo))
+			tmo = w->idle;
+		pfd.fd = w->fd;
+		pfd.events = POLLOUT;
+		i = poll(&pfd, 1, tmo < 0 ? -1 : TIM_poll_ms(tmo));
+		if (i > 0)
+			return (0);
+		if (i == 0) {
+			w->err = ETIMEDOUT;
+			return (-1);
+		}
+		if (errno != EINTR) {
+			w->err = errno;
+			return (-1);
+		}
+	}
+}
+
+int
+H1W_Flush(struct h1w *w)
+{
+	struct iovec *iov;
+	unsigned niov;
+	ssize_t n;
+
+	CHECK_OBJ(w, H1W_MAGIC);
+	iov = w->iov;
+	niov = w->niov;
+	while (w->err == 0 && w->liov > 0) {
+		n = writev(w->fd, iov, (int)niov);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				(void)h1w_wait(w);
+				continue;
+			}
+			w->err = errno;
+			break;
+		}
+		w->cnt += (uint64_t)n;
+		w->liov -= (size_t)n;
+		while (niov > 0 && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			niov--;
+		}
+		if (niov > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	w->niov = 0;
+	w->liov = 0;
+	return (w->err);
+}
+
+static void
+h1w_add(struct h1w *w, const void *p, size_t len)
+{
+
+	if (w->err != 0 || len == 0)
+		return;
+	if (w->niov >= w->siov)
+		(void)H1W_Flush(w);
+	if (w->err != 0)
+		return;
+	w->iov[w->niov].iov_base = (void *)(uintptr_t)p;
+	w->iov[w->niov].iov_len = len;
+	w->niov++;
+	w->liov += len;
+}
+
+void
+H1W_Write(struct h1w *w, const void *p, size_t len)
+{
+	int n;
+
+	CHECK_OBJ(w, H1W_MAGIC);
+	if (len == 0 || w->err != 0)
+		return;
+	if (!w->chunked) {
+		h1w_add(w, p, len);
+		return;
+	}
+	/* One chunk per call; the header buffer is reused after flush. */
+	if (w->niov + 3 > w->siov)
+		(void)H1W_Flush(w);
+	n = snprintf(w->chunkhdr, sizeof w->chunkhdr, "%zx\r\n", len);
+	assert(n > 0 && (size_t)n < sizeof w->chunkhdr);
+	h1w_add(w, w->chunkhdr, (size_t)n);
+	h1w_add(w, p, len);
+	h1w_add(w, "\r\n", 2);
+	(void)H1W_Flush(w);
+}
+
+void
+H1W_WriteTxt(struct h1w *w, struct txt t)
+{
+
+	H1W_Write(w, t.b, TXT_LEN(t));
+}
+
+void
+H1W_WriteStr(struct h1w *w, const char *s)
+{
+
+	H1W_Write(w, s, strlen(s));
+}
+
+void
+H1W_Chunked(struct h1w *w)
+{
+
+	CHECK_OBJ(w, H1W_MAGIC);
+	assert(!w->chunked);
+	w->chunked = 1;
+}
+
+void
+H1W_EndChunked(struct h1w *w)
+{
+
+	CHECK_OBJ(w, H1W_MAGIC);
+	assert(w->chunked);
+	w->chunked = 0;
+	h1w_add(w, "0\r\n\r\n", 5);
+}
+
+int
+H1W_Close(struct h1w *w)
+{
+
+	CHECK_OBJ(w, H1W_MAGIC);
+	if (w->iov != NULL) {
+		(void)H1W_Flush(w);
+		WS_Release(w->wrk->aws, 0);
+		w->iov = NULL;
+	}
+	return (w->err);
+}

@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * pipe.c -- return(pipe): after vcl_pipe the client connection is joined
+ * to a fresh backend connection and bytes are copied both ways, untouched,
+ * until either side closes or pipe_timeout passes without traffic.  The
+ * client connection is closed afterwards.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/backend.h"
+#include "cache/fetch.h"
+#include "cache/http1_fetch.h"
+#include "cache/pool.h"
+#include "cache/req.h"
+#include "cache/vcl.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+
+/* Write all of [p, p+len) to fd; 0 or -1. */
+static int
+pipe_write_all(int fd, const char *p, size_t len)
+{
+	struct pollfd pfd;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			if (poll(&pfd, 1, TIM_poll_ms(
+			    cache_param->pipe_timeout > 0 ?
+			    cache_param->pipe_timeout : 3600)) > 0)
+				continue;
+		}
+		return (-1);
+	}
+	return (0);
+}
+
+/* Copy until one side is done.  Bytes each way in in/out. */
+static void
+pipe_copy(struct worker *wrk, int cfd, int bfd, uint64_t *in, uint64_t *out)
+{
+	struct pollfd pfd[2];
+	unsigned open_c = 1, open_b = 1;
+	ssize_t n;
+	int i, tmo;
+
+	tmo = cache_param->pipe_timeout > 0 ?
+	    TIM_poll_ms(cache_param->pipe_timeout) : -1;
+	while (open_b) {
+		pfd[0].fd = open_c ? cfd : -1;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = bfd;
+		pfd[1].events = POLLIN;
+		i = poll(pfd, 2, tmo);
+		if (i < 0 && errno == EINTR)
+			continue;
+		if (i <= 0)
+			return;		/* pipe_timeout or error */
+		if (pfd[0].revents) {
+			n = read(cfd, wrk->iobuf, wrk->iobuf_len);
+			if (n > 0) {
+				if (pipe_write_all(bfd, wrk->iobuf,
+				    (size_t)n))
+					return;
+				*in += (uint64_t)n;
+			} else if (n == 0 || (errno != EINTR &&
+			    errno != EAGAIN)) {
+				/* Client done sending: tell the backend. */
+				open_c = 0;
+				(void)shutdown(bfd, SHUT_WR);
+			}
+		}
+		if (pfd[1].revents) {
+			n = read(bfd, wrk->iobuf, wrk->iobuf_len);
+			if (n > 0) {
+				if (pipe_write_all(cfd, wrk->iobuf,
+				    (size_t)n))
+					return;
+				*out += (uint64_t)n;
+			} else if (n == 0 || (errno != EINTR &&
+			    errno != EAGAIN)) {
+				open_b = 0;
+			}
+		}
+	}
+}
+
+int
+FETCH_Pipe(struct worker *wrk, struct req *req)
+{
+	struct busyobj *bo;
+	struct vrt_ctx ctx;
+	enum vcl_ret ret;
+	uint64_t in = 0, out = 0, hdr;
+	unsigned reused;
+	size_t pending;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(req, REQ_MAGIC);
+	bo = FETCH_PipeBegin(wrk, req);
+	if (bo == NULL) {
+		req->err_code = 503;
+		return (R_STP_SYNTH);
+	}
+	INIT_OBJ(&ctx, VRT_CTX_MAGIC);
+	ctx.vsl = req->vsl;
+	ctx.vcl = req->vcl;
+	ctx.ws = req->ws;
+	ctx.sp = req->sp;
+	ctx.req = req;
+	ctx.http_req = req->http;
+	ctx.bo = bo;
+	ctx.http_bereq = bo->bereq;
+	ctx.now = TIM_real();
+	ret = VCL_Method(req->vcl, VCL_MET_PIPE, &ctx);
+	if (ret != VCL_RET_PIPE) {
+		FETCH_Finish(&req->bo);
+		if (req->err_code == 0)
+			req->err_code = 503;
+		return (R_STP_SYNTH);
+	}
+	wrk->stats->s_pipe++;
+	if (bo->director == NULL || bo->director->backend == NULL) {
+		VSLb(bo->vsl, SLT_FetchError, "no backend");
+		bo->vbc = NULL;
+	} else {
+		bo->vbc = BACKEND_GetConn(bo->director->backend, wrk, bo->vsl,
+		    BACKEND_ConnectTimeout(bo->director->backend), 1,
+		    &reused);
+	}
+	if (bo->vbc == NULL) {
+		FETCH_Finish(&req->bo);
+		req->err_code = 503;
+		return (R_STP_SYNTH);
+	}
+	bo->between_bytes_timeout = cache_param->pipe_timeout;
+	if (H1F_Send(bo, 0) == H1F_OK) {
+		hdr = bo->acct_bereq_hdr;
+		wrk->stats->s_pipe_hdrbytes += hdr;
+		/* What the client sent after the head goes first. */
+		pending = (size_t)(req->rx_e - req->rx_p);
+		if (pending == 0 ||
+		    pipe_write_all(bo->vbc->fd, req->rx_p, pending) == 0) {
+			in += pending;
+			req->rx_p = req->rx_e;
+			pipe_copy(wrk, req->sp->fd, bo->vbc->fd, &in, &out);
+		}
+	}
+	wrk->stats->s_pipe_in += in;
+	wrk->stats->s_pipe_out += out;
+	VSLb(req->vsl, SLT_PipeAcct, "%ju %ju %ju %ju",
+	    (uintmax_t)req->acct_req_hdr, (uintmax_t)bo->acct_bereq_hdr,
+	    (uintmax_t)in, (uintmax_t)out);
+	bo->failed = 1;		/* never reuse a piped connection */
+	FETCH_Finish(&req->bo);
+	req->body_state = RB_NONE;	/* whatever it was, it went through */
+	req->doclose = SC_TX_PIPE;
+	return (R_STP_DONE);
+}

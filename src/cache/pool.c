@@ -1,0 +1,390 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * pool.c -- worker thread pools: the task queue, the workers, the herder
+ * that breeds threads.  Owns struct pool and pool->mtx.  Lock order:
+ * pool->mtx is a leaf (nothing else is taken while holding it).
+ *
+ * Idle workers wait on their own condition variable in a LIFO list, so a
+ * task goes to the most recently active (cache-warm) thread, and the
+ * least recently used ones are the ones that time out and retire.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/mempool.h"
+#include "cache/pool.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+#include "cache/waiter.h"
+
+struct pool {
+	unsigned		magic;
+#define POOL_MAGIC		0x415d1ca5
+	unsigned		idx;		/* const */
+	pthread_mutex_t		mtx;
+	pthread_cond_t		herder_cond;	/* mtx */
+	TAILQ_HEAD(, worker)	idle;		/* mtx */
+	TAILQ_HEAD(, pool_task)	queue[TASK__N];	/* mtx */
+	unsigned		nthr;		/* mtx: including starting */
+	unsigned		nstarting;	/* mtx: bred, not yet waiting */
+	unsigned		lqueue;		/* mtx: tasks queued */
+	unsigned		limited;	/* mtx: at max with a queue */
+	pthread_t		herder;		/* const */
+	struct waiter		*waiter;	/* const */
+	struct mempool		*mpl_sess;	/* const */
+	struct mempool		*mpl_req;	/* const */
+	struct mempool		*mpl_bo;	/* const */
+};
+
+static struct pool **pools;		/* const after POOL_Init */
+static unsigned npools;			/* const after POOL_Init */
+static unsigned pool_rr;		/* atomic */
+static pthread_condattr_t pool_condattr;	/* const: CLOCK_MONOTONIC */
+static __thread struct worker *pool_tls_wrk;
+
+static uint32_t pool_vxid = 1;		/* atomic: next unallocated block */
+#define VXID_BLOCK		1024U
+
+/*--------------------------------------------------------------------*/
+
+static struct pool_task *
+pool_dequeue_locked(struct pool *pp)
+{
+	struct pool_task *t;
+	unsigned u;
+
+	for (u = 0; u < TASK__N; u++) {
+		t = TAILQ_FIRST(&pp->queue[u]);
+		if (t == NULL)
+			continue;
+		TAILQ_REMOVE(&pp->queue[u], t, list);
+		pp->lqueue--;
+		VSC_Sub(thread_queue_len, 1);
+		return (t);
+	}
+	return (NULL);
+}
+
+int
+POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
+{
+	struct worker *wrk;
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	assert(task != NULL && task->func != NULL);
+	assert(prio < TASK__N);
+	ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+	wrk = TAILQ_FIRST(&pp->idle);
+	if (wrk != NULL) {
+		CHECK_OBJ(wrk, WORKER_MAGIC);
+		TAILQ_REMOVE(&pp->idle, wrk, list);
+		assert(wrk->task.func == NULL);
+		wrk->task = *task;
+		ASSERT_ZERO(pthread_cond_signal(&wrk->cond));
+		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+		return (0);
+	}
+	if (prio != TASK_BO && pp->lqueue >= cache_param->thread_queue_limit) {
+		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+		return (-1);
+	}
+	TAILQ_INSERT_TAIL(&pp->queue[prio], task, list);
+	pp->lqueue++;
+	VSC_Add(thread_queue_len, 1);
+	if (prio == TASK_VCA)
+		VSC_Add(sess_queued, 1);
+	ASSERT_ZERO(pthread_cond_signal(&pp->herder_cond));
+	ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+	return (0);
+}
+
+/*
+ * Wait for a task.  Returns 1 with *t set, or 0 when this thread should
+ * retire (idle past thread_pool_timeout with more than thread_pool_min
+ * threads).  Called and returns with pp->mtx held.
+ */
+static int
+pool_wait_locked(struct pool *pp, struct worker *wrk, struct pool_task *t)
+{
+	struct timespec ts;
+	vtim_mono deadline;
+	int i;
+
+	wrk->task.func = NULL;
+	wrk->lastused = TIM_mono();
+	deadline = wrk->lastused + cache_param->thread_pool_timeout;
+	TAILQ_INSERT_HEAD(&pp->idle, wrk, list);
+	for (;;) {
+		ts = TIM_timespec(deadline);
+		i = pthread_cond_timedwait(&wrk->cond, &pp->mtx, &ts);
+		assert(i == 0 || i == ETIMEDOUT || i == EINTR);
+		if (wrk->task.func != NULL) {
+			/* POOL_Task took us off the idle list */
+			*t = wrk->task;
+			return (1);
+		}
+		if (TIM_mono() < deadline)
+			continue;
+		if (pp->nthr > cache_param->thread_pool_min) {
+			TAILQ_REMOVE(&pp->idle, wrk, list);
+			return (0);
+		}
+		deadline = TIM_mono() + cache_param->thread_pool_timeout;
+	}
+}
+
+static void *
+pool_worker(void *priv)
+{
+	struct pool *pp;
+	struct worker wrk[1];
+	struct vsc_main stats;
+	struct pool_task *tp, t;
+	size_t wslen;
+	void *wsmem;
+
+	CAST_OBJ_NOTNULL(pp, priv, POOL_MAGIC);
+	(void)pthread_setname_np(pthread_self(), "cache-worker");
+	INIT_OBJ(wrk, WORKER_MAGIC);
+	memset(&stats, 0, sizeof stats);
+	wrk->stats = &stats;
+	wrk->pool = pp;
+	ASSERT_ZERO(pthread_cond_init(&wrk->cond, &pool_condattr));
+	wslen = cache_param->workspace_thread;
+	wsmem = malloc(wslen);
+	wrk->iobuf_len = WRK_IOBUF_SIZE;
+	wrk->iobuf = malloc(wrk->iobuf_len);
+	assert(wsmem != NULL && wrk->iobuf != NULL);
+	WS_Init(wrk->aws, "wrk", wsmem, wslen);
+	pool_tls_wrk = wrk;
+
+	ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+	pp->nstarting--;
+	for (;;) {
+		tp = pool_dequeue_locked(pp);
+		if (tp != NULL)
+			t = *tp;
+		else if (!pool_wait_locked(pp, wrk, &t))
+			break;
+		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+		t.func(wrk, t.priv);
+		VSC_Flush(wrk->stats);
+		ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+	}
+	pp->nthr--;
+	ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+
+	pool_tls_wrk = NULL;
+	VSC_Sub(threads, 1);
+	VSC_Add(threads_destroyed, 1);
+	ASSERT_ZERO(pthread_cond_destroy(&wrk->cond));
+	free(wrk->iobuf);
+	free(wsmem);
+	return (NULL);
+}
+
+static int
+pool_breed(struct pool *pp)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	int i;
+
+	ASSERT_ZERO(pthread_attr_init(&attr));
+	ASSERT_ZERO(pthread_attr_setdetachstate(&attr,
+	    PTHREAD_CREATE_DETACHED));
+	(void)pthread_attr_setstacksize(&attr,
+	    (size_t)cache_param->thread_pool_stack);
+	i = pthread_create(&tid, &attr, pool_worker, pp);
+	ASSERT_ZERO(pthread_attr_destroy(&attr));
+	return (i);
+}
+
+/* Does the pool need another thread?  pp->mtx held. */
+static int
+pool_want_thread_locked(struct pool *pp)
+{
+
+	if (pp->nthr < cache_param->thread_pool_min)
+		return (1);
+	if (pp->lqueue <= pp->nstarting)
+		return (0);
+	if (pp->nthr < cache_param->thread_pool_max) {
+		pp->limited = 0;
+		return (1);
+	}
+	if (!pp->limited) {
+		pp->limited = 1;
+		VSC_Add(threads_limited, 1);
+	}
+	return (0);
+}
+
+static void *
+pool_herder(void *priv)
+{
+	struct pool *pp;
+	struct timespec ts;
+
+	CAST_OBJ_NOTNULL(pp, priv, POOL_MAGIC);
+	(void)pthread_setname_np(pthread_self(), "cache-herder");
+	ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+	for (;;) {
+		if (pool_want_thread_locked(pp)) {
+			pp->nthr++;
+			pp->nstarting++;
+			ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+			if (pool_breed(pp) != 0) {
+				ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+				pp->nthr--;
+				pp->nstarting--;
+				ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+				VSC_Add(threads_failed, 1);
+				TIM_sleep(cache_param->thread_pool_fail_delay);
+			} else {
+				VSC_Add(threads_created, 1);
+				VSC_Add(threads, 1);
+				TIM_sleep(cache_param->thread_pool_add_delay);
+			}
+			ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+			continue;
+		}
+		if (pp->lqueue == 0)
+			pp->limited = 0;
+		ts = TIM_timespec(TIM_mono() + 1.0);
+		(void)pthread_cond_timedwait(&pp->herder_cond, &pp->mtx, &ts);
+	}
+	NEEDLESS(return (NULL));
+}
+
+static struct pool *
+pool_new(unsigned idx)
+{
+	struct pool *pp;
+	unsigned u;
+
+	ALLOC_OBJ(pp, POOL_MAGIC);
+	assert(pp != NULL);
+	pp->idx = idx;
+	ASSERT_ZERO(pthread_mutex_init(&pp->mtx, NULL));
+	ASSERT_ZERO(pthread_cond_init(&pp->herder_cond, &pool_condattr));
+	TAILQ_INIT(&pp->idle);
+	for (u = 0; u < TASK__N; u++)
+		TAILQ_INIT(&pp->queue[u]);
+	pp->mpl_sess = MPL_New("sess", 1000);
+	pp->mpl_req = MPL_New("req", 100);
+	pp->mpl_bo = MPL_New("bo", 100);
+	pp->waiter = WAITER_New(pp);
+	ASSERT_ZERO(pthread_create(&pp->herder, NULL, pool_herder, pp));
+	return (pp);
+}
+
+void
+POOL_Init(void)
+{
+	unsigned u;
+
+	ASSERT_ZERO(pthread_condattr_init(&pool_condattr));
+	ASSERT_ZERO(pthread_condattr_setclock(&pool_condattr,
+	    CLOCK_MONOTONIC));
+	npools = cache_param->thread_pools;
+	assert(npools > 0);
+	pools = calloc(npools, sizeof *pools);
+	assert(pools != NULL);
+	for (u = 0; u < npools; u++)
+		pools[u] = pool_new(u);
+	VSC_Add(pools, npools);
+}
+
+struct pool *
+POOL_Next(void)
+{
+	unsigned u;
+
+	u = __atomic_fetch_add(&pool_rr, 1, __ATOMIC_RELAXED);
+	return (pools[u % npools]);
+}
+
+struct waiter *
+POOL_Waiter(const struct pool *pp)
+{
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	return (pp->waiter);
+}
+
+unsigned
+POOL_Index(const struct pool *pp)
+{
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	return (pp->idx);
+}
+
+struct mempool *
+POOL_MplSess(const struct pool *pp)
+{
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	return (pp->mpl_sess);
+}
+
+struct mempool *
+POOL_MplReq(const struct pool *pp)
+{
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	return (pp->mpl_req);
+}
+
+struct mempool *
+POOL_MplBo(const struct pool *pp)
+{
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	return (pp->mpl_bo);
+}
+
+uint32_t
+WRK_NewVxid(struct worker *wrk)
+{
+	uint32_t v, n;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	if (wrk->vxid_left == 0) {
+		/* Ids are 30 bits (the log's marker bits); 0 means none. */
+		do {
+			v = __atomic_fetch_add(&pool_vxid, VXID_BLOCK,
+			    __ATOMIC_RELAXED);
+			n = v & VSL_IDENTMASK;
+		} while (n == 0 || n + VXID_BLOCK > VSL_IDENTMASK);
+		wrk->vxid_next = n;
+		wrk->vxid_left = VXID_BLOCK;
+	}
+	wrk->vxid_left--;
+	return (wrk->vxid_next++);
+}
+
+struct worker *
+WRK_Current(void)
+{
+
+	return (pool_tls_wrk);
+}
+
+void
+POOL_DrainWaiters(void)
+{
+	unsigned u;
+
+	for (u = 0; u < npools; u++)
+		WAITER_Drain(pools[u]->waiter);
+}

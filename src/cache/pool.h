@@ -1,0 +1,87 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * pool.h -- worker thread pools.  Each pool has a queue of tasks and
+ * between thread_pool_min and thread_pool_max worker threads; a herder
+ * thread adds threads when tasks wait and idle threads retire after
+ * thread_pool_timeout.  A task is a function and its argument, usually
+ * embedded in what it works on (a session), so queuing allocates nothing.
+ */
+
+#ifndef VENEER_CACHE_POOL_H
+#define VENEER_CACHE_POOL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <bsd/sys/queue.h>
+
+#include "common/tim.h"
+#include "cache/vsc.h"
+#include "cache/ws.h"
+
+struct worker;
+struct pool;
+struct waiter;
+
+typedef void pool_func_f(struct worker *wrk, void *priv);
+
+struct pool_task {
+	TAILQ_ENTRY(pool_task)	list;		/* pool->mtx while queued */
+	pool_func_f		*func;
+	void			*priv;
+};
+
+/* Highest priority first; only TASK_BO may exceed thread_queue_limit. */
+enum task_prio {
+	TASK_BO,	/* backend work a client waits for */
+	TASK_REQ,	/* a parked session that became readable */
+	TASK_VCA,	/* a newly accepted session */
+	TASK__N
+};
+
+/* A worker thread; lives on its own stack. */
+struct worker {
+	unsigned		magic;
+#define WORKER_MAGIC		0xd3feed65
+	struct pool		*pool;
+	pthread_cond_t		cond;
+	TAILQ_ENTRY(worker)	list;		/* pool->mtx */
+	struct pool_task	task;		/* pool->mtx: handed-over task */
+	vtim_mono		lastused;	/* pool->mtx */
+	struct vsc_main		*stats;		/* owner thread */
+	uint32_t		vxid_next;	/* owner thread */
+	uint32_t		vxid_left;	/* owner thread */
+	struct ws		aws[1];		/* scratch: iovecs */
+	char			*iobuf;		/* owner: body copies */
+	size_t			iobuf_len;
+};
+
+#define WRK_IOBUF_SIZE		(64 * 1024)
+
+/* Create the pools, their herders and waiters. */
+void POOL_Init(void);
+/* Pick a pool round-robin (the acceptor's). */
+struct pool *POOL_Next(void);
+struct waiter *POOL_Waiter(const struct pool *pp);
+/* Shutdown: every waiter closes its idle sessions. */
+void POOL_DrainWaiters(void);
+unsigned POOL_Index(const struct pool *pp);
+
+/*
+ * Give a task to an idle worker or queue it.  Returns 0, or -1 when the
+ * queue is full (the caller drops the work and counts it).
+ */
+int POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio);
+
+/* The pool's free lists of session and request memory. */
+struct mempool *POOL_MplSess(const struct pool *pp);
+struct mempool *POOL_MplReq(const struct pool *pp);
+struct mempool *POOL_MplBo(const struct pool *pp);
+
+/* A new transaction id (vxid), from the worker's block of ids. */
+uint32_t WRK_NewVxid(struct worker *wrk);
+
+/* The worker running on this thread, for panic messages. */
+struct worker *WRK_Current(void);
+
+#endif /* VENEER_CACHE_POOL_H */

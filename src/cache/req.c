@@ -1,0 +1,142 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * req.c -- struct req memory: one block from the pool's free list holds
+ * the struct and its workspace; the receive buffer and log buffer are
+ * carved first and survive from one request to the next on a connection.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/mempool.h"
+#include "cache/pool.h"
+#include "cache/req.h"
+#include "cache/session.h"
+#include "cache/vsc.h"
+
+#define REQ_VSL_BUFFER		(16 * 1024)
+/* Room after the largest request head for reading body bytes. */
+#define REQ_RX_BODY_ROOM	(16 * 1024)
+
+static size_t
+req_size(void)
+{
+
+	return (sizeof(struct req) + (size_t)cache_param->workspace_client);
+}
+
+struct req *
+REQ_New(struct worker *wrk, struct sess *sp)
+{
+	struct req *req;
+	size_t sz = req_size(), cap;
+	void *vslbuf;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(sp, SESS_MAGIC);
+	req = MPL_Get(POOL_MplReq(sp->pool), sz);
+	if (req == NULL)
+		return (NULL);
+	INIT_OBJ(req, REQ_MAGIC);
+	req->sp = sp;
+	req->wrk = wrk;
+	WS_Init(req->ws, "req", req + 1, sz - sizeof *req);
+	vslbuf = WS_Alloc(req->ws, REQ_VSL_BUFFER);
+	cap = (size_t)cache_param->http_req_size + REQ_RX_BODY_ROOM;
+	req->rx_b = WS_Alloc(req->ws, cap);
+	/* PARAM_Check keeps workspace_client above http_req_size. */
+	assert(vslbuf != NULL && req->rx_b != NULL);
+	VSL_Setup(req->vsl, vslbuf, REQ_VSL_BUFFER);
+	req->rx_l = req->rx_b + cap;
+	req->rx_p = req->rx_b;
+	req->rx_e = req->rx_b;
+	if (sp->rx_len > 0) {
+		/* A partial request kept while the session was parked. */
+		assert(sp->rx_len <= cap);
+		memcpy(req->rx_b, sp->rx_buf, sp->rx_len);
+		req->rx_e += sp->rx_len;
+		sp->rx_len = 0;
+	}
+	req->ws_req = WS_Snapshot(req->ws);
+	return (req);
+}
+
+void
+REQ_Free(struct req **reqp)
+{
+	struct req *req;
+	struct sess *sp;
+
+	TAKE_OBJ_NOTNULL(req, reqp, REQ_MAGIC);
+	assert(req->bo == NULL);
+	assert(req->vcl == NULL);
+	VSL_Flush(req->vsl);
+	sp = req->sp;
+	CHECK_OBJ(sp, SESS_MAGIC);
+	req->magic = 0;
+	MPL_Free(POOL_MplReq(sp->pool), req);
+}
+
+void
+REQ_Recycle(struct req *req)
+{
+	size_t left;
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	assert(req->bo == NULL);
+	assert(req->vcl == NULL);
+	left = (size_t)(req->rx_e - req->rx_p);
+	if (left > 0 && req->rx_p != req->rx_b)
+		memmove(req->rx_b, req->rx_p, left);
+	req->rx_p = req->rx_b;
+	req->rx_e = req->rx_b + left;
+	WS_Reset(req->ws, req->ws_req);
+	/* Everything from here on is per request. */
+	req->vxid = 0;
+	req->step = R_STP_RECV;
+	req->restarts = 0;
+	req->doclose = SC_NULL;
+	req->http = NULL;
+	req->resp = NULL;
+	req->director_hint = NULL;
+	req->rx_body = NULL;
+	req->body_bs = BS_NONE;
+	req->body_state = RB_NONE;
+	req->body_left = 0;
+	req->body_bytes = 0;
+	req->want100 = 0;
+	req->sent100 = 0;
+	req->body_socket = 0;
+	req->err_code = 0;
+	req->err_reason = NULL;
+	req->synth_body = NULL;
+	req->synth_len = 0;
+	req->acct_req_hdr = 0;
+	req->acct_req_body = 0;
+	req->acct_resp_hdr = 0;
+	req->acct_resp_body = 0;
+	req->t_first = 0;
+	req->t_prev = 0;
+	req->t_rx_mono = 0;
+	req->is_head = 0;
+	req->proto11 = 0;
+	req->ws_overflow = 0;
+	req->linger = 0;
+}
+
+void
+REQ_CountStatus(struct worker *wrk, unsigned status)
+{
+
+	if (status >= 500) {
+		wrk->stats->client_resp_5xx++;
+		if (status == 500)
+			wrk->stats->client_resp_500++;
+	} else if (status >= 400) {
+		wrk->stats->client_resp_4xx++;
+	}
+}

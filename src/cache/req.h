@@ -1,0 +1,138 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * req.h -- a client request and its processing: the state machine that
+ * calls VCL (req_fsm.c), HTTP/1 reception and delivery (http1_*.c).
+ * A req belongs to the worker serving its session; no locks.
+ *
+ * Memory: one block from the pool's request free list holds struct req
+ * and its workspace (workspace_client).  The workspace starts with the
+ * log buffer and the receive buffer, which live as long as the req; a
+ * snapshot taken after them is where each request's allocations begin.
+ */
+
+#ifndef VENEER_CACHE_REQ_H
+#define VENEER_CACHE_REQ_H
+
+#include <stdint.h>
+
+#include "common/tim.h"
+#include "cache/http.h"
+#include "cache/http1_parse.h"
+#include "cache/session.h"
+#include "cache/vsl.h"
+#include "cache/ws.h"
+
+struct busyobj;
+struct director;
+struct vcl;
+
+enum req_step {
+	R_STP_RECV,
+	R_STP_PIPE,
+	R_STP_PASS,
+	R_STP_HASH,
+	R_STP_MISS,
+	R_STP_FETCH,
+	R_STP_DELIVER,
+	R_STP_SYNTH,
+	R_STP_TRANSMIT,
+	R_STP_DONE,
+};
+
+enum req_body_state {
+	RB_NONE,	/* the request has no body */
+	RB_UNREAD,	/* not read yet */
+	RB_READING,	/* part of it read */
+	RB_DONE,	/* all read */
+	RB_ERROR,	/* failed; the connection must close */
+};
+
+struct req {
+	unsigned		magic;
+#define REQ_MAGIC		0x6d09e2db
+	struct sess		*sp;
+	struct worker		*wrk;
+	struct vcl		*vcl;		/* one reference */
+	uint32_t		vxid;
+	enum req_step		step;
+	unsigned		restarts;
+	enum sess_close		doclose;	/* close after this request */
+
+	struct http		*http;		/* the request */
+	struct http		*resp;		/* the response */
+	const struct director	*director_hint;
+	struct busyobj		*bo;		/* the fetch, while it runs */
+
+	/* Receive buffer: [rx_b, rx_e) received, rx_p next unconsumed. */
+	char			*rx_b;
+	char			*rx_p;
+	char			*rx_e;
+	char			*rx_l;		/* capacity end */
+	char			*rx_body;	/* where body reads go */
+
+	/* Request body */
+	enum body_status	body_bs;
+	enum req_body_state	body_state;
+	uint64_t		body_left;	/* BS_LENGTH: bytes to come */
+	uint64_t		body_bytes;	/* decoded bytes so far */
+	struct h1_chunked	body_chunked;
+	unsigned		want100;	/* Expect: 100-continue */
+	unsigned		sent100;
+	unsigned		body_socket;	/* read from the socket */
+
+	/* Synthetic response */
+	uint16_t		err_code;
+	const char		*err_reason;
+	char			*synth_body;	/* in ws */
+	size_t			synth_len;
+
+	/* Accounting: ReqAcct */
+	uint64_t		acct_req_hdr;
+	uint64_t		acct_req_body;
+	uint64_t		acct_resp_hdr;
+	uint64_t		acct_resp_body;
+
+	vtim_real		t_first;	/* first byte of the request */
+	vtim_real		t_prev;		/* last timestamp */
+	vtim_mono		t_rx_mono;	/* start of reception */
+
+	unsigned		is_head;
+	unsigned		proto11;	/* client speaks HTTP/1.1 */
+	unsigned		ws_overflow;	/* already counted */
+	unsigned		linger;		/* close with a lingering close */
+
+	struct vsl_log		vsl[1];
+	uintptr_t		ws_req;		/* per-request snapshot */
+	struct ws		ws[1];
+};
+
+/* req.c */
+struct req *REQ_New(struct worker *wrk, struct sess *sp);
+void REQ_Free(struct req **reqp);
+/* After a request: keep pipelined bytes, reset the workspace. */
+void REQ_Recycle(struct req *req);
+
+/* req_fsm.c: process one received, parsed request. */
+void REQ_Process(struct worker *wrk, struct req *req);
+
+/* http1_session.c */
+/*
+ * Next piece of the request body: 1 with *out (valid until the next call),
+ * 0 at the end, -1 on error (timeout, client gone, malformed, over
+ * http_req_body_max: req->err_code then says what to answer).
+ */
+int H1_ReqBodyNext(struct req *req, struct txt *out);
+/* Is part of the request body still unread (or did reading it fail)? */
+int H1_ReqBodyPending(const struct req *req);
+/* Send a 103 Early Hints or other interim response to the client. */
+void H1_SendInterim(struct req *req, const struct http *interim);
+/* Write the response: headers and body from the fetch or synth. */
+void H1_Transmit(struct worker *wrk, struct req *req);
+/* A minimal error answer outside VCL (400, 431, 505...); closes. */
+void H1_ErrorClose(struct req *req, unsigned status, enum sess_close sc);
+
+/* Count a response status in the client_resp_* counters. */
+void REQ_CountStatus(struct worker *wrk, unsigned status);
+
+#endif /* VENEER_CACHE_REQ_H */

@@ -1,0 +1,170 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * session.c -- client connection lifetime: creation at accept, hand-over
+ * to pools and the waiter, closing with the reason logged and counted.
+ * A session has one owner at a time (see session.h), so no locks.
+ */
+
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/child.h"
+#include "cache/mempool.h"
+#include "cache/pool.h"
+#include "cache/session.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+#include "cache/waiter.h"
+
+unsigned child_sessions;
+
+static const char * const ses_close_names[SC__MAX] = {
+	[SC_NULL] = "NULL",
+#define SESS_CLOSE(U, l, err, doc)	[SC_##U] = #U,
+#include "sess_close.h"
+};
+
+static const unsigned char ses_close_err[SC__MAX] = {
+#define SESS_CLOSE(U, l, err, doc)	[SC_##U] = (err),
+#include "sess_close.h"
+};
+
+const char *
+SES_CloseName(enum sess_close reason)
+{
+
+	assert(reason < SC__MAX);
+	return (ses_close_names[reason]);
+}
+
+int
+SES_CloseIsError(enum sess_close reason)
+{
+
+	assert(reason < SC__MAX);
+	return (ses_close_err[reason]);
+}
+
+static size_t
+ses_size(void)
+{
+
+	return (sizeof(struct sess) + (size_t)cache_param->workspace_session);
+}
+
+struct sess *
+SES_New(struct pool *pp, int fd, const struct listen_sock *ls,
+    const struct sockaddr_storage *remote, socklen_t remote_len)
+{
+	struct sess *sp;
+	size_t sz = ses_size();
+
+	sp = MPL_Get(POOL_MplSess(pp), sz);
+	if (sp == NULL)
+		return (NULL);
+	INIT_OBJ(sp, SESS_MAGIC);
+	sp->fd = fd;
+	sp->pool = pp;
+	sp->ls = ls;
+	memcpy(&sp->remote, remote, remote_len);
+	sp->remote_len = remote_len;
+	sp->t_open = TIM_real();
+	sp->t_open_mono = TIM_mono();
+	sp->t_idle = sp->t_open_mono;
+	WS_Init(sp->ws, "ses", sp + 1, sz - sizeof *sp);
+	(void)__atomic_add_fetch(&child_sessions, 1, __ATOMIC_RELAXED);
+	return (sp);
+}
+
+void
+SES_Schedule(struct sess *sp, enum task_prio prio)
+{
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	sp->task.func = H1_Session;
+	sp->task.priv = sp;
+	if (POOL_Task(sp->pool, &sp->task, prio) == 0)
+		return;
+	if (prio == TASK_VCA)
+		VSC_Add(sess_dropped, 1);
+	else
+		VSC_Add(req_dropped, 1);
+	SES_Delete(&sp, SC_OVERLOAD);
+}
+
+static void
+ses_count_close(enum sess_close reason)
+{
+
+	switch (reason) {
+#define SESS_CLOSE(U, l, err, doc)					\
+	case SC_##U:							\
+		VSC_Add(sc_##l, 1);					\
+		break;
+#include "sess_close.h"
+	default:
+		WRONG("session close reason");
+	}
+}
+
+void
+SES_Delete(struct sess **spp, enum sess_close reason)
+{
+	struct sess *sp;
+	struct pool *pp;
+
+	TAKE_OBJ_NOTNULL(sp, spp, SESS_MAGIC);
+	assert(reason > SC_NULL && reason < SC__MAX);
+	if (sp->fd >= 0)
+		(void)close(sp->fd);
+	sp->fd = -1;
+	VSC_Add(sess_closed, 1);
+	if (ses_close_err[reason])
+		VSC_Add(sess_closed_err, 1);
+	ses_count_close(reason);
+	if (sp->opened) {
+		VSL(SLT_SessClose, sp->vxid, "%s %.3f",
+		    ses_close_names[reason], TIM_mono() - sp->t_open_mono);
+		VSL(SLT_End, sp->vxid, "%s", "");
+	}
+	(void)__atomic_sub_fetch(&child_sessions, 1, __ATOMIC_RELAXED);
+	pp = sp->pool;
+	sp->magic = 0;
+	MPL_Free(POOL_MplSess(pp), sp);
+}
+
+void
+SES_Park(struct sess *sp)
+{
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	sp->linger = 0;
+	VSC_Add(sess_herd, 1);
+	WAITER_Enter(POOL_Waiter(sp->pool), sp);
+}
+
+void
+SES_LingerClose(struct sess *sp, enum sess_close reason)
+{
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	if (shutdown(sp->fd, SHUT_WR) != 0) {
+		SES_Delete(&sp, reason);
+		return;
+	}
+	VSC_Add(sess_linger, 1);
+	sp->linger = 1;
+	sp->linger_reason = reason;
+	sp->rx_len = 0;
+	WAITER_Enter(POOL_Waiter(sp->pool), sp);
+}

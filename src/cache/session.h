@@ -1,0 +1,89 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * session.h -- a client connection.  Sessions are owned by exactly one of:
+ * the acceptor (briefly), a pool's queue, a worker, or the waiter; the
+ * owner is the only thread that touches it, so it has no lock.
+ */
+
+#ifndef VENEER_CACHE_SESSION_H
+#define VENEER_CACHE_SESSION_H
+
+#include <ev.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <bsd/sys/queue.h>
+
+#include "common/tim.h"
+#include "cache/pool.h"
+#include "cache/ws.h"
+
+struct listen_sock;
+
+enum sess_close {
+	SC_NULL = 0,
+#define SESS_CLOSE(U, l, err, doc)	SC_##U,
+#include "sess_close.h"
+	SC__MAX
+};
+
+struct sess {
+	unsigned		magic;
+#define SESS_MAGIC		0xfd147732
+	int			fd;
+	uint32_t		vxid;
+	struct pool		*pool;
+	const struct listen_sock *ls;
+	struct sockaddr_storage	remote;
+	socklen_t		remote_len;
+	char			client_ip[48];
+	char			client_port[8];
+	vtim_real		t_open;
+	vtim_mono		t_open_mono;
+	vtim_mono		t_idle;		/* last response sent */
+	vtim_mono		t_rx;		/* first byte of partial req, 0 */
+	unsigned		nreq;
+	unsigned		opened;		/* SessOpen logged */
+	struct pool_task	task;
+
+	/* Parked in the waiter (waiter thread only) */
+	ev_io			wio;
+	ev_timer		wtmo;
+	TAILQ_ENTRY(sess)	wlist;
+	unsigned		linger;		/* draining input to close */
+	enum sess_close		linger_reason;
+
+	/* A partial request kept while parked, in ws */
+	char			*rx_buf;
+	size_t			rx_len;
+	struct ws		ws[1];
+};
+
+/* Acceptor: a session for an accepted fd, in pool pp; NULL if no memory. */
+struct sess *SES_New(struct pool *pp, int fd, const struct listen_sock *ls,
+    const struct sockaddr_storage *remote, socklen_t remote_len);
+
+/* Hand the session to the pool (new or readable); counts drops. */
+void SES_Schedule(struct sess *sp, enum task_prio prio);
+
+/* Close the fd, log SessClose, count, free.  *spp is NULLed. */
+void SES_Delete(struct sess **spp, enum sess_close reason);
+
+/* Idle or with a partial request: hand to the waiter. */
+void SES_Park(struct sess *sp);
+
+/*
+ * Close after an error answer: stop sending, read and discard what the
+ * client still sends (so our answer is not lost to a reset), close at EOF
+ * or after timeout_idle.
+ */
+void SES_LingerClose(struct sess *sp, enum sess_close reason);
+
+const char *SES_CloseName(enum sess_close reason);
+int SES_CloseIsError(enum sess_close reason);
+
+/* The worker's entry point for a session (HTTP/1). */
+void H1_Session(struct worker *wrk, void *priv);
+
+#endif /* VENEER_CACHE_SESSION_H */

@@ -1,0 +1,197 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vcl.c -- loaded VCL programs: the active one, references held by
+ * requests, method calls with their log records and return checks.
+ * Owns struct vcl and vcl_mtx (guards vcl_active and the list; leaf).
+ *
+ * XXX issue 6 (compiler): programs come from dlopen'd shared objects and
+ * the CLI loads, switches and discards them; the calls stay.
+ */
+
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/miniobj.h"
+#include "cache/vcl.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+
+struct vcl {
+	unsigned		magic;
+#define VCL_MAGIC		0x2f4c9e13
+	const struct vcl_conf	*conf;		/* const */
+	char			name[64];	/* const */
+	unsigned		refcnt;		/* atomic */
+};
+
+static pthread_mutex_t vcl_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct vcl *vcl_active;			/* vcl_mtx */
+
+static const char * const vcl_method_names[VCL_MET__MAX] = {
+#define VCL_MET(l, U, side, rets)	[VCL_MET_##U] = #l,
+#include "vcl_returns.h"
+};
+
+static const unsigned vcl_method_rets[VCL_MET__MAX] = {
+#define VCL_MET(l, U, side, rets)	[VCL_MET_##U] = (rets),
+#include "vcl_returns.h"
+};
+
+static const char * const vcl_ret_names[VCL_RET__MAX] = {
+	[VCL_RET_NONE] = "none",
+#define VCL_RET(l, U)	[VCL_RET_##U] = #l,
+#include "vcl_returns.h"
+};
+
+const char *
+VCL_MethodName(enum vcl_method m)
+{
+
+	assert(m < VCL_MET__MAX);
+	return (vcl_method_names[m]);
+}
+
+const char *
+VCL_ReturnName(enum vcl_ret r)
+{
+
+	assert(r < VCL_RET__MAX);
+	return (vcl_ret_names[r]);
+}
+
+int
+VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
+    size_t errlen)
+{
+	struct vcl *vcl, *old;
+	struct vrt_ctx ctx;
+	struct vsl_log vsl[1];
+	uint32_t vslbuf[1024];
+
+	CHECK_OBJ(conf, VCL_CONF_MAGIC);
+	if (conf->vrt_major != VRT_MAJOR_VERSION ||
+	    conf->vrt_minor > VRT_MINOR_VERSION) {
+		(void)snprintf(err, errlen,
+		    "VCL %s was built for VRT %u.%u, this veneerd has %u.%u",
+		    name, conf->vrt_major, conf->vrt_minor,
+		    VRT_MAJOR_VERSION, VRT_MINOR_VERSION);
+		return (-1);
+	}
+	ALLOC_OBJ(vcl, VCL_MAGIC);
+	assert(vcl != NULL);
+	vcl->conf = conf;
+	(void)snprintf(vcl->name, sizeof vcl->name, "%s", name);
+	vcl->refcnt = 1;		/* being the active one */
+	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
+	INIT_OBJ(&ctx, VRT_CTX_MAGIC);
+	ctx.vcl = vcl;
+	ctx.vsl = vsl;
+	ctx.now = TIM_real();
+	if (conf->event != NULL && conf->event(&ctx, VCL_EVENT_LOAD) != 0) {
+		VSL_Flush(vsl);
+		(void)snprintf(err, errlen, "VCL %s failed to load", name);
+		FREE_OBJ(vcl);
+		return (-1);
+	}
+	VSL_Flush(vsl);
+	ASSERT_ZERO(pthread_mutex_lock(&vcl_mtx));
+	old = vcl_active;
+	vcl_active = vcl;
+	ASSERT_ZERO(pthread_mutex_unlock(&vcl_mtx));
+	VSC_Add(n_vcl, 1);
+	if (old != NULL)
+		VCL_Rel(&old);
+	return (0);
+}
+
+struct vcl *
+VCL_Ref(void)
+{
+	struct vcl *vcl;
+
+	ASSERT_ZERO(pthread_mutex_lock(&vcl_mtx));
+	vcl = vcl_active;
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	(void)__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED);
+	ASSERT_ZERO(pthread_mutex_unlock(&vcl_mtx));
+	return (vcl);
+}
+
+void
+VCL_Rel(struct vcl **vclp)
+{
+	struct vcl *vcl;
+
+	TAKE_OBJ_NOTNULL(vcl, vclp, VCL_MAGIC);
+	if (__atomic_sub_fetch(&vcl->refcnt, 1, __ATOMIC_ACQ_REL) > 0)
+		return;
+	/* Last reference to a VCL no longer active. */
+	VSC_Sub(n_vcl, 1);
+	FREE_OBJ(vcl);
+}
+
+const char *
+VCL_Name(const struct vcl *vcl)
+{
+
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	return (vcl->name);
+}
+
+VCL_BACKEND
+VCL_DefaultDirector(const struct vcl *vcl)
+{
+
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	if (vcl->conf->default_director == NULL)
+		return (NULL);
+	return (*vcl->conf->default_director);
+}
+
+static vcl_method_f *
+vcl_func(const struct vcl_conf *conf, enum vcl_method m)
+{
+
+	switch (m) {
+#define VCL_MET(l, U, side, rets)					\
+	case VCL_MET_##U:						\
+		return (conf->l##_method);
+#include "vcl_returns.h"
+	default:
+		WRONG("vcl method");
+	}
+}
+
+enum vcl_ret
+VCL_Method(struct vcl *vcl, enum vcl_method m, struct vrt_ctx *ctx)
+{
+	vcl_method_f *func;
+	enum vcl_ret ret;
+
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	assert(m < VCL_MET__MAX);
+	ctx->method = m;
+	ctx->vcl = vcl;
+	VSLbs(ctx->vsl, SLT_VCL_call, vcl_method_names[m]);
+	func = vcl_func(vcl->conf, m);
+	ret = func == NULL ? VCL_RET_FAIL : func(ctx);
+	if (ctx->failed)
+		ret = VCL_RET_FAIL;
+	if (ret <= VCL_RET_NONE || ret >= VCL_RET__MAX ||
+	    !(vcl_method_rets[m] & (1U << ret))) {
+		VSLb(ctx->vsl, SLT_VCL_Error,
+		    "vcl_%s returned an action it may not (%d)",
+		    vcl_method_names[m], (int)ret);
+		ret = VCL_RET_FAIL;
+	}
+	VSLbs(ctx->vsl, SLT_VCL_return, vcl_ret_names[ret]);
+	if (ret == VCL_RET_FAIL)
+		VSC_Add(vcl_fail, 1);
+	return (ret);
+}

@@ -1,0 +1,41 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vcl.h -- loaded VCL programs and calling their methods.  A request holds
+ * a reference to the VCL it started with, so switching the active VCL
+ * never pulls one out from under a request.
+ */
+
+#ifndef VENEER_CACHE_VCL_H
+#define VENEER_CACHE_VCL_H
+
+#include "vrt.h"
+
+struct vcl;
+struct worker;
+
+/* Load and make active the program conf under name; 0 or -1 with err. */
+int VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
+    size_t errlen);
+
+/* A reference to the active VCL. */
+struct vcl *VCL_Ref(void);
+void VCL_Rel(struct vcl **vclp);
+
+const char *VCL_Name(const struct vcl *vcl);
+VCL_BACKEND VCL_DefaultDirector(const struct vcl *vcl);
+
+/*
+ * Call a method: logs VCL_call and VCL_return, and turns a return the
+ * method may not make (or none) into fail.
+ */
+enum vcl_ret VCL_Method(struct vcl *vcl, enum vcl_method method,
+    struct vrt_ctx *ctx);
+
+const char *VCL_MethodName(enum vcl_method m);
+const char *VCL_ReturnName(enum vcl_ret r);
+
+/* The hand-written builtin policy (until the compiler exists). */
+extern const struct vcl_conf VCL_builtin_conf;
+
+#endif /* VENEER_CACHE_VCL_H */

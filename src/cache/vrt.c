@@ -1,0 +1,486 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vrt.c -- the daemon side of include/vrt.h: what compiled VCL may call.
+ * Every function checks its context and tolerates being called where the
+ * field does not exist (it logs VCL_Error and fails the method) rather
+ * than crash: a VCL mistake must never take the child down.
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/backend.h"
+#include "cache/fetch.h"
+#include "cache/http.h"
+#include "cache/req.h"
+#include "cache/vcl.h"
+#include "cache/vsl.h"
+#include "cache/ws.h"
+#include "vrt.h"
+
+/* Contexts are made writable by the daemon; only 'failed' is changed. */
+static void
+vrt_set_failed(VRT_CTX)
+{
+
+	((struct vrt_ctx *)(uintptr_t)ctx)->failed = 1;
+}
+
+void
+VRT_fail(VRT_CTX, const char *fmt, ...)
+{
+	va_list ap;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->vsl != NULL) {
+		va_start(ap, fmt);
+		VSLbv(ctx->vsl, SLT_VCL_Error, fmt, ap);
+		va_end(ap);
+	}
+	vrt_set_failed(ctx);
+}
+
+void
+VRT_log(VRT_CTX, const char *s)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->vsl != NULL)
+		VSLbs(ctx->vsl, SLT_VCL_Log, s == NULL ? "" : s);
+}
+
+VCL_STRING
+VRT_StrandsWS(struct ws *ws, const char *h, const struct strands *s)
+{
+	size_t avail, l;
+	char *b, *p;
+	int i;
+
+	avail = WS_ReserveAll(ws);
+	b = p = WS_Reservation(ws);
+	if (h != NULL) {
+		l = strlen(h);
+		if (l >= avail)
+			goto overflow;
+		memcpy(p, h, l);
+		p += l;
+		avail -= l;
+	}
+	for (i = 0; s != NULL && i < s->n; i++) {
+		if (s->p[i] == NULL)
+			continue;
+		l = strlen(s->p[i]);
+		if (l >= avail)
+			goto overflow;
+		memcpy(p, s->p[i], l);
+		p += l;
+		avail -= l;
+	}
+	*p = '\0';
+	WS_Release(ws, (size_t)(p - b) + 1);
+	return (b);
+overflow:
+	WS_Release(ws, 0);
+	WS_MarkOverflow(ws);
+	return (NULL);
+}
+
+VCL_STRING
+VRT_INT_string(VRT_CTX, VCL_INT i)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (WS_Printf(ctx->ws, "%ld", i));
+}
+
+/* Headers -----------------------------------------------------------------*/
+
+static struct http *
+vrt_http(VRT_CTX, enum gethdr_where where)
+{
+
+	switch (where) {
+	case HDR_REQ:		return (ctx->http_req);
+	case HDR_REQ_TOP:	return (ctx->http_req_top);
+	case HDR_RESP:		return (ctx->http_resp);
+	case HDR_BEREQ:		return (ctx->http_bereq);
+	case HDR_BERESP:	return (ctx->http_beresp);
+	default:		return (NULL);
+	}
+}
+
+/* The header name without its colon, from a "\005Host:" reference. */
+static int
+vrt_hdr_name(VCL_HEADER hs, char *buf, size_t len)
+{
+	size_t l;
+
+	l = (unsigned char)hs->what[0];
+	if (l < 2 || l > len || hs->what[l] != ':')
+		return (-1);
+	memcpy(buf, hs->what + 1, l - 1);
+	buf[l - 1] = '\0';
+	return (0);
+}
+
+VCL_STRING
+VRT_GetHdr(VRT_CTX, VCL_HEADER hs)
+{
+	struct http *hp;
+	struct txt v;
+	char name[256];
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	hp = vrt_http(ctx, hs->where);
+	if (hp == NULL || vrt_hdr_name(hs, name, sizeof name))
+		return (NULL);
+	if (!HTTP_GetHdr(hp, name, &v))
+		return (NULL);
+	if (*v.e == '\0')
+		return (v.b);
+	return (WS_Copy(ctx->ws, v.b, TXT_LEN(v)));
+}
+
+void
+VRT_UnsetHdr(VRT_CTX, VCL_HEADER hs)
+{
+	struct http *hp;
+	char name[256];
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	hp = vrt_http(ctx, hs->where);
+	if (hp == NULL || vrt_hdr_name(hs, name, sizeof name))
+		return;
+	HTTP_Unset(hp, name);
+}
+
+void
+VRT_SetHdr(VRT_CTX, VCL_HEADER hs, const struct strands *value)
+{
+	struct http *hp;
+	char name[256], prefix[260];
+	const char *line;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	hp = vrt_http(ctx, hs->where);
+	if (hp == NULL || vrt_hdr_name(hs, name, sizeof name)) {
+		VRT_fail(ctx, "header %s not available here", hs->what + 1);
+		return;
+	}
+	HTTP_Unset(hp, name);
+	if (value == NULL)
+		return;
+	(void)snprintf(prefix, sizeof prefix, "%s: ", name);
+	line = VRT_StrandsWS(hp->ws, prefix, value);
+	if (line == NULL) {
+		VSLb(ctx->vsl, SLT_LostHeader, "%s", name);
+		return;
+	}
+	(void)HTTP_SetHeader(hp, line);
+}
+
+/* Fields ------------------------------------------------------------------*/
+
+static const char *
+vrt_slot(const struct http *hp, unsigned slot)
+{
+
+	if (hp == NULL || hp->hd[slot].b == NULL)
+		return (NULL);
+	return (hp->hd[slot].b);
+}
+
+VCL_STRING
+VRT_r_req_method(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_slot(ctx->http_req, HTTP_HDR_METHOD));
+}
+
+VCL_STRING
+VRT_r_req_url(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_slot(ctx->http_req, HTTP_HDR_URL));
+}
+
+VCL_STRING
+VRT_r_req_proto(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_slot(ctx->http_req, HTTP_HDR_PROTO));
+}
+
+VCL_STRING
+VRT_r_req_xid(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req == NULL)
+		return (NULL);
+	return (WS_Printf(ctx->ws, "%u", ctx->req->vxid));
+}
+
+VCL_STRING
+VRT_r_bereq_method(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_slot(ctx->http_bereq, HTTP_HDR_METHOD));
+}
+
+VCL_STRING
+VRT_r_bereq_url(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_slot(ctx->http_bereq, HTTP_HDR_URL));
+}
+
+VCL_STRING
+VRT_r_bereq_xid(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->bo == NULL)
+		return (NULL);
+	return (WS_Printf(ctx->ws, "%u", ctx->bo->vxid));
+}
+
+static void
+vrt_set_status(VRT_CTX, struct http *hp, VCL_INT status)
+{
+
+	if (hp == NULL) {
+		VRT_fail(ctx, "no response to set the status of here");
+		return;
+	}
+	if (status < 100 || status > 999) {
+		VRT_fail(ctx, "status %ld is out of range (100-999)", status);
+		return;
+	}
+	HTTP_SetStatus(hp, (uint16_t)status, NULL);
+}
+
+static void
+vrt_set_reason(VRT_CTX, struct http *hp, const struct strands *s)
+{
+	const char *r;
+
+	if (hp == NULL) {
+		VRT_fail(ctx, "no response to set the reason of here");
+		return;
+	}
+	r = VRT_StrandsWS(hp->ws, NULL, s);
+	if (r == NULL) {
+		VRT_fail(ctx, "workspace overflow setting the reason");
+		return;
+	}
+	HTTP_SetSlot(hp, HTTP_HDR_REASON, r);
+}
+
+VCL_INT
+VRT_r_resp_status(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->http_resp == NULL ? 0 : ctx->http_resp->status);
+}
+
+void
+VRT_l_resp_status(VRT_CTX, VCL_INT status)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	vrt_set_status(ctx, ctx->http_resp, status);
+}
+
+VCL_STRING
+VRT_r_resp_reason(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_slot(ctx->http_resp, HTTP_HDR_REASON));
+}
+
+void
+VRT_l_resp_reason(VRT_CTX, const struct strands *s)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	vrt_set_reason(ctx, ctx->http_resp, s);
+}
+
+VCL_INT
+VRT_r_beresp_status(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->http_beresp == NULL ? 0 : ctx->http_beresp->status);
+}
+
+void
+VRT_l_beresp_status(VRT_CTX, VCL_INT status)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	vrt_set_status(ctx, ctx->http_beresp, status);
+}
+
+VCL_STRING
+VRT_r_beresp_reason(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_slot(ctx->http_beresp, HTTP_HDR_REASON));
+}
+
+void
+VRT_l_beresp_reason(VRT_CTX, const struct strands *s)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	vrt_set_reason(ctx, ctx->http_beresp, s);
+}
+
+VCL_BACKEND
+VRT_r_req_backend_hint(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->req == NULL ? NULL : ctx->req->director_hint);
+}
+
+void
+VRT_l_req_backend_hint(VRT_CTX, VCL_BACKEND be)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req != NULL)
+		ctx->req->director_hint = be;
+}
+
+VCL_BACKEND
+VRT_r_bereq_backend(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->bo == NULL ? NULL : ctx->bo->director);
+}
+
+void
+VRT_l_bereq_backend(VRT_CTX, VCL_BACKEND be)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->bo != NULL)
+		ctx->bo->director = be;
+}
+
+/* Synthetic responses -----------------------------------------------------*/
+
+void
+VRT_synth(VRT_CTX, VCL_INT status, VCL_STRING reason)
+{
+	struct req *req;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	req = ctx->req;
+	if (req == NULL) {
+		VRT_fail(ctx, "synth() needs a client request");
+		return;
+	}
+	if (status < 100 || status > 999) {
+		VRT_fail(ctx, "synth status %ld is out of range", status);
+		status = 503;
+	}
+	req->err_code = (uint16_t)status;
+	req->err_reason = reason == NULL ? NULL :
+	    WS_Copy(req->ws, reason, strlen(reason));
+}
+
+void
+VRT_synth_strands(VRT_CTX, const struct strands *s)
+{
+	char **bodyp;
+	size_t *lenp, old;
+	struct ws *ws;
+	const char *add;
+	char *n;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->method == VCL_MET_BACKEND_ERROR && ctx->bo != NULL) {
+		bodyp = &ctx->bo->synth_body;
+		lenp = &ctx->bo->synth_len;
+		ws = ctx->bo->ws;
+	} else if (ctx->method == VCL_MET_SYNTH && ctx->req != NULL) {
+		bodyp = &ctx->req->synth_body;
+		lenp = &ctx->req->synth_len;
+		ws = ctx->req->ws;
+	} else {
+		VRT_fail(ctx, "synthetic() only in vcl_synth and "
+		    "vcl_backend_error");
+		return;
+	}
+	add = VRT_StrandsWS(ws, NULL, s);
+	if (add == NULL) {
+		VRT_fail(ctx, "workspace overflow in synthetic()");
+		return;
+	}
+	old = *lenp;
+	if (old == 0) {
+		*bodyp = (char *)(uintptr_t)add;
+		*lenp = strlen(add);
+		return;
+	}
+	n = WS_Alloc(ws, old + strlen(add) + 1);
+	if (n == NULL) {
+		VRT_fail(ctx, "workspace overflow in synthetic()");
+		return;
+	}
+	memcpy(n, *bodyp, old);
+	memcpy(n + old, add, strlen(add) + 1);
+	*bodyp = n;
+	*lenp = old + strlen(add);
+}
+
+/* Backends ----------------------------------------------------------------*/
+
+VCL_BACKEND
+VRT_new_backend(VRT_CTX, const struct vrt_backend *vrt)
+{
+	struct backend *be;
+	char err[256];
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	be = BACKEND_New(vrt, err, sizeof err);
+	if (be == NULL) {
+		VRT_fail(ctx, "%s", err);
+		return (NULL);
+	}
+	return (BACKEND_Director(be));
+}
+
+void
+VRT_delete_backend(VRT_CTX, VCL_BACKEND *dp)
+{
+	struct backend *be;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (*dp == NULL)
+		return;
+	CHECK_OBJ(*dp, DIRECTOR_MAGIC);
+	be = (*dp)->backend;
+	*dp = NULL;
+	BACKEND_Delete(&be);
+}
