@@ -1,4 +1,305 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * mgt_main.c -- veneerd's main(): options (varnishd's), set-up in the
+ * order that lets every error reach the terminal (workdir, pid file,
+ * sockets, then daemonize), the manager's event loop, orderly shutdown.
+ */
+
 #include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
-int main(void);
-int main(void) { return (0); }
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <bsd/unistd.h>
+#include <ev.h>
+
+#include "common/miniobj.h"
+#include "common/num.h"
+#include "common/param.h"
+#include "cache/vsc.h"
+#include "cache/vsl.h"
+#include "mgt/mgt.h"
+
+unsigned mgt_foreground;
+static unsigned mgt_use_syslog;
+static struct child_args mgt_child_args;
+static char mgt_hostname[256];
+
+void
+MGT_Log(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (mgt_use_syslog) {
+		vsyslog(prio, fmt, ap);
+	} else {
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		fflush(stderr);
+	}
+	va_end(ap);
+}
+
+void
+MGT_Usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("veneerd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n", stderr);
+	exit(2);
+}
+
+void
+MGT_Fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (mgt_use_syslog) {
+		vsyslog(LOG_ERR, fmt, ap);
+	} else {
+		fputs("veneerd: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		fputs("\n", stderr);
+	}
+	va_end(ap);
+	MGT_PidfileRemove();
+	exit(1);
+}
+
+static void
+mgt_usage(void)
+{
+
+	printf(
+"Usage: veneerd [options]\n"
+"  -a [name=][address][:port][,HTTP]  Listen here (repeatable; default :80;\n"
+"                                     port 0 picks a free port)\n"
+"  -b host[:port]                     The backend (IPv4, IPv6 in [], name)\n"
+"  -F                                 Run in the foreground\n"
+"  -h                                 This help\n"
+"  -j unix[,user=NAME] | none         The child's user (default when root:\n"
+"                                     veneer if it exists, else nobody)\n"
+"  -n dir                             Working directory (default\n"
+"                                     %s/default)\n"
+"  -P file                            Pid file\n"
+"  -p name=value                      Set a parameter (repeatable;\n"
+"                                     veneerd -x params lists them)\n"
+"  -s [name=]malloc[,size]            Storage (default malloc)\n"
+"  -t ttl                             Shorthand for -p default_ttl=ttl\n"
+"  -V                                 Version\n"
+"  -x params|counters|tags            Print a table as man page source\n",
+	    VENEER_STATE_DIR);
+}
+
+static void
+mgt_version(void)
+{
+
+	printf("veneerd (veneer-%s)\n"
+	    "Copyright (c) 2026, The Veneer authors\n", PACKAGE_VERSION);
+}
+
+static void
+mgt_param_arg(const char *arg)
+{
+	char name[128], err[256];
+	const char *eq;
+
+	eq = strchr(arg, '=');
+	if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof name)
+		MGT_Usage("-p %s: expected name=value", arg);
+	(void)snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+	if (PARAM_Set(name, eq + 1, err, sizeof err) != 0)
+		MGT_Usage("-p %s", err);
+}
+
+/* [name=]malloc[,size]; only validated until the cache exists. */
+static void
+mgt_storage_arg(const char *arg)
+{
+	const char *p, *type;
+	uint64_t size;
+	const char *err;
+
+	p = strchr(arg, '=');
+	type = p != NULL && p < arg + strcspn(arg, ",") ? p + 1 : arg;
+	if (!strncmp(type, "malloc", 6) &&
+	    (type[6] == '\0' || type[6] == ',')) {
+		if (type[6] == ',') {
+			err = NUM_ParseBytes(type + 7, &size);
+			if (err != NULL)
+				MGT_Usage("-s %s: size: %s", arg, err);
+			if (size < 1024 * 1024)
+				MGT_Usage("-s %s: size below the minimum (1M)",
+				    arg);
+		}
+		return;
+	}
+	if (!strncmp(type, "file", 4) && (type[4] == '\0' || type[4] == ','))
+		MGT_Usage("-s %s: file storage is not supported yet; use "
+		    "malloc", arg);
+	MGT_Usage("-s %s: unknown storage type (use malloc)", arg);
+}
+
+static void
+mgt_dump(const char *what)
+{
+
+	if (!strcmp(what, "params"))
+		PARAM_DumpRoff();
+	else if (!strcmp(what, "counters"))
+		VSC_DumpRoff();
+	else if (!strcmp(what, "tags"))
+		VSL_DumpRoff();
+	else
+		MGT_Usage("-x %s: unknown (params, counters or tags)", what);
+	exit(0);
+}
+
+static void
+mgt_sigterm_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+
+	(void)revents;
+	MGT_Log(LOG_NOTICE, "Manager got %s, shutting down",
+	    w->signum == SIGINT ? "SIGINT" : "SIGTERM");
+	MGT_ListenClose(&mgt_child_args);
+	MGT_ChildStop();
+	ev_break(loop, EVBREAK_ALL);
+}
+
+static void
+mgt_sighup_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+
+	(void)loop;
+	(void)w;
+	(void)revents;
+	MGT_Log(LOG_NOTICE, "Manager got SIGHUP, ignored");
+}
+
+/* Idle keep-alive connections need file descriptors; ask for them all. */
+static void
+mgt_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static void
+mgt_loop(void)
+{
+	struct ev_loop *loop = EV_DEFAULT;
+	ev_signal sigterm_w, sigint_w, sighup_w;
+
+	ev_signal_init(&sigterm_w, mgt_sigterm_cb, SIGTERM);
+	ev_signal_init(&sigint_w, mgt_sigterm_cb, SIGINT);
+	ev_signal_init(&sighup_w, mgt_sighup_cb, SIGHUP);
+	ev_signal_start(loop, &sigterm_w);
+	ev_signal_start(loop, &sigint_w);
+	ev_signal_start(loop, &sighup_w);
+	MGT_ChildStart();
+	ev_run(loop, 0);
+}
+
+int
+main(int argc, char **argv, char **envp)
+{
+	const char *n_arg = NULL, *b_arg = NULL, *P_arg = NULL;
+	const char *j_arg = NULL, *x_arg = NULL;
+	char err[256];
+	int o;
+
+	setproctitle_init(argc, argv, envp);
+	PARAM_Init();
+	opterr = 0;
+	while ((o = getopt(argc, argv, ":a:b:Ff:hj:n:P:p:s:t:Vx:")) != -1) {
+		switch (o) {
+		case 'a': MGT_ListenArg(optarg); break;
+		case 'b': b_arg = optarg; break;
+		case 'F': mgt_foreground = 1; break;
+		case 'f':
+			MGT_Usage("-f: VCL files are not supported yet; use "
+			    "-b host:port");
+		case 'h': mgt_usage(); exit(0);
+		case 'j': j_arg = optarg; break;
+		case 'n': n_arg = optarg; break;
+		case 'P': P_arg = optarg; break;
+		case 'p': mgt_param_arg(optarg); break;
+		case 's': mgt_storage_arg(optarg); break;
+		case 't':
+			if (PARAM_Set("default_ttl", optarg, err,
+			    sizeof err) != 0)
+				MGT_Usage("-t %s", err);
+			break;
+		case 'V': mgt_version(); exit(0);
+		case 'x': x_arg = optarg; break;
+		case ':':
+			MGT_Usage("option -%c needs an argument; see veneerd "
+			    "-h", optopt);
+		default:
+			if (strchr("CdIiLlMrSTW", optopt) != NULL)
+				MGT_Usage("option -%c is not supported yet; "
+				    "see veneerd -h", optopt);
+			MGT_Usage("unknown option -%c; see veneerd -h",
+			    optopt);
+		}
+	}
+	if (optind < argc)
+		MGT_Usage("unexpected argument \"%s\"; see veneerd -h",
+		    argv[optind]);
+	if (x_arg != NULL)
+		mgt_dump(x_arg);
+	if (b_arg == NULL)
+		MGT_Usage("no backend: give -b host:port");
+	if (PARAM_Check(err, sizeof err) != 0)
+		MGT_Usage("%s", err);
+
+	INIT_OBJ(&mgt_child_args, CHILD_ARGS_MAGIC);
+	MGT_BackendArg(b_arg, &mgt_child_args.backend);
+	MGT_Jail(j_arg, &mgt_child_args);
+	if (gethostname(mgt_hostname, sizeof mgt_hostname) != 0 ||
+	    mgt_hostname[0] == '\0')
+		(void)snprintf(mgt_hostname, sizeof mgt_hostname, "veneer");
+	mgt_child_args.hostname = mgt_hostname;
+	mgt_raise_nofile();
+	mgt_child_args.workdir = MGT_Workdir(n_arg);
+	if (P_arg != NULL)
+		MGT_PidfileOpen(P_arg);
+	MGT_ListenOpen(&mgt_child_args);
+	MGT_ChildInit(&mgt_child_args);
+	if (!mgt_foreground) {
+		if (daemon(0, 0) != 0)
+			MGT_Fatal("cannot become a daemon: %s",
+			    strerror(errno));
+		openlog("veneerd", LOG_PID, LOG_DAEMON);
+		mgt_use_syslog = 1;
+	}
+	MGT_PidfileWrite();
+	MGT_ListenReport(&mgt_child_args);
+	setproctitle("manager -n %s", mgt_child_args.workdir);
+	signal(SIGPIPE, SIG_IGN);
+	mgt_loop();
+	MGT_PidfileRemove();
+	MGT_Log(LOG_NOTICE, "Manager stopped");
+	return (0);
+}

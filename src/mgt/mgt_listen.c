@@ -1,0 +1,230 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * mgt_listen.c -- the listen sockets (-a).  The manager binds them, so
+ * they stay open across child restarts (connections queue in the kernel
+ * while a new child starts) and privileged ports work with the child
+ * unprivileged.  Owns the sockets' fds in the manager.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "mgt/mgt.h"
+
+struct listen_arg {
+	char		name[16];
+	char		arg[128];
+	char		host[256];
+	char		port[16];
+};
+
+static struct listen_arg *mgt_largs;
+static unsigned mgt_nlargs;
+
+/* [name=][host][:port][,PROTO] */
+void
+MGT_ListenArg(const char *arg)
+{
+	struct listen_arg *la;
+	char buf[512], *a, *p, *e;
+
+	if (strlen(arg) >= sizeof buf)
+		MGT_Usage("-a %s: too long", arg);
+	(void)snprintf(buf, sizeof buf, "%s", arg);
+	mgt_largs = realloc(mgt_largs, (mgt_nlargs + 1) * sizeof *mgt_largs);
+	assert(mgt_largs != NULL);
+	la = &mgt_largs[mgt_nlargs];
+	memset(la, 0, sizeof *la);
+	(void)snprintf(la->arg, sizeof la->arg, "%s", arg);
+	(void)snprintf(la->name, sizeof la->name, "a%u", mgt_nlargs);
+	mgt_nlargs++;
+	a = buf;
+	p = strchr(a, '=');
+	if (p != NULL && strcspn(a, "[:,") > (size_t)(p - a)) {
+		*p = '\0';
+		if (*a == '\0' || strlen(a) >= sizeof la->name)
+			MGT_Usage("-a %s: bad name", arg);
+		(void)snprintf(la->name, sizeof la->name, "%s", a);
+		a = p + 1;
+	}
+	p = strchr(a, ',');
+	if (p != NULL) {
+		*p++ = '\0';
+		if (!strcasecmp(p, "PROXY"))
+			MGT_Usage("-a %s: the PROXY protocol is not supported "
+			    "yet", arg);
+		if (strcasecmp(p, "HTTP"))
+			MGT_Usage("-a %s: unknown protocol \"%s\" (use HTTP)",
+			    arg, p);
+	}
+	if (*a == '/' || *a == '@')
+		MGT_Usage("-a %s: Unix domain sockets are not supported yet",
+		    arg);
+	if (*a == '[') {
+		e = strchr(a, ']');
+		if (e == NULL)
+			MGT_Usage("-a %s: missing ']'", arg);
+		*e = '\0';
+		(void)snprintf(la->host, sizeof la->host, "%s", a + 1);
+		if (e[1] == ':')
+			(void)snprintf(la->port, sizeof la->port, "%s", e + 2);
+		else if (e[1] != '\0')
+			MGT_Usage("-a %s: junk after ']'", arg);
+	} else {
+		e = strrchr(a, ':');
+		if (e != NULL && strchr(a, ':') != e)
+			MGT_Usage("-a %s: put IPv6 addresses in brackets: "
+			    "[::1]:80", arg);
+		if (e != NULL) {
+			*e = '\0';
+			(void)snprintf(la->port, sizeof la->port, "%s", e + 1);
+		}
+		(void)snprintf(la->host, sizeof la->host, "%s", a);
+	}
+	if (la->port[0] == '\0')
+		(void)snprintf(la->port, sizeof la->port, "80");
+}
+
+static int
+mgt_bind_one(const struct addrinfo *ai, char *err, size_t errlen)
+{
+	int fd, one = 1, fl;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+	    ai->ai_protocol);
+	if (fd < 0) {
+		(void)snprintf(err, errlen, "socket: %s", strerror(errno));
+		return (-1);
+	}
+	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	/* Accepted sockets inherit it: responses leave at once. */
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (ai->ai_family == AF_INET6)
+		(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one,
+		    sizeof one);
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 ||
+	    listen(fd, (int)cache_param->listen_depth) != 0) {
+		(void)snprintf(err, errlen, "%s", strerror(errno));
+		(void)close(fd);
+		return (-1);
+	}
+	fl = fcntl(fd, F_GETFL);
+	assert(fl >= 0);
+	ASSERT_ZERO(fcntl(fd, F_SETFL, fl | O_NONBLOCK));
+	return (fd);
+}
+
+static void
+mgt_listen_add(struct child_args *ca, const struct listen_arg *la, int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	struct listen_sock *ls;
+
+	ca->socks = realloc(ca->socks, (ca->nsocks + 1) * sizeof *ca->socks);
+	assert(ca->socks != NULL);
+	ls = &ca->socks[ca->nsocks++];
+	INIT_OBJ(ls, LISTEN_SOCK_MAGIC);
+	ls->fd = fd;
+	(void)snprintf(ls->name, sizeof ls->name, "%s", la->name);
+	(void)snprintf(ls->arg, sizeof ls->arg, "%s", la->arg);
+	ASSERT_ZERO(getsockname(fd, (struct sockaddr *)&ss, &sl));
+	ASSERT_ZERO(getnameinfo((struct sockaddr *)&ss, sl, ls->addr,
+	    sizeof ls->addr, ls->port, sizeof ls->port,
+	    NI_NUMERICHOST | NI_NUMERICSERV));
+}
+
+void
+MGT_ListenOpen(struct child_args *ca)
+{
+	struct addrinfo hints, *res, *ai;
+	const struct listen_arg *la;
+	char err[256];
+	unsigned u, n;
+	int fd, i;
+
+	if (mgt_nlargs == 0)
+		MGT_ListenArg(":80");
+	for (u = 0; u < mgt_nlargs; u++) {
+		la = &mgt_largs[u];
+		memset(&hints, 0, sizeof hints);
+		hints.ai_flags = AI_PASSIVE;
+		hints.ai_socktype = SOCK_STREAM;
+		i = getaddrinfo(la->host[0] == '\0' ? NULL : la->host,
+		    la->port, &hints, &res);
+		if (i != 0)
+			MGT_Usage("-a %s: %s", la->arg, gai_strerror(i));
+		n = 0;
+		for (ai = res; ai != NULL; ai = ai->ai_next) {
+			fd = mgt_bind_one(ai, err, sizeof err);
+			if (fd < 0) {
+				/* A wildcard without IPv6 is fine. */
+				if (la->host[0] == '\0' &&
+				    ai->ai_family == AF_INET6)
+					continue;
+				MGT_Fatal("cannot listen on -a %s: %s",
+				    la->arg, err);
+			}
+			mgt_listen_add(ca, la, fd);
+			n++;
+		}
+		freeaddrinfo(res);
+		if (n == 0)
+			MGT_Fatal("cannot listen on -a %s: no address",
+			    la->arg);
+	}
+}
+
+void
+MGT_ListenReport(const struct child_args *ca)
+{
+	char path[1024], tmp[1100];
+	const struct listen_sock *ls;
+	unsigned u;
+	FILE *f;
+
+	(void)snprintf(path, sizeof path, "%s/_.listen", ca->workdir);
+	(void)snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (f == NULL)
+		MGT_Fatal("cannot write %s: %s", tmp, strerror(errno));
+	for (u = 0; u < ca->nsocks; u++) {
+		ls = &ca->socks[u];
+		fprintf(f, "%s %s %s\n", ls->name, ls->addr, ls->port);
+		if (mgt_foreground)
+			printf("Listen %s %s %s\n", ls->name, ls->addr,
+			    ls->port);
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0)
+		MGT_Fatal("cannot write %s: %s", path, strerror(errno));
+	(void)fflush(stdout);
+}
+
+void
+MGT_ListenClose(struct child_args *ca)
+{
+	char path[1024];
+	unsigned u;
+
+	for (u = 0; u < ca->nsocks; u++) {
+		if (ca->socks[u].fd >= 0)
+			(void)close(ca->socks[u].fd);
+		ca->socks[u].fd = -1;
+	}
+	(void)snprintf(path, sizeof path, "%s/_.listen", ca->workdir);
+	(void)unlink(path);
+}
