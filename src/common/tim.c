@@ -237,6 +237,15 @@ tim_parse_asctime(const char *p, const char *e, struct tm *tm)
 	return (0);
 }
 
+/* Is tm_year (years since 1900) a leap year? */
+static int
+tim_is_leap(int tm_year)
+{
+	int y = tm_year + 1900;
+
+	return (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
+}
+
 vtim_real
 TIM_parse(const char *b, const char *e)
 {
@@ -261,6 +270,9 @@ TIM_parse(const char *b, const char *e)
 	if (tm.tm_mday < 1 || tm.tm_mday > mdays[tm.tm_mon] ||
 	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60 ||
 	    tm.tm_year < 70)
+		return (0);
+	/* mdays allows Feb 29, which timegm() would turn into Mar 1. */
+	if (tm.tm_mon == 1 && tm.tm_mday == 29 && !tim_is_leap(tm.tm_year))
 		return (0);
 	t = timegm(&tm);
 	if (t == (time_t)-1)

@@ -96,6 +96,8 @@ START_TEST(test_invalid)
 		"Mon, 31 Apr 2015 00:00:00 GMT",
 		"Thu, 00 Jan 2015 00:00:00 GMT",
 		"Thu, 32 Jan 2015 00:00:00 GMT",
+		"Sun, 29 Feb 2015 00:00:00 GMT",
+		"Thu, 29 Feb 2100 00:00:00 GMT",
 		"Sun, 06 Nov 1994 24:00:00 GMT",
 		"Sun, 06 Nov 1994 08:60:00 GMT",
 		"Sun, 06 Nov 1994 08:49:61 GMT",
