@@ -96,12 +96,17 @@ PARAM(max_restarts, UINT, "restarts", "4", "0", NULL, 0,
 
 /* Workspaces and HTTP limits ----------------------------------------------*/
 PARAM(workspace_client, BYTES, "bytes", "96k", "9k", NULL, 0,
-    "Memory for each client request: the received header, headers "
-    "added or changed, VCL strings. When it runs out the request gets "
-    "a 500 (counter ws_client_overflow): raise it.")
+    "Memory for each client request: its log buffer (16k), the receive "
+    "buffer (http_req_size plus 16k), headers added or changed, VCL "
+    "strings; so it must exceed http_req_size by at least 40k. When it "
+    "runs out the request gets a 500 and the connection closes (counter "
+    "ws_client_overflow): raise it.")
 PARAM(workspace_backend, BYTES, "bytes", "96k", "1k", NULL, 0,
-    "Memory for each backend request and response header. When it runs "
-    "out the fetch fails (counter ws_backend_overflow): raise it.")
+    "Memory for each backend request: its log buffer (16k), the "
+    "response header buffer (http_resp_size), backend request and "
+    "response headers; so it must exceed http_resp_size by at least 24k. "
+    "When it runs out the fetch fails with 503 (counter "
+    "ws_backend_overflow): raise it.")
 PARAM(workspace_session, BYTES, "bytes", "0.75k", "384b", NULL, 0,
     "Memory kept by each idle connection, holding the part of a request "
     "received before the client paused.")
@@ -112,7 +117,8 @@ PARAM(http_req_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
     "gets 431 (counter client_req_431).")
 PARAM(http_req_size, BYTES, "bytes", "32k", "0.25k", NULL, 0,
     "Largest request line plus header section accepted from a client; "
-    "larger gets 431. Must fit in workspace_client with room to spare.")
+    "larger gets 431 (counter client_req_431). workspace_client must be "
+    "at least 40k larger.")
 PARAM(http_resp_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
     "Longest single header line accepted in a backend response; longer "
     "fails the fetch with 503.")

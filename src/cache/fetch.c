@@ -27,8 +27,6 @@
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 
-#define BO_VSL_BUFFER		(16 * 1024)
-
 static struct busyobj *
 bo_new(struct worker *wrk, struct req *req, const char *why)
 {
@@ -42,17 +40,27 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 		return (NULL);
 	INIT_OBJ(bo, BUSYOBJ_MAGIC);
 	WS_Init(bo->ws, "bo", bo + 1, sz - sizeof *bo);
-	vslbuf = WS_Alloc(bo->ws, BO_VSL_BUFFER);
+	vslbuf = WS_Alloc(bo->ws, PARAM_WS_VSL_BUFFER);
 	cap = (size_t)cache_param->http_resp_size + 1;
 	bo->rx_b = WS_Alloc(bo->ws, cap);
-	bo->bereq = HTTP_New(bo->ws, cache_param->http_max_hdr, bo->vsl,
-	    SLT_BereqMethod);
-	bo->beresp = HTTP_New(bo->ws, cache_param->http_max_hdr, bo->vsl,
-	    SLT_BerespMethod);
 	/* PARAM_Check keeps workspace_backend above http_resp_size. */
 	assert(vslbuf != NULL && bo->rx_b != NULL);
-	assert(bo->bereq != NULL && bo->beresp != NULL);
-	VSL_Setup(bo->vsl, vslbuf, BO_VSL_BUFFER);
+	VSL_Setup(bo->vsl, vslbuf, PARAM_WS_VSL_BUFFER);
+	bo->bereq = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,
+	    SLT_BereqMethod);
+	bo->beresp = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,
+	    SLT_BerespMethod);
+	if (bo->bereq == NULL || bo->beresp == NULL) {
+		wrk->stats->ws_backend_overflow++;
+		VSLb(req->vsl, SLT_Error, "workspace_backend overflow (%ju "
+		    "bytes) for http_max_hdr %u headers; raise "
+		    "workspace_backend",
+		    (uintmax_t)cache_param->workspace_backend,
+		    cache_param->http_max_hdr);
+		bo->magic = 0;
+		MPL_Free(POOL_MplBo(req->sp->pool), bo);
+		return (NULL);
+	}
 	bo->rx_l = bo->rx_b + cap;
 	bo->rx_p = bo->rx_e = bo->rx_b;
 	bo->wrk = wrk;

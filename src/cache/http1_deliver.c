@@ -39,34 +39,42 @@ h1_has_body(const struct req *req, unsigned status)
 }
 
 /*
- * Decide the framing and add the headers that say it.  Returns 1 when
+ * Decide the framing and the connection's fate, into the header lines in
+ * buf, written after resp's own headers.  They are not added to resp so
+ * that neither VCL nor http_max_hdr can get them lost.  Returns 1 when
  * the body must be chunked.
  */
 static int
-h1_framing(struct req *req, int body)
+h1_framing(struct req *req, int body, char *buf, size_t len)
 {
 	struct busyobj *bo = req->bo;
 	int known = 0, chunked = 0;
-	uint64_t len = 0;
+	uint64_t blen = 0;
+	size_t l = 0;
 
+	*buf = '\0';
 	if (body) {
+		/* Whatever VCL or the backend said, the framing is ours. */
+		HTTP_Unset(req->resp, "Content-Length");
+		HTTP_Unset(req->resp, "Transfer-Encoding");
 		if (bo == NULL || bo->synth) {
 			known = 1;
-			len = bo == NULL ? req->synth_len : bo->synth_len;
+			blen = bo == NULL ? req->synth_len : bo->synth_len;
 		} else if (bo->bs == BS_LENGTH) {
 			known = 1;
-			len = bo->content_length;
+			blen = bo->content_length;
 		} else if (bo->bs == BS_NONE) {
 			known = 1;
 		}
 		if (known)
-			(void)HTTP_PrintfHeader(req->resp,
-			    "Content-Length: %ju", (uintmax_t)len);
+			l += (size_t)snprintf(buf + l, len - l,
+			    "Content-Length: %ju\r\n", (uintmax_t)blen);
 		else if (req->proto11)
 			chunked = 1;
 		else if (req->doclose == SC_NULL)
 			req->doclose = SC_TX_EOF;
 	}
+	HTTP_Unset(req->resp, "Connection");
 	if (req->doclose == SC_NULL && H1_ReqBodyPending(req)) {
 		/* The rest of the request body is in the way: close. */
 		req->doclose = SC_RESP_CLOSE;
@@ -75,16 +83,32 @@ h1_framing(struct req *req, int body)
 	if (child_draining && req->doclose == SC_NULL)
 		req->doclose = SC_RESP_CLOSE;
 	if (req->doclose != SC_NULL)
-		(void)HTTP_SetHeader(req->resp, "Connection: close");
+		l += (size_t)snprintf(buf + l, len - l, "Connection: close\r\n");
 	else if (!req->proto11)
-		(void)HTTP_SetHeader(req->resp, "Connection: keep-alive");
+		l += (size_t)snprintf(buf + l, len - l,
+		    "Connection: keep-alive\r\n");
 	if (chunked)
-		(void)HTTP_SetHeader(req->resp, "Transfer-Encoding: chunked");
+		l += (size_t)snprintf(buf + l, len - l,
+		    "Transfer-Encoding: chunked\r\n");
+	assert(l < len);
 	return (chunked);
 }
 
+/* Log the framing lines as RespHeader records, without the CRLFs. */
 static void
-h1_write_head(struct h1w *w, const struct http *hp)
+h1_log_framing(struct req *req, const char *buf)
+{
+	const char *e;
+
+	for (; *buf != '\0'; buf = e + 2) {
+		e = strstr(buf, "\r\n");
+		assert(e != NULL);
+		VSLbt(req->vsl, SLT_RespHeader, TXT_Make(buf, e));
+	}
+}
+
+static void
+h1_write_head(struct h1w *w, const struct http *hp, const char *framing)
 {
 	unsigned u;
 
@@ -99,6 +123,7 @@ h1_write_head(struct h1w *w, const struct http *hp)
 		H1W_WriteTxt(w, hp->hd[u]);
 		H1W_WriteStr(w, "\r\n");
 	}
+	H1W_WriteStr(w, framing);
 	H1W_WriteStr(w, "\r\n");
 }
 
@@ -126,6 +151,7 @@ H1_Transmit(struct worker *wrk, struct req *req)
 	struct busyobj *bo;
 	struct h1w w[1];
 	uint64_t hdr_bytes;
+	char framing[128];
 	int body, chunked, i = 0;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
@@ -133,12 +159,13 @@ H1_Transmit(struct worker *wrk, struct req *req)
 	CHECK_OBJ(req->resp, HTTP_MAGIC);
 	bo = req->bo;
 	body = h1_has_body(req, req->resp->status);
-	chunked = h1_framing(req, body);
+	chunked = h1_framing(req, body, framing, sizeof framing);
+	h1_log_framing(req, framing);
 
 	H1W_Open(w, wrk, req->sp->fd,
 	    TIM_mono() + cache_param->send_timeout,
 	    cache_param->idle_send_timeout);
-	h1_write_head(w, req->resp);
+	h1_write_head(w, req->resp, framing);
 	/* Not flushed: the head leaves with the first body bytes. */
 	hdr_bytes = w->cnt + w->liov;
 	if (body && w->err == 0) {

@@ -316,9 +316,18 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 	req->rx_p = he;
 	req->rx_body = he;
 
-	req->http = HTTP_New(req->ws, cache_param->http_max_hdr, req->vsl,
+	/* Room for headers we and VCL add beyond what the client sent. */
+	req->http = HTTP_New(req->ws, cache_param->http_max_hdr + 8, req->vsl,
 	    SLT_ReqMethod);
-	assert(req->http != NULL);
+	if (req->http == NULL) {
+		wrk->stats->ws_client_overflow++;
+		VSLb(req->vsl, SLT_Error, "workspace_client overflow (%ju "
+		    "bytes) for http_max_hdr %u headers; raise "
+		    "workspace_client", (uintmax_t)cache_param->workspace_client,
+		    cache_param->http_max_hdr);
+		H1_ErrorClose(req, 500, SC_OVERLOAD);
+		return (-1);
+	}
 	status = (unsigned)H1_ParseRequest(req->http, hb, he,
 	    (size_t)cache_param->http_req_hdr_len, &why);
 	if (status != 0) {

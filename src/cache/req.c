@@ -18,9 +18,6 @@
 #include "cache/session.h"
 #include "cache/vsc.h"
 
-#define REQ_VSL_BUFFER		(16 * 1024)
-/* Room after the largest request head for reading body bytes. */
-#define REQ_RX_BODY_ROOM	(16 * 1024)
 
 static size_t
 req_size(void)
@@ -45,12 +42,12 @@ REQ_New(struct worker *wrk, struct sess *sp)
 	req->sp = sp;
 	req->wrk = wrk;
 	WS_Init(req->ws, "req", req + 1, sz - sizeof *req);
-	vslbuf = WS_Alloc(req->ws, REQ_VSL_BUFFER);
-	cap = (size_t)cache_param->http_req_size + REQ_RX_BODY_ROOM;
+	vslbuf = WS_Alloc(req->ws, PARAM_WS_VSL_BUFFER);
+	cap = (size_t)cache_param->http_req_size + PARAM_WS_RX_BODY_ROOM;
 	req->rx_b = WS_Alloc(req->ws, cap);
 	/* PARAM_Check keeps workspace_client above http_req_size. */
 	assert(vslbuf != NULL && req->rx_b != NULL);
-	VSL_Setup(req->vsl, vslbuf, REQ_VSL_BUFFER);
+	VSL_Setup(req->vsl, vslbuf, PARAM_WS_VSL_BUFFER);
 	req->rx_l = req->rx_b + cap;
 	req->rx_p = req->rx_b;
 	req->rx_e = req->rx_b;

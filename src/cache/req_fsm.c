@@ -63,20 +63,24 @@ req_synth(struct req *req, unsigned status, const char *reason)
 	req->step = R_STP_SYNTH;
 }
 
-/* A workspace overflow: counted once, answered with 500. */
+/*
+ * A workspace overflow: counted, logged, answered with a bare 500 that
+ * needs no workspace, and the connection closed.  VCL is not called
+ * again: it would only overflow again.
+ */
 static int
 req_ws_check(struct req *req)
 {
 
 	if (!WS_Overflowed(req->ws))
 		return (0);
-	if (!req->ws_overflow) {
-		req->ws_overflow = 1;
-		req->wrk->stats->ws_client_overflow++;
-		VSLb(req->vsl, SLT_Error, "workspace_client overflow (%ju "
-		    "bytes); raise workspace_client",
-		    (uintmax_t)cache_param->workspace_client);
-	}
+	req->wrk->stats->ws_client_overflow++;
+	VSLb(req->vsl, SLT_Error, "workspace_client overflow (%ju bytes); "
+	    "raise workspace_client", (uintmax_t)cache_param->workspace_client);
+	if (req->bo != NULL)
+		FETCH_Finish(&req->bo);
+	H1_ErrorClose(req, 500, SC_OVERLOAD);
+	req->step = R_STP_DONE;
 	return (1);
 }
 
@@ -124,10 +128,8 @@ req_step_recv(struct worker *wrk, struct req *req)
 		req_xff(req);
 	req->director_hint = VCL_DefaultDirector(req->vcl);
 	ret = req_method(req, VCL_MET_RECV);
-	if (req_ws_check(req)) {
-		req_synth(req, 500, NULL);
+	if (req_ws_check(req))
 		return;
-	}
 	switch (ret) {
 	case VCL_RET_PASS:
 		req->step = R_STP_PASS;
@@ -265,8 +267,9 @@ req_resp_from_beresp(struct req *req)
 	struct txt cl;
 	unsigned status = beresp->status;
 
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr, req->vsl,
-	    SLT_RespMethod);
+	/* Room for our own headers beyond what the backend sent. */
+	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	    req->vsl, SLT_RespMethod);
 	if (req->resp == NULL)
 		return;
 	HTTP_FilterHopByHop(beresp);
@@ -292,11 +295,10 @@ req_step_deliver(struct worker *wrk, struct req *req)
 
 	(void)wrk;
 	req_resp_from_beresp(req);
-	if (req->resp == NULL || req_ws_check(req)) {
-		FETCH_Finish(&req->bo);
-		req_synth(req, 500, NULL);
+	if (req->resp == NULL)
+		WS_MarkOverflow(req->ws);
+	if (req_ws_check(req))
 		return;
-	}
 	if (req->bo->beresp->hd[HTTP_HDR_STATUS].b != NULL &&
 	    HTTP_HdrHasToken(req->bo->beresp, "Connection", "close") &&
 	    req->doclose == SC_NULL)
@@ -317,21 +319,16 @@ req_step_deliver(struct worker *wrk, struct req *req)
 		req_synth(req, 503, "VCL failed");
 		break;
 	}
-	if (req->step == R_STP_TRANSMIT && req_ws_check(req)) {
-		FETCH_Finish(&req->bo);
-		req_synth(req, 500, NULL);
-	}
+	if (req->step == R_STP_TRANSMIT)
+		(void)req_ws_check(req);
 }
 
-/* The last resort when VCL cannot make a response. */
+/* When vcl_synth fails: status line and nothing else, then close. */
 static void
 req_minimal_resp(struct req *req, unsigned status)
 {
 
-	WS_Reset(req->ws, req->ws_req);
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr, req->vsl,
-	    SLT_RespMethod);
-	assert(req->resp != NULL);
+	HTTP_Clear(req->resp);
 	req->resp->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
 	HTTP_SetStatus(req->resp, (uint16_t)status, NULL);
 	req->synth_body = NULL;
@@ -350,22 +347,17 @@ req_step_synth(struct worker *wrk, struct req *req)
 	status = req->err_code;
 	if (status < 100 || status > 999)
 		status = 503;
-	if (status == 500 && req->ws_overflow)
-		WS_Reset(req->ws, req->ws_req);
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr, req->vsl,
-	    SLT_RespMethod);
-	if (req->resp == NULL) {
-		req_minimal_resp(req, 500);
-		req->step = R_STP_TRANSMIT;
+	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	    req->vsl, SLT_RespMethod);
+	if (req->resp == NULL)
+		WS_MarkOverflow(req->ws);
+	if (req_ws_check(req))
 		return;
-	}
 	req->resp->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
 	req->resp->protover = 11;
 	HTTP_SetStatus(req->resp, (uint16_t)status, req->err_reason);
 	(void)HTTP_SetHeader(req->resp, "Server: Veneer");
 	req_common_resp(req);
-	if (status >= 500 && req->doclose == SC_NULL && req->ws_overflow)
-		req->doclose = SC_OVERLOAD;
 	req->synth_body = NULL;
 	req->synth_len = 0;
 	switch (req_method(req, VCL_MET_SYNTH)) {
@@ -386,8 +378,7 @@ req_step_synth(struct worker *wrk, struct req *req)
 		req->step = R_STP_TRANSMIT;
 		break;
 	}
-	if (req_ws_check(req))
-		req_minimal_resp(req, 500);
+	(void)req_ws_check(req);
 }
 
 static void

@@ -164,20 +164,24 @@ PARAM_Check(char *err, size_t errlen)
 		    pp->thread_pool_min, pp->thread_pool_max);
 		return (-1);
 	}
-	if (pp->http_req_size + 4096 > pp->workspace_client) {
+	if (pp->http_req_size + PARAM_WS_CLIENT_FIXED + PARAM_WS_MIN_FREE >
+	    pp->workspace_client) {
 		(void)snprintf(err, errlen,
-		    "http_req_size (%ju) must leave at least 4k of "
-		    "workspace_client (%ju); raise workspace_client",
+		    "workspace_client (%ju) must hold http_req_size (%ju) "
+		    "plus %uk; raise workspace_client",
+		    (uintmax_t)pp->workspace_client,
 		    (uintmax_t)pp->http_req_size,
-		    (uintmax_t)pp->workspace_client);
+		    (PARAM_WS_CLIENT_FIXED + PARAM_WS_MIN_FREE) / 1024);
 		return (-1);
 	}
-	if (pp->http_resp_size + 4096 > pp->workspace_backend) {
+	if (pp->http_resp_size + PARAM_WS_BACKEND_FIXED + PARAM_WS_MIN_FREE >
+	    pp->workspace_backend) {
 		(void)snprintf(err, errlen,
-		    "http_resp_size (%ju) must leave at least 4k of "
-		    "workspace_backend (%ju); raise workspace_backend",
+		    "workspace_backend (%ju) must hold http_resp_size (%ju) "
+		    "plus %uk; raise workspace_backend",
+		    (uintmax_t)pp->workspace_backend,
 		    (uintmax_t)pp->http_resp_size,
-		    (uintmax_t)pp->workspace_backend);
+		    (PARAM_WS_BACKEND_FIXED + PARAM_WS_MIN_FREE) / 1024);
 		return (-1);
 	}
 	return (0);

@@ -18,6 +18,18 @@
 #define PARAM_F_RESTART		(1U << 0)
 #define PARAM_F_NCPU		(1U << 1)
 
+/*
+ * Fixed parts of the workspaces, which PARAM_Check makes room for: the
+ * transaction's log buffer, and for clients room to read body bytes after
+ * the largest request head; then at least PARAM_WS_MIN_FREE for headers
+ * and VCL.
+ */
+#define PARAM_WS_VSL_BUFFER	(16U * 1024U)
+#define PARAM_WS_RX_BODY_ROOM	(16U * 1024U)
+#define PARAM_WS_CLIENT_FIXED	(PARAM_WS_VSL_BUFFER + PARAM_WS_RX_BODY_ROOM)
+#define PARAM_WS_BACKEND_FIXED	PARAM_WS_VSL_BUFFER
+#define PARAM_WS_MIN_FREE	(8U * 1024U)
+
 enum param_type {
 	PARAM_TIMEOUT,
 	PARAM_BYTES,
