@@ -224,20 +224,30 @@ START_TEST(test_check)
 	    0);
 	ck_assert_int_eq(PARAM_Check(err, sizeof err), 0);
 
-	ck_assert_int_eq(PARAM_Set("http_req_size", "93k", err, sizeof err),
+	/*
+	 * The head buffers must fit in their workspaces with room to
+	 * spare; how much room is PARAM_Check's business, so test far
+	 * from the edge on both sides.
+	 */
+	ck_assert_int_eq(PARAM_Set("workspace_client", "1m", err, sizeof err),
+	    0);
+	ck_assert_int_eq(PARAM_Check(err, sizeof err), 0);
+	ck_assert_int_eq(PARAM_Set("http_req_size", "1m", err, sizeof err),
 	    0);
 	ck_assert_int_eq(PARAM_Check(err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "http_req_size"));
 	ck_assert_ptr_nonnull(strstr(err, "workspace_client"));
-	ck_assert_int_eq(PARAM_Set("http_req_size", "92k", err, sizeof err),
+	ck_assert_int_eq(PARAM_Set("http_req_size", "32k", err, sizeof err),
 	    0);
 	ck_assert_int_eq(PARAM_Check(err, sizeof err), 0);
 
-	ck_assert_int_eq(PARAM_Set("workspace_backend", "36k", err,
+	ck_assert_int_eq(PARAM_Set("workspace_backend", "1m", err,
 	    sizeof err), 0);
 	ck_assert_int_eq(PARAM_Check(err, sizeof err), 0);
-	ck_assert_int_eq(PARAM_Set("workspace_backend", "35k", err,
-	    sizeof err), 0);
+	ck_assert_int_eq(PARAM_Set("http_resp_size", "1m", err, sizeof err),
+	    0);
 	ck_assert_int_eq(PARAM_Check(err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "http_resp_size"));
 	ck_assert_ptr_nonnull(strstr(err, "workspace_backend"));
 }
 END_TEST
