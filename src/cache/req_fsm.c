@@ -299,10 +299,6 @@ req_step_deliver(struct worker *wrk, struct req *req)
 		WS_MarkOverflow(req->ws);
 	if (req_ws_check(req))
 		return;
-	if (req->bo->beresp->hd[HTTP_HDR_STATUS].b != NULL &&
-	    HTTP_HdrHasToken(req->bo->beresp, "Connection", "close") &&
-	    req->doclose == SC_NULL)
-		req->doclose = SC_RESP_CLOSE;
 	switch (req_method(req, VCL_MET_DELIVER)) {
 	case VCL_RET_DELIVER:
 		req->step = R_STP_TRANSMIT;

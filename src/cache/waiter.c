@@ -119,8 +119,9 @@ waiter_park(struct waiter *w, struct sess *sp)
 	vtim_mono deadline;
 
 	CHECK_OBJ(sp, SESS_MAGIC);
-	if (w->draining && !sp->linger) {
-		SES_Delete(&sp, SC_RX_CLOSE_IDLE);
+	if (w->draining) {
+		SES_Delete(&sp, sp->linger ? sp->linger_reason :
+		    SC_RX_CLOSE_IDLE);
 		return;
 	}
 	if (sp->linger)
@@ -166,8 +167,8 @@ waiter_wakeup_cb(struct ev_loop *loop, ev_async *a, int revents)
 	if (!w->draining)
 		return;
 	TAILQ_FOREACH_SAFE(sp, &w->parked, wlist, sp2)
-		if (!sp->linger)
-			waiter_close(w, sp, SC_RX_CLOSE_IDLE);
+		waiter_close(w, sp, sp->linger ? sp->linger_reason :
+		    SC_RX_CLOSE_IDLE);
 }
 
 static void *
