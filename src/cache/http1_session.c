@@ -99,6 +99,9 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 	for (;;) {
 		if (req->rx_e > req->rx_p) {
 			c = H1_Complete(req->rx_p, req->rx_e, hb, he);
+			if (c == H1_COMPLETE && (size_t)(*he - req->rx_p) >
+			    cache_param->http_req_size)
+				return (RX_OVERFLOW);
 			if (c == H1_COMPLETE)
 				return (RX_COMPLETE);
 			if (c == H1_JUNK)
