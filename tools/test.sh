@@ -25,7 +25,7 @@ Build Veneer out of tree and run `make check`.
   -h, --help       show this help
 
 Run as root on Debian 12 to have missing packages installed.  The check
-phase is stopped after VENEER_TEST_TIMEOUT seconds (default 900).
+phase is stopped after VENEER_TEST_TIMEOUT seconds (default 600).
 USAGE
 }
 
@@ -165,7 +165,7 @@ check_tally() {
 }
 
 run_check() {
-	local limit=${VENEER_TEST_TIMEOUT:-900} rc=0 log rule
+	local limit=${VENEER_TEST_TIMEOUT:-600} rc=0 log rule
 	# Results left by an earlier run would be counted again.
 	find "$builddir" -name '*.trs' -delete
 	# timeout signals make's whole process group, tests included.
