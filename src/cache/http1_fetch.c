@@ -80,9 +80,6 @@ H1F_Send(struct busyobj *bo, unsigned with_body)
 	bo->acct_bereq_body += w->cnt - hdr;
 	bo->wrk->stats->s_bereq_hdrbytes += hdr;
 	bo->wrk->stats->s_bereq_bodybytes += w->cnt - hdr;
-	if (req != NULL) {
-		req->wrk->stats->s_req_bodybytes += req->acct_req_body;
-	}
 	if (i < 0)
 		return (H1F_REQBODY);
 	if (err != 0) {

@@ -59,6 +59,39 @@ h1_poll_in(int fd, vtim_dur tmo)
 	return (i < 0 ? -1 : 0);
 }
 
+/*
+ * Write a small answer that is not a response (100 Continue) or is the
+ * last thing on the connection.  It does not use the worker's gathering
+ * writer, which the caller may hold (sending the body to the backend).
+ */
+static int
+h1_write_small(int fd, const char *p, size_t len)
+{
+	vtim_mono deadline = TIM_mono() + cache_param->send_timeout;
+	struct pollfd pfd;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			if (poll(&pfd, 1, TIM_poll_ms(deadline -
+			    TIM_mono())) > 0)
+				continue;
+		}
+		return (-1);
+	}
+	return (0);
+}
+
 static void
 h1_open_session(struct worker *wrk, struct sess *sp)
 {
@@ -152,7 +185,6 @@ H1_ErrorClose(struct req *req, unsigned status, enum sess_close sc)
 {
 	char date[TIM_FORMAT_SIZE], buf[256];
 	const char *reason = HTTP_Reason(status);
-	ssize_t n;
 	int l;
 
 	CHECK_OBJ(req, REQ_MAGIC);
@@ -170,11 +202,8 @@ H1_ErrorClose(struct req *req, unsigned status, enum sess_close sc)
 	VSLb(req->vsl, SLT_RespStatus, "%u", status);
 	VSLb(req->vsl, SLT_RespReason, "%s", reason);
 	/* Best effort: the connection closes either way. */
-	do
-		n = write(req->sp->fd, buf, (size_t)l);
-	while (n < 0 && errno == EINTR);
-	if (n > 0)
-		req->acct_resp_hdr += (uint64_t)n;
+	if (h1_write_small(req->sp->fd, buf, (size_t)l) == 0)
+		req->acct_resp_hdr += (uint64_t)l;
 	REQ_CountStatus(req->wrk, status);
 	req->doclose = sc;
 	req->linger = 1;
@@ -371,14 +400,9 @@ static int
 h1_send100(struct req *req)
 {
 	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
-	struct h1w w[1];
 
 	req->sent100 = 1;
-	H1W_Open(w, req->wrk, req->sp->fd,
-	    TIM_mono() + cache_param->send_timeout,
-	    cache_param->idle_send_timeout);
-	H1W_Write(w, cont, sizeof cont - 1);
-	if (H1W_Close(w) != 0)
+	if (h1_write_small(req->sp->fd, cont, sizeof cont - 1) != 0)
 		return (-1);
 	req->acct_resp_hdr += sizeof cont - 1;
 	return (0);
@@ -423,7 +447,6 @@ h1_body_fill(struct req *req)
 	}
 	req->body_socket = 1;
 	req->rx_e += n;
-	req->acct_req_body += (uint64_t)n;
 	return (0);
 }
 
@@ -447,6 +470,7 @@ H1_ReqBodyNext(struct req *req, struct txt *out)
 	const char *why = "";
 	const char *p;
 	size_t n;
+	enum h1c i;
 
 	CHECK_OBJ(req, REQ_MAGIC);
 	for (;;) {
@@ -472,13 +496,17 @@ H1_ReqBodyNext(struct req *req, struct txt *out)
 				req->rx_p += n;
 				req->body_left -= n;
 				req->body_bytes += n;
+				req->acct_req_body += n;
 				req->body_state = RB_READING;
 				return (1);
 			}
 		} else if (req->rx_p < req->rx_e) {
 			p = req->rx_p;
-			switch (H1_ChunkedNext(&req->body_chunked, &p,
-			    req->rx_e, out, &why)) {
+			i = H1_ChunkedNext(&req->body_chunked, &p, req->rx_e,
+			    out, &why);
+			/* Accounting counts the chunked framing too. */
+			req->acct_req_body += (uint64_t)(p - req->rx_p);
+			switch (i) {
 			case H1C_DATA:
 				req->rx_p = (char *)(uintptr_t)p;
 				req->body_bytes += TXT_LEN(*out);

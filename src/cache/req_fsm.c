@@ -392,8 +392,8 @@ static void
 req_finish(struct worker *wrk, struct req *req)
 {
 
-	(void)wrk;
 	assert(req->bo == NULL);
+	wrk->stats->s_req_bodybytes += req->acct_req_body;
 	VSLb_ts(req->vsl, "Resp", req->t_first, &req->t_prev, TIM_real());
 	VSLb(req->vsl, SLT_ReqAcct, "%ju %ju %ju %ju %ju %ju",
 	    (uintmax_t)req->acct_req_hdr, (uintmax_t)req->acct_req_body,
