@@ -250,18 +250,17 @@ client_unread(const struct client *cl)
 }
 
 static void
-client_fail(struct client *cl, enum hx_io r, const char *what,
-    double timeout)
+client_fail(struct client *cl, enum hx_io r, const char *what, double t0)
 {
 	size_t n;
 
 	cl->last = r;
 	n = cl->conn.len - cl->conn.off;
 	(void)snprintf(cl->err, sizeof cl->err, "%s: %s%s%s%s "
-	    "(after %.1f s, %zu bytes unread: \"%.*s\")", what, HX_IoName(r),
+	    "(after %.2f s, %zu bytes unread: \"%.*s\")", what, HX_IoName(r),
 	    r == HX_IO_PARSE ? ": " : "", r == HX_IO_PARSE ? cl->conn.why :
-	    "", r == HX_IO_ERROR ? strerror(cl->conn.err) : "", timeout, n,
-	    (int)(n > 60 ? 60 : n), client_unread(cl));
+	    "", r == HX_IO_ERROR ? strerror(cl->conn.err) : "",
+	    HX_Now() - t0, n, (int)(n > 60 ? 60 : n), client_unread(cl));
 }
 
 /* How the body of response m is framed; -1 if it cannot be told. */
@@ -318,9 +317,11 @@ CLIENT_TryResp(struct client *cl, unsigned flags, double timeout)
 	double deadline;
 	uint64_t len;
 	enum hx_io r;
+	double t0;
 
 	assert(cl != NULL && cl->magic == CLIENT_MAGIC);
-	deadline = HX_Now() + timeout;
+	t0 = HX_Now();
+	deadline = t0 + timeout;
 	ninterim = 0;
 	cl->err[0] = '\0';
 	for (;;) {
@@ -329,8 +330,7 @@ CLIENT_TryResp(struct client *cl, unsigned flags, double timeout)
 		m->magic = HX_MSG_MAGIC;
 		r = HXC_ReadHead(&cl->conn, m, 0, deadline);
 		if (r != HX_IO_OK) {
-			client_fail(cl, r, "reading the response head",
-			    timeout);
+			client_fail(cl, r, "reading the response head", t0);
 			break;
 		}
 		/* 101 ends HTTP/1 on this connection: treat as final. */
@@ -344,14 +344,13 @@ CLIENT_TryResp(struct client *cl, unsigned flags, double timeout)
 	}
 	if (r == HX_IO_OK && client_framing(cl, m, flags, &kind, &len) != 0) {
 		r = HX_IO_PARSE;
-		client_fail(cl, r, "response framing", timeout);
+		client_fail(cl, r, "response framing", t0);
 	}
 	if (r == HX_IO_OK) {
 		r = HXC_ReadBody(&cl->conn, m, kind, len, cl->sink,
 		    cl->sink_priv, deadline);
 		if (r != HX_IO_OK)
-			client_fail(cl, r, "reading the response body",
-			    timeout);
+			client_fail(cl, r, "reading the response body", t0);
 	}
 	if (r != HX_IO_OK) {
 		HX_MsgFree(&m);

@@ -593,6 +593,7 @@ const char *
 VND_LogProblem(struct vnd *v)
 {
 	char *buf, *line, *next;
+	const char *died;
 	unsigned u;
 
 	buf = VND_Log(v);
@@ -605,8 +606,12 @@ VND_LogProblem(struct vnd *v)
 		for (u = 0; vnd_alarms[u] != NULL; u++)
 			if (strstr(line, vnd_alarms[u]) != NULL)
 				break;
+		/* "Child died", or veneerd's "Child (1234) died ..." */
+		died = strstr(line, "Child");
+		if (died != NULL)
+			died = strstr(died, " died");
 		if (vnd_alarms[u] != NULL || (!v->expect_child_death &&
-		    strstr(line, "Child died") != NULL))
+		    died != NULL))
 			(void)snprintf(v->logline, sizeof v->logline,
 			    "%.200s", line);
 	}
