@@ -1,0 +1,431 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_process.c -- issue #3, end to end: veneerd as a process.  The
+ * manager replaces a child killed with SIGKILL or stopped (ping timeout)
+ * without losing the listen sockets; SIGTERM and SIGINT let the request
+ * in flight finish, remove the pid file and close the ports; a second
+ * instance on the same pid file refuses to start; the command line
+ * refuses what it does not understand with exit status 2 and one line
+ * on stderr; without -F veneerd runs as a daemon.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "lib/harness.h"
+
+static void
+process_handler(struct origin_conn *oc, const struct hx_msg *req,
+    void *priv)
+{
+
+	(void)priv;
+	if (strcmp(req->url, "/slow") == 0) {
+		if (ORIGIN_Stall(oc, 1.0) == 0)
+			(void)ORIGIN_Respond(oc, 200, NULL, "slow done", -1);
+		return;
+	}
+	ORIGIN_DefaultHandler(oc, req, priv);
+}
+
+static void
+finish(struct vnd **vp, struct origin **op)
+{
+
+	VND_Free(vp);
+	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
+	    "(see the log)");
+	ORIGIN_Free(op);
+}
+
+static void
+get_ok(struct client *cl, const char *url, double timeout)
+{
+	struct hx_msg *r;
+
+	r = CLIENT_Fetch(cl, "GET", url, NULL, timeout);
+	ck_assert_msg(r->status == 200, "%s: status %d", url, r->status);
+	ck_assert_str_eq(r->body, url);
+	HX_MsgFree(&r);
+}
+
+/* Wait for pid to be gone (or a zombie), failing after timeout. */
+static void
+wait_gone(pid_t pid, double timeout)
+{
+	double deadline;
+
+	deadline = HX_Now() + timeout;
+	while (HX_ProcStart(pid) != 0) {
+		ck_assert_msg(HX_Now() < deadline, "process %ld still there "
+		    "after %.1f s", (long)pid, timeout);
+		(void)poll(NULL, 0, 10);
+	}
+}
+
+/* A pid file's pid, waiting for the file within timeout. */
+static pid_t
+read_pidfile(const char *path, double timeout)
+{
+	double deadline;
+	char *s;
+	long pid;
+
+	deadline = HX_Now() + timeout;
+	for (;;) {
+		s = HX_ReadFile(path, NULL);
+		pid = s != NULL ? strtol(s, NULL, 10) : 0;
+		free(s);
+		if (pid > 1)
+			return ((pid_t)pid);
+		ck_assert_msg(HX_Now() < deadline, "no pid in %s after %.1f s",
+		    path, timeout);
+		(void)poll(NULL, 0, 10);
+	}
+}
+
+/*--------------------------------------------------------------------
+ * 12. The child dies or hangs; the manager replaces it.
+ */
+
+START_TEST(child_kill9_recovers)
+{
+	struct client *before, *during, *after;
+	struct origin *o;
+	struct vnd *v;
+	pid_t old, new;
+
+	o = ORIGIN_New(process_handler, NULL);
+	v = VND_Launch(ORIGIN_Port(o), NULL);
+	VND_ExpectChildDeath(v);
+	before = VND_Connect(v);
+	get_ok(before, "/before", HX_T_RESP);
+	old = VND_ChildPid(v);
+	ck_assert_int_ne(old, VND_Pid(v));
+	ck_assert_int_eq(kill(old, SIGKILL), 0);
+	wait_gone(old, HX_T_RESP);
+	/* The manager holds the sockets: this waits for the new child. */
+	during = VND_Connect(v);
+	get_ok(during, "/during", HX_T_SLOW);
+	new = VND_WaitChildPidChange(v, old, HX_T_SLOW);
+	after = VND_Connect(v);
+	get_ok(after, "/after", HX_T_RESP);
+	ck_assert_int_eq(VND_ChildPid(v), new);
+	CLIENT_Free(&before);
+	CLIENT_Free(&during);
+	CLIENT_Free(&after);
+	finish(&v, &o);
+}
+END_TEST
+
+START_TEST(child_stopped_is_replaced)
+{
+	struct origin *o;
+	struct client *cl;
+	struct vnd *v;
+	pid_t old;
+	double t0;
+
+	o = ORIGIN_New(process_handler, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "cli_timeout=2", "ping_interval=1",
+	    NULL);
+	VND_ExpectChildDeath(v);
+	old = VND_ChildPid(v);
+	t0 = HX_Now();
+	ck_assert_int_eq(kill(old, SIGSTOP), 0);
+	(void)VND_WaitChildPidChange(v, old, 12.0);
+	HX_Log("stopped child replaced after %.1f s", HX_Now() - t0);
+	/* Killed, not left stopped beside the new one. */
+	wait_gone(old, HX_T_RESP);
+	cl = VND_Connect(v);
+	get_ok(cl, "/after-stop", HX_T_SLOW);
+	CLIENT_Free(&cl);
+	finish(&v, &o);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
+ * 13. Shutting down with a request in flight.
+ */
+
+static void
+graceful_stop(int sig)
+{
+	char pidfile[4096], addr[64];
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+	int port, e, st;
+
+	o = ORIGIN_New(process_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	(void)snprintf(pidfile, sizeof pidfile, "%s/veneerd.pid", VND_Dir(v));
+	VND_Arg(v, "-P");
+	VND_Arg(v, pidfile);
+	VND_Start(v);
+	ck_assert_int_eq(read_pidfile(pidfile, HX_T_RESP), VND_Pid(v));
+	(void)snprintf(addr, sizeof addr, "%s", VND_Addr(v, 0));
+	port = VND_Port(v, 0);
+
+	cl = VND_Connect(v);
+	CLIENT_Req(cl, "GET", "/slow", NULL, NULL, 0);
+	ORIGIN_WaitReqs(o, 1, HX_T_RESP);
+	VND_Kill(v, sig);
+	r = CLIENT_Resp(cl, 0, HX_T_SLOW);
+	ck_assert_int_eq(r->status, 200);
+	ck_assert_str_eq(r->body, "slow done");
+	HX_MsgFree(&r);
+	st = VND_Wait(v, HX_T_SLOW);
+	ck_assert_msg(st == 0, "exit status %d after signal %d", st, sig);
+	ck_assert_msg(access(pidfile, F_OK) != 0, "%s left behind", pidfile);
+	ck_assert_msg(CLIENT_TryNew(addr, port, 2.0, &e) == NULL,
+	    "%s port %d still accepts after the exit", addr, port);
+	ck_assert_msg(e == ECONNREFUSED, "connect: %s", strerror(e));
+	CLIENT_Free(&cl);
+	finish(&v, &o);
+}
+
+START_TEST(sigterm_finishes_in_flight)
+{
+
+	graceful_stop(SIGTERM);
+}
+END_TEST
+
+START_TEST(sigint_finishes_in_flight)
+{
+
+	graceful_stop(SIGINT);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
+ * 14. The pid file keeps a second instance out.
+ */
+
+static int
+mentions(const char *text, const char *word)
+{
+	size_t n;
+
+	n = strlen(word);
+	for (; *text != '\0'; text++)
+		if (strncasecmp(text, word, n) == 0)
+			return (1);
+	return (0);
+}
+
+START_TEST(pidfile_second_instance)
+{
+	char pidfile[4096], *out, *err;
+	struct vnd *v1, *v2;
+	struct origin *o;
+	struct client *cl;
+	double t0, dt;
+	int st;
+
+	o = ORIGIN_New(process_handler, NULL);
+	v1 = VND_New();
+	VND_Backend(v1, ORIGIN_Port(o));
+	(void)snprintf(pidfile, sizeof pidfile, "%s/veneerd.pid",
+	    VND_Dir(v1));
+	VND_Arg(v1, "-P");
+	VND_Arg(v1, pidfile);
+	VND_Start(v1);
+	ck_assert_int_eq(read_pidfile(pidfile, HX_T_RESP), VND_Pid(v1));
+
+	v2 = VND_New();
+	VND_Backend(v2, ORIGIN_Port(o));
+	t0 = HX_Now();
+	st = VND_Exec(v2, 1, HX_T_RESP, "-P", pidfile, NULL);
+	dt = HX_Now() - t0;
+	out = VND_ExecOut(v2);
+	err = VND_ExecErr(v2);
+	ck_assert_msg(st != 0, "a second veneerd on %s started", pidfile);
+	ck_assert_msg(dt < 3.0, "the second veneerd took %.1f s to refuse",
+	    dt);
+	ck_assert_msg(mentions(err, "pid") || mentions(out, "pid"),
+	    "the refusal does not name the pid file: %s%s", out, err);
+	free(out);
+	free(err);
+
+	/* The first one is untouched. */
+	ck_assert_int_eq(read_pidfile(pidfile, HX_T_RESP), VND_Pid(v1));
+	cl = VND_Connect(v1);
+	get_ok(cl, "/still-here", HX_T_RESP);
+	CLIENT_Free(&cl);
+	VND_Free(&v2);
+	finish(&v1, &o);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
+ * 18. The command line.
+ */
+
+/* Exit status 2 and one line on stderr naming what was wrong. */
+static void
+refused(struct vnd *v, const char *what, const char *opt, const char *arg)
+{
+	const char *nl;
+	char *err;
+	int st;
+
+	st = VND_Exec(v, 1, HX_T_RESP, opt, arg, NULL);
+	err = VND_ExecErr(v);
+	ck_assert_msg(st == 2, "%s %s: exit status %d, want 2 (stderr: %s)",
+	    opt, arg == NULL ? "" : arg, st, err);
+	nl = strchr(err, '\n');
+	ck_assert_msg(err[0] != '\0' && err[0] != '\n' &&
+	    (nl == NULL || nl[1] == '\0'), "%s %s: want one line on stderr, "
+	    "got \"%s\"", opt, arg == NULL ? "" : arg, err);
+	ck_assert_msg(what == NULL || mentions(err, what),
+	    "%s %s: stderr does not name %s: %s", opt,
+	    arg == NULL ? "" : arg, what, err);
+	free(err);
+}
+
+START_TEST(cmdline_errors)
+{
+	struct vnd *v;
+	int st;
+
+	v = VND_New();
+	refused(v, "no_such_param", "-p", "no_such_param=1");
+	refused(v, "timeout_idle", "-p", "timeout_idle=banana");
+	refused(v, "thread_pool_min", "-p", "thread_pool_min=1");
+	refused(v, NULL, "-Z", NULL);
+	refused(v, NULL, "-s", "bogus");
+	/* No -b (and no VCL): nothing to proxy to. */
+	st = VND_Exec(v, 0, HX_T_RESP, "-F", "-n", VND_Workdir(v), "-a",
+	    "127.0.0.1:0", "-j", "none", NULL);
+	ck_assert_msg(st == 2, "without -b: exit status %d, want 2", st);
+	VND_Free(&v);
+}
+END_TEST
+
+START_TEST(cmdline_version_help)
+{
+	char *out, *err;
+	struct vnd *v;
+	int st;
+
+	v = VND_New();
+	st = VND_Exec(v, 0, HX_T_RESP, "-V", NULL);
+	out = VND_ExecOut(v);
+	err = VND_ExecErr(v);
+	ck_assert_msg(st == 0, "-V: exit status %d", st);
+	ck_assert_msg(mentions(out, "veneer") || mentions(err, "veneer"),
+	    "-V printed no version: %s%s", out, err);
+	free(out);
+	free(err);
+	st = VND_Exec(v, 0, HX_T_RESP, "-h", NULL);
+	out = VND_ExecOut(v);
+	err = VND_ExecErr(v);
+	ck_assert_msg(st == 0, "-h: exit status %d", st);
+	ck_assert_msg(out[0] != '\0' || err[0] != '\0', "-h printed nothing");
+	free(out);
+	free(err);
+	VND_Free(&v);
+}
+END_TEST
+
+START_TEST(cmdline_storage)
+{
+	struct origin *o;
+	struct client *cl;
+	struct vnd *v;
+
+	o = ORIGIN_New(process_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-s");
+	VND_Arg(v, "malloc,64m");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	get_ok(cl, "/malloc", HX_T_RESP);
+	CLIENT_Free(&cl);
+	VND_Stop(v);
+	finish(&v, &o);
+}
+END_TEST
+
+START_TEST(cmdline_daemon)
+{
+	char pidfile[4096], backend[64];
+	struct origin *o;
+	struct client *cl;
+	struct vnd *v;
+	pid_t pid;
+	int st;
+
+	o = ORIGIN_New(process_handler, NULL);
+	v = VND_New();
+	(void)snprintf(pidfile, sizeof pidfile, "%s/veneerd.pid", VND_Dir(v));
+	(void)snprintf(backend, sizeof backend, "127.0.0.1:%d",
+	    ORIGIN_Port(o));
+	/* No -F: the launcher returns 0, the daemon goes on. */
+	st = VND_Exec(v, 0, HX_T_SLOW, "-n", VND_Workdir(v), "-a",
+	    "127.0.0.1:0", "-b", backend, "-j", "none", "-P", pidfile, NULL);
+	ck_assert_msg(st == 0, "daemon launcher: exit status %d", st);
+	pid = read_pidfile(pidfile, HX_T_RESP);
+	ck_assert_msg(HX_ProcStart(pid) != 0, "the daemon (pid %ld in %s) "
+	    "is not running", (long)pid, pidfile);
+	VND_Adopt(v, pid);
+	VND_WaitListen(v);
+	cl = VND_Connect(v);
+	get_ok(cl, "/daemon", HX_T_RESP);
+	CLIENT_Free(&cl);
+	VND_Stop(v);
+	ck_assert_msg(access(pidfile, F_OK) != 0, "%s left behind", pidfile);
+	finish(&v, &o);
+}
+END_TEST
+
+static Suite *
+process_suite(void)
+{
+	TCase *tc;
+	Suite *s;
+
+	s = suite_create("process");
+	tc = tcase_create("child");
+	tcase_set_timeout(tc, 25);
+	tcase_add_test(tc, child_kill9_recovers);
+	tcase_add_test(tc, child_stopped_is_replaced);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("shutdown");
+	tcase_set_timeout(tc, 15);
+	tcase_add_test(tc, sigterm_finishes_in_flight);
+	tcase_add_test(tc, sigint_finishes_in_flight);
+	tcase_add_test(tc, pidfile_second_instance);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cmdline");
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, cmdline_errors);
+	tcase_add_test(tc, cmdline_version_help);
+	tcase_add_test(tc, cmdline_storage);
+	tcase_add_test(tc, cmdline_daemon);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+
+	return (HX_Run(process_suite()));
+}
