@@ -1,0 +1,223 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_load.c -- issue #3, end to end: many connections.  Idle keep-alive
+ * connections wait in the waiter, not on threads: 5,000 of them cost a
+ * handful of threads and are all served when they speak again.  When
+ * every thread is busy and the queue is full, new sessions are dropped
+ * (closed, counted) instead of hanging.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/harness.h"
+
+#define IDLE_CONNS	5000
+#define IDLE_BATCH	16	/* requests in flight at once */
+#define IDLE_MAX_THREADS 60
+#define IDLE_FDS	12000	/* 5,000 here, 5,000 in veneerd, spare */
+
+#define FLOOD_CONNS	30
+
+static void
+load_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+
+	(void)priv;
+	if (strncmp(req->url, "/slow/", 6) == 0) {
+		if (ORIGIN_Stall(oc, 2.0) == 0)
+			(void)ORIGIN_Respond(oc, 200, NULL, req->url, -1);
+		return;
+	}
+	(void)ORIGIN_Respond(oc, 200, "Cache-Control: max-age=60\r\n", "ok",
+	    -1);
+}
+
+static void
+finish(struct vnd **vp, struct origin **op)
+{
+
+	VND_Free(vp);
+	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
+	    "(see the log)");
+	ORIGIN_Free(op);
+}
+
+/* One request on each of cl[from..to), connecting first if needed. */
+static void
+idle_round(struct vnd *v, struct client **cl, unsigned from, unsigned to,
+    const char *url)
+{
+	struct hx_msg *r;
+	unsigned u;
+
+	for (u = from; u < to; u++) {
+		if (cl[u] == NULL)
+			cl[u] = VND_Connect(v);
+		CLIENT_Req(cl[u], "GET", url, NULL, NULL, 0);
+	}
+	for (u = from; u < to; u++) {
+		r = CLIENT_TryResp(cl[u], 0, HX_T_SLOW);
+		ck_assert_msg(r != NULL, "connection %u, %s: %s", u, url,
+		    CLIENT_Error(cl[u]));
+		ck_assert_msg(r->status == 200, "connection %u, %s: status %d",
+		    u, url, r->status);
+		HX_MsgFree(&r);
+	}
+}
+
+START_TEST(idle_connections_wait_without_threads)
+{
+	struct client **cl;
+	struct origin *o;
+	struct vnd *v;
+	long fds, threads;
+	unsigned u, n;
+	double t0;
+
+	fds = HX_RaiseFdLimit(20000);
+	if (fds < IDLE_FDS) {
+		HX_Log("SKIP idle_connections_wait_without_threads: only %ld "
+		    "file descriptors (ulimit -Hn), %d needed", fds, IDLE_FDS);
+		return;
+	}
+	o = ORIGIN_New(load_handler, NULL);
+	/*
+	 * veneerd inherits the raised limit.  timeout_linger=0: a worker
+	 * lingering on each session would need (request rate x linger)
+	 * threads while we ramp up, and they would stay for
+	 * thread_pool_timeout; the point here is where idle sessions wait.
+	 */
+	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=10",
+	    "thread_pool_max=500", "timeout_idle=60s", "timeout_linger=0",
+	    NULL);
+	cl = calloc(IDLE_CONNS, sizeof *cl);
+	ck_assert_ptr_nonnull(cl);
+
+	t0 = HX_Now();
+	for (u = 0; u < IDLE_CONNS; u += IDLE_BATCH) {
+		n = u + IDLE_BATCH > IDLE_CONNS ? IDLE_CONNS : u + IDLE_BATCH;
+		idle_round(v, cl, u, n, "/idle");
+	}
+	HX_Log("%d connections, one request each, in %.1f s", IDLE_CONNS,
+	    HX_Now() - t0);
+	/* Parked in the waiter, not holding threads. */
+	(void)VND_WaitCounter(v, "sess_waiting", ">=", IDLE_CONNS * 9 / 10,
+	    10.0);
+	threads = VND_ChildThreads(v);
+	HX_Log("child threads with %d idle connections: %ld", IDLE_CONNS,
+	    threads);
+	ck_assert_msg(threads < IDLE_MAX_THREADS, "%ld threads for %d idle "
+	    "connections (thread_pool_min=10)", threads, IDLE_CONNS);
+
+	t0 = HX_Now();
+	for (u = 0; u < IDLE_CONNS; u += IDLE_BATCH) {
+		n = u + IDLE_BATCH > IDLE_CONNS ? IDLE_CONNS : u + IDLE_BATCH;
+		idle_round(v, cl, u, n, "/again");
+	}
+	HX_Log("second request on each in %.1f s", HX_Now() - t0);
+	ck_assert_int_eq(VND_Counter(v, "sess_conn"), IDLE_CONNS);
+	threads = VND_ChildThreads(v);
+	ck_assert_msg(threads < IDLE_MAX_THREADS, "%ld threads after the "
+	    "second round", threads);
+	for (u = 0; u < IDLE_CONNS; u++)
+		CLIENT_Free(&cl[u]);
+	free(cl);
+	finish(&v, &o);
+}
+END_TEST
+
+/*
+ * thread_pool_max cannot go below 10 (include/params.h), so 10 threads
+ * and a queue of 1 against 30 simultaneous slow requests.
+ */
+START_TEST(pool_overflow_drops)
+{
+	struct client *cl[FLOOD_CONNS];
+	unsigned u, served, dropped;
+	double deadline;
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	enum hx_io io;
+	char req[64];
+	int len;
+
+	o = ORIGIN_New(load_handler, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=5",
+	    "thread_pool_max=10", "thread_queue_limit=1", NULL);
+	/* The child is up and its pool has its minimum. */
+	cl[0] = VND_Connect(v);
+	r = CLIENT_Fetch(cl[0], "GET", "/warm", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl[0]);
+	(void)VND_WaitCounter(v, "threads", ">=", 5, HX_T_RESP);
+	for (u = 0; u < FLOOD_CONNS; u++) {
+		cl[u] = VND_Connect(v);
+		len = snprintf(req, sizeof req, "GET /slow/%u HTTP/1.1\r\n"
+		    "Host: e2e.test\r\n\r\n", u);
+		/* A dropped session may be closed already: not an error. */
+		(void)CLIENT_TrySend(cl[u], req, (size_t)len, 1.0);
+	}
+	served = dropped = 0;
+	deadline = HX_Now() + 12.0;
+	for (u = 0; u < FLOOD_CONNS; u++) {
+		r = CLIENT_TryResp(cl[u], 0, deadline - HX_Now());
+		if (r != NULL) {
+			ck_assert_msg(r->status == 200 || r->status == 503,
+			    "request %u: status %d", u, r->status);
+			if (r->status == 200)
+				served++;
+			HX_MsgFree(&r);
+			continue;
+		}
+		io = CLIENT_LastIO(cl[u]);
+		ck_assert_msg(io == HX_IO_EOF || io == HX_IO_RESET,
+		    "request %u neither answered nor dropped: %s", u,
+		    CLIENT_Error(cl[u]));
+		dropped++;
+	}
+	HX_Log("%u served, %u dropped of %d", served, dropped, FLOOD_CONNS);
+	ck_assert_msg(dropped > 0, "no session dropped with 10 threads and a "
+	    "queue of 1 for %d slow requests", FLOOD_CONNS);
+	ck_assert_msg(served >= 5, "only %u of %d served with 5 idle threads",
+	    served, FLOOD_CONNS);
+	(void)VND_WaitCounter(v, "sess_dropped", ">", 0, HX_T_RESP);
+	/* Drops mean the queue was full: something waited in it. */
+	(void)VND_WaitCounter(v, "sess_queued", ">", 0, HX_T_RESP);
+	for (u = 0; u < FLOOD_CONNS; u++)
+		CLIENT_Free(&cl[u]);
+	finish(&v, &o);
+}
+END_TEST
+
+static Suite *
+load_suite(void)
+{
+	TCase *tc;
+	Suite *s;
+
+	s = suite_create("load");
+	tc = tcase_create("waiter");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, idle_connections_wait_without_threads);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("pool");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, pool_overflow_drops);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+
+	return (HX_Run(load_suite()));
+}
