@@ -106,11 +106,31 @@ cli_read_full(int fd, char *buf, size_t len, vtim_mono deadline)
 	return (0);
 }
 
+/*
+ * A left-justified number filling the field [b, e): at least one digit,
+ * then only spaces.  -1 for anything else (signs, leading blanks, tabs,
+ * CR): strtoul() would take those and let a damaged line through.
+ */
+static long
+cli_field(const char *b, const char *e)
+{
+	long v = 0;
+
+	if (b == e || *b < '0' || *b > '9')
+		return (-1);
+	for (; b < e && *b >= '0' && *b <= '9'; b++)
+		v = v * 10 + (*b - '0');
+	for (; b < e; b++)
+		if (*b != ' ')
+			return (-1);
+	return (v);
+}
+
 int
 CLI_ReadResult(int fd, unsigned *status, char **body, double timeout)
 {
-	char hdr[CLI_LINE0_LEN + 1], *p, *ep;
-	unsigned long len, st;
+	char hdr[CLI_LINE0_LEN + 1], *p;
+	long len, st;
 	vtim_mono deadline;
 
 	*status = CLIS_COMMS;
@@ -121,15 +141,15 @@ CLI_ReadResult(int fd, unsigned *status, char **body, double timeout)
 	hdr[CLI_LINE0_LEN] = '\0';
 	if (hdr[3] != ' ' || hdr[CLI_LINE0_LEN - 1] != '\n')
 		return (-1);
-	st = strtoul(hdr, &ep, 10);
-	if (ep != hdr + 3 || st < 100 || st > 999)
+	st = cli_field(hdr, hdr + 3);
+	if (st < 100 || st > 999)
 		return (-1);
-	len = strtoul(hdr + 4, &ep, 10);
-	if (ep == hdr + 4 || len > 64UL * 1024 * 1024)
+	len = cli_field(hdr + 4, hdr + CLI_LINE0_LEN - 1);
+	if (len < 0 || len > 64L * 1024 * 1024)
 		return (-1);
-	p = malloc(len + 2);
+	p = malloc((size_t)len + 2);
 	assert(p != NULL);
-	if (cli_read_full(fd, p, len + 1, deadline)) {
+	if (cli_read_full(fd, p, (size_t)len + 1, deadline)) {
 		free(p);
 		return (-1);
 	}
