@@ -151,7 +151,12 @@ vsl_record(uint32_t *p, enum VSL_tag_e tag, uint32_t wid, const char *b,
 	return (VSL_OVERHEAD + VSL_WORDS(len + 1));
 }
 
-/* Room for one more record of up to VSL_RECLEN bytes? Flush if not. */
+/*
+ * Room for one more record of up to VSL_RECLEN bytes? Flush if not.
+ * 0 if the buffer cannot hold one even when empty: the caller writes the
+ * record directly, and the buffer stays empty (no batch header taken, so
+ * no empty batch reaches the ring).
+ */
 static int
 vsl_room(struct vsl_log *vsl)
 {
@@ -159,13 +164,16 @@ vsl_room(struct vsl_log *vsl)
 
 	if (vsl->wlb == NULL)
 		return (0);
+	if ((size_t)(vsl->wle - vsl->wlb) < VSL_OVERHEAD + need)
+		return (0);
 	if (vsl->wlp == vsl->wlb)
 		vsl->wlp += VSL_OVERHEAD;	/* batch header */
 	if ((size_t)(vsl->wle - vsl->wlp) < need) {
 		VSL_Flush(vsl);
 		vsl->wlp += VSL_OVERHEAD;
 	}
-	return ((size_t)(vsl->wle - vsl->wlp) >= need);
+	assert((size_t)(vsl->wle - vsl->wlp) >= need);
+	return (1);
 }
 
 static void

@@ -509,6 +509,21 @@ START_TEST(test_fill_one_record_buffer)
 }
 END_TEST
 
+/*
+ * Buffers too small for one longest record (VSL_Setup takes 64 bytes)
+ * write their records straight to the ring.  They used to leave an
+ * empty batch (word 1 = 0) in the ring for every record as well.
+ */
+static const size_t small_sizes[] = { 64, 100, 128, 256, 268 };
+
+START_TEST(test_fill_small_buffer)
+{
+
+	fill_and_check(small_sizes[_i], 50);
+	ck_assert_uint_eq(nbatch, 0);
+}
+END_TEST
+
 /* Each buffer flush is one batch; each batch fits in its buffer. */
 START_TEST(test_batches_fit)
 {
@@ -662,6 +677,8 @@ vsl_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_fill_flushes);
 	tcase_add_test(tc, test_fill_one_record_buffer);
+	tcase_add_loop_test(tc, test_fill_small_buffer, 0,
+	    (int)ARRAY_SIZE(small_sizes));
 	tcase_add_test(tc, test_batches_fit);
 	tcase_add_test(tc, test_wrap);
 	tcase_add_test(tc, test_threads);
