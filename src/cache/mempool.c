@@ -55,6 +55,9 @@ MPL_Get(struct mempool *mpl, size_t size)
 	struct mpl_block *b;
 
 	CHECK_OBJ(mpl, MEMPOOL_MAGIC);
+	/* MPL_HDR + size would wrap to a block smaller than its header. */
+	if (size > SIZE_MAX - MPL_HDR)
+		return (NULL);
 	for (;;) {
 		ASSERT_ZERO(pthread_mutex_lock(&mpl->mtx));
 		b = mpl->free;

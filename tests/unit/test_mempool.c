@@ -258,6 +258,26 @@ START_TEST(test_size_large)
 }
 END_TEST
 
+/*
+ * A size so big that adding the block header wraps around is out of
+ * memory, not a tiny block: MPL_Get used to calloc the wrapped size and
+ * write its header past the end of it.
+ */
+static const size_t huge_sizes[] = {
+	SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 8, SIZE_MAX - 15, SIZE_MAX - 16,
+	SIZE_MAX - 31,
+};
+
+START_TEST(test_size_huge)
+{
+
+	pool_new(10);
+	ck_assert_ptr_null(MPL_Get(mpl, huge_sizes[_i]));
+	/* The pool still works. */
+	MPL_Free(mpl, MPL_Get(mpl, 10));
+}
+END_TEST
+
 /* Threads ----------------------------------------------------------*/
 
 #define NTHREAD		4
@@ -403,6 +423,8 @@ mempool_suite(void)
 	tcase_add_test(tc, test_max_free_zero);
 	tcase_add_test(tc, test_size_zero);
 	tcase_add_test(tc, test_size_large);
+	tcase_add_loop_test(tc, test_size_huge, 0,
+	    (int)ARRAY_SIZE(huge_sizes));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("threads");
