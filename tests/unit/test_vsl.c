@@ -455,7 +455,7 @@ static void
 fill_payload(char *b, size_t sz, unsigned i)
 {
 
-	/* At most VSL_RECLEN bytes: fits, and truncation is not tested here. */
+	/* Under VSL_RECLEN: truncation is tested elsewhere. */
 	(void)snprintf(b, sz, "rec %u %.*s", i, (int)((i * 37) % 240),
 	    "0123456789012345678901234567890123456789"
 	    "0123456789012345678901234567890123456789"
@@ -617,7 +617,8 @@ START_TEST(test_threads)
 	}
 	for (u = 0; u < NTHREAD; u++)
 		ck_assert_int_eq(pthread_join(thr[u], NULL), 0);
-	ck_assert_uint_eq(ring_parse(), NTHREAD * (PERTHREAD + PERTHREAD / 100));
+	ck_assert_uint_eq(ring_parse(),
+	    NTHREAD * (PERTHREAD + PERTHREAD / 100));
 	/* Each thread's records in its own order, none lost. */
 	for (u = 0; u < nrec; u++) {
 		if (recs[u].tag == SLT_Notice) {
