@@ -204,6 +204,8 @@ END_TEST
  */
 
 struct big_sink {
+	unsigned	magic;
+#define BIG_SINK_MAGIC	0x62483c49
 	uint64_t	off;
 	uint64_t	next_sample;
 	unsigned	bad;
@@ -218,6 +220,7 @@ big_sink(void *priv, const void *data, size_t len)
 	long rss;
 
 	bs = priv;
+	ck_assert(bs->magic == BIG_SINK_MAGIC);
 	if (HX_PatternCheck(data, bs->off, len) != 0)
 		bs->bad++;
 	bs->off += len;
@@ -250,6 +253,7 @@ START_TEST(one_gigabyte_streamed)
 	base = VND_ChildRssKB(v);
 
 	memset(&bs, 0, sizeof bs);
+	bs.magic = BIG_SINK_MAGIC;
 	bs.child = VND_ChildPid(v);
 	bs.max_rss = base;
 	CLIENT_SetSink(cl, big_sink, &bs);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -571,6 +572,8 @@ START_TEST(origin_notes_bad_requests)
 END_TEST
 
 struct pattern_sink {
+	unsigned	magic;
+#define PATTERN_SINK_MAGIC	0x17b6ec76
 	uint64_t	off;
 	int		bad;
 };
@@ -581,6 +584,7 @@ pattern_sink(void *priv, const void *data, size_t len)
 	struct pattern_sink *ps;
 
 	ps = priv;
+	ck_assert(ps->magic == PATTERN_SINK_MAGIC);
 	if (HX_PatternCheck(data, ps->off, len) != 0)
 		ps->bad++;
 	ps->off += len;
@@ -605,6 +609,7 @@ START_TEST(pattern_streams)
 	o = ORIGIN_New(script_handler, NULL);
 	cl = CLIENT_New("127.0.0.1", ORIGIN_Port(o), HX_T_RESP);
 	memset(&ps, 0, sizeof ps);
+	ps.magic = PATTERN_SINK_MAGIC;
 	CLIENT_SetSink(cl, pattern_sink, &ps);
 	r = CLIENT_Fetch(cl, "GET", "/big", NULL, HX_T_SLOW);
 	ck_assert_int_eq(r->bodylen, 67108864);
@@ -671,6 +676,8 @@ spare_process(void)
 }
 
 struct poker {
+	unsigned	magic;
+#define POKER_MAGIC	0x5233cf94
 	const char	*dir;
 };
 
@@ -680,6 +687,7 @@ poker_thread(void *arg)
 	struct poker *pk;
 
 	pk = arg;
+	assert(pk->magic == POKER_MAGIC);
 	(void)poll(NULL, 0, 200);
 	(void)poke_counter(pk->dir, 1, 42);
 	return (NULL);
@@ -706,6 +714,7 @@ START_TEST(counters_reader)
 	ck_assert_int_eq(VND_TryCounter(v, "no_such", &x), -1);
 	ck_assert_int_eq(VND_ChildPid(v), p1);
 
+	pk.magic = POKER_MAGIC;
 	pk.dir = VND_Workdir(v);
 	ck_assert_int_eq(pthread_create(&thr, NULL, poker_thread, &pk), 0);
 	ck_assert_int_eq(VND_WaitCounter(v, "sess_conn", ">=", 40, 5.0), 42);

@@ -25,9 +25,10 @@
 
 #include <sys/types.h>
 
-#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <check.h>
 
 #define HX_PRINTFLIKE(f, a)	__attribute__((format(printf, f, a)))
 
@@ -315,7 +316,7 @@ void	VND_Arg(struct vnd *, const char *);
 void	VND_Param(struct vnd *, const char *name, const char *value);
 void	VND_Backend(struct vnd *, int port);	/* -b 127.0.0.1:port */
 void	VND_Listen(struct vnd *, const char *addr);	/* -a, repeatable */
-/* Per-vnd deadline for _.listen (default 10 s). */
+/* Deadline for _.listen (6 s times CK_TIMEOUT_MULTIPLIER). */
 void	VND_SetStartTimeout(struct vnd *, double);
 /*
  * $VENEERD -F -n WORKDIR -a ... -b ... -j none ARGS, output to

@@ -313,6 +313,8 @@ hxc_line(struct hx_conn *c, char **linep, double deadline)
 
 /* Default sink: collect the body in memory. */
 struct hxc_mem {
+	unsigned	magic;
+#define HXC_MEM_MAGIC	0x8903d232
 	char		*p;
 	size_t		len;
 	size_t		size;
@@ -326,6 +328,7 @@ hxc_mem_sink(void *priv, const void *data, size_t len)
 	char *np;
 
 	mem = priv;
+	assert(mem->magic == HXC_MEM_MAGIC);
 	if (mem->size - mem->len < len + 1) {
 		nsize = mem->size == 0 ? 4096 : mem->size;
 		while (nsize - mem->len < len + 1)
@@ -476,6 +479,7 @@ HXC_ReadBody(struct hx_conn *c, struct hx_msg *m, enum hx_body kind,
 	assert(m->magic == HX_MSG_MAGIC);
 	m->body_kind = kind;
 	memset(&mem, 0, sizeof mem);
+	mem.magic = HXC_MEM_MAGIC;
 	if (sink == NULL) {
 		sink = hxc_mem_sink;
 		priv = &mem;

@@ -76,6 +76,8 @@ struct vnd {
 	struct vnd		*next;
 };
 
+static void vnd_note_quiet(struct vnd *);
+
 static struct vnd	*vnd_list;		/* this test's vnds */
 static pid_t		vnd_atexit_pid;		/* process that set it */
 
@@ -297,6 +299,22 @@ vnd_wait_quiet(struct vnd *v, double timeout)
  * Building and starting.
  */
 
+/*
+ * 6 s for _.listen (a start takes 0.1 s here), scaled like check's own
+ * timeouts by CK_TIMEOUT_MULTIPLIER: it must expire, with a message,
+ * before a test's 10 s check timeout kills the test silently.
+ */
+static double
+vnd_start_timeout(void)
+{
+	const char *m;
+	double mult;
+
+	m = getenv("CK_TIMEOUT_MULTIPLIER");
+	mult = m != NULL ? strtod(m, NULL) : 1.0;
+	return (6.0 * (mult > 0 ? mult : 1.0));
+}
+
 struct vnd *
 VND_New(void)
 {
@@ -317,7 +335,7 @@ VND_New(void)
 	v->workdir = strdup(path);
 	(void)snprintf(path, sizeof path, "%s/veneerd.log", v->dir);
 	v->logpath = strdup(path);
-	v->start_timeout = 10.0;
+	v->start_timeout = vnd_start_timeout();
 	v->next = vnd_list;
 	vnd_list = v;
 	return (v);
@@ -497,6 +515,8 @@ VND_Start(struct vnd *v)
 	v->pid_start = HX_ProcStart(v->pid);
 	HX_RegisterPid(v->pid);
 	VND_WaitListen(v);
+	/* Every child seen is remembered: a second one is a restart. */
+	vnd_note_quiet(v);
 }
 
 struct vnd *
@@ -635,6 +655,7 @@ VND_Free(struct vnd **vp)
 	assert(v->magic == VND_MAGIC);
 	problem[0] = '\0';
 	if (v->pid > 0 && !v->reaped) {
+		vnd_note_quiet(v);
 		(void)kill(v->pid, SIGTERM);
 		st = vnd_wait_quiet(v, VND_T_STOP);
 		if (st == -2)
@@ -806,6 +827,7 @@ struct client *
 VND_ConnectTo(struct vnd *v, unsigned i)
 {
 
+	vnd_note_quiet(v);
 	return (CLIENT_New(VND_Addr(v, i), VND_Port(v, i), HX_T_RESP));
 }
 
@@ -836,6 +858,8 @@ VND_NoteChild(struct vnd *v, pid_t pid)
 	v->children[v->nchildren] = pid;
 	v->child_start[v->nchildren] = HX_ProcStart(pid);
 	v->nchildren++;
+	/* Killed at the end of the run if a failed test leaves it. */
+	HX_RegisterPid(pid);
 }
 
 /* Read a counter (or just the child pid, name NULL) within timeout. */
@@ -869,6 +893,14 @@ vnd_read(struct vnd *v, const char *name, uint64_t *val, pid_t *child,
 		vnd_fail(v, "no valid counters file after %.1f s: %s", timeout,
 		    why);
 	return (-1);
+}
+
+/* Note the current child if the counters file names one already. */
+static void
+vnd_note_quiet(struct vnd *v)
+{
+
+	(void)vnd_read(v, NULL, NULL, NULL, 0, 0);
 }
 
 int
