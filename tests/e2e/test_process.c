@@ -139,6 +139,10 @@ START_TEST(child_stopped_is_replaced)
 	v = VND_Launch(ORIGIN_Port(o), "cli_timeout=2", "ping_interval=1",
 	    NULL);
 	VND_ExpectChildDeath(v);
+	/* Stopping a child that is still starting would test the start. */
+	cl = VND_Connect(v);
+	get_ok(cl, "/before-stop", HX_T_RESP);
+	CLIENT_Free(&cl);
 	old = VND_ChildPid(v);
 	t0 = HX_Now();
 	ck_assert_int_eq(kill(old, SIGSTOP), 0);
