@@ -429,10 +429,8 @@ START_TEST(head_has_no_body)
 	ck_assert_int_eq(r->status, 200);
 	ck_assert_str_eq(HX_Header(r, "Content-Length"), "1234");
 	HX_MsgFree(&r);
-	/* Nothing may follow the head (a bounded look, not a sync). */
-	ck_assert_int_eq(CLIENT_WaitClose(cl, 0.3), HX_IO_TIMEOUT);
 	ck_assert_int_eq(CLIENT_Pending(cl), 0);
-	/* Stray bytes would be read as the next status line. */
+	/* Body bytes after the head would be read as the next status line. */
 	r = CLIENT_Fetch(cl, "GET", "/sized-get", NULL, HX_T_RESP);
 	ck_assert_int_eq(r->status, 200);
 	ck_assert_int_eq(r->bodylen, 1234);
