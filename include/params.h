@@ -55,7 +55,8 @@ PARAM(listen_depth, UINT, "connections", "1024", "0", NULL, PARAM_F_RESTART,
 PARAM(timeout_idle, TIMEOUT, "seconds", "5", "0", NULL, 0,
     "How long a client connection may stay idle between requests, and "
     "the longest a client may take to send a request's header. Past it "
-    "the connection is closed (counter sc_rx_timeout).")
+    "the connection is closed (counter sc_rx_timeout). 0 means no "
+    "limit.")
 PARAM(timeout_linger, TIMEOUT, "seconds", "0.05", "0", NULL, 0,
     "After a response, the worker waits this long for the next request "
     "on the connection before handing it to the waiter. Saves a "
@@ -64,10 +65,10 @@ PARAM(timeout_linger, TIMEOUT, "seconds", "0.05", "0", NULL, 0,
 PARAM(send_timeout, TIMEOUT, "seconds", "600", "0", NULL, 0,
     "Total time allowed to send a response to the client. A client "
     "that does not read for this long is dropped (counter "
-    "sc_tx_error).")
+    "sc_tx_error). 0 means no limit.")
 PARAM(idle_send_timeout, TIMEOUT, "seconds", "60", "0", NULL, 0,
     "Longest time a response may make no progress while being sent to "
-    "the client before the connection is dropped.")
+    "the client before the connection is dropped. 0 means no limit.")
 PARAM(shutdown_timeout, TIMEOUT, "seconds", "5", "0", NULL, 0,
     "On SIGTERM or SIGINT, how long requests in flight may take to "
     "finish before the child is stopped anyway.")
@@ -78,7 +79,8 @@ PARAM(backend_idle_timeout, TIMEOUT, "seconds", "60", "1", NULL, 0,
     "long.")
 PARAM(connect_timeout, TIMEOUT, "seconds", "3.5", "0", NULL, 0,
     "Default time to wait for a backend connection to be accepted. "
-    "VCL and backend definitions may override it.")
+    "VCL and backend definitions may override it. 0 means no limit "
+    "(the kernel's own, about two minutes).")
 PARAM(first_byte_timeout, TIMEOUT, "seconds", "60", "0", NULL, 0,
     "Default time to wait for the first byte of a backend's response "
     "once the request is sent; 0 means no limit.")
@@ -125,7 +127,7 @@ PARAM(http_resp_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
 PARAM(http_resp_size, BYTES, "bytes", "32k", "0.25k", NULL, 0,
     "Largest status line plus header section accepted from a backend; "
     "larger fails the fetch with 503.")
-PARAM(http_max_hdr, UINT, "header lines", "64", "32", "65535", 0,
+PARAM(http_max_hdr, UINT, "header lines", "64", "32", "65000", 0,
     "Most header lines in a request or response. A client request with "
     "more gets 431; VCL adding more logs LostHeader.")
 PARAM(http_req_body_max, BYTES, "bytes", "0", "0", NULL, 0,
@@ -133,7 +135,7 @@ PARAM(http_req_body_max, BYTES, "bytes", "0", "0", NULL, 0,
     "larger one is refused with 413 (counter client_req_413).")
 
 /* Manager -----------------------------------------------------------------*/
-PARAM(cli_timeout, TIMEOUT, "seconds", "60", "0", NULL, 0,
+PARAM(cli_timeout, TIMEOUT, "seconds", "60", "1", NULL, 0,
     "How long the manager waits for the child to answer a command or a "
     "ping. A child that does not answer in time is killed and, with "
     "auto_restart, started again.")

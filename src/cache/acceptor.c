@@ -22,6 +22,7 @@
 #include "common/miniobj.h"
 #include "cache/acceptor.h"
 #include "cache/child.h"
+#include "cache/panic.h"
 #include "cache/pool.h"
 #include "cache/session.h"
 #include "cache/vsc.h"
@@ -108,6 +109,7 @@ acc_thread_main(void *priv)
 
 	(void)priv;
 	(void)pthread_setname_np(pthread_self(), "cache-acceptor");
+	PANIC_ThreadInit();
 	n = child_args->nsocks;
 	pfd = calloc(n + 1, sizeof *pfd);
 	assert(pfd != NULL);

@@ -322,7 +322,7 @@ be_connect(const struct sockaddr_storage *sa, socklen_t sl, vtim_dur tmo)
 	pfd.fd = fd;
 	pfd.events = POLLOUT;
 	do
-		i = poll(&pfd, 1, TIM_poll_ms(tmo));
+		i = poll(&pfd, 1, tmo > 0 ? TIM_poll_ms(tmo) : -1);
 	while (i < 0 && errno == EINTR);
 	if (i == 0) {
 		(void)close(fd);
@@ -407,7 +407,15 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		return (NULL);
 	}
 	ALLOC_OBJ(vbc, VBC_MAGIC);
-	assert(vbc != NULL);
+	if (vbc == NULL) {
+		(void)close(fd);
+		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+		be->n_conn--;
+		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+		VSLb(vsl, SLT_FetchError, "backend %s: out of memory",
+		    be->vcl_name);
+		return (NULL);
+	}
 	vbc->fd = fd;
 	vbc->be = be;
 	vbc->raddr = be->ip[u];

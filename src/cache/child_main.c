@@ -72,6 +72,10 @@ child_signals(void)
 	 */
 	(void)sigaction(SIGINT, &sa, NULL);
 	(void)sigaction(SIGTERM, &sa, NULL);
+	/* A terminal hangup or a stray kill -USR1 must not kill it either. */
+	(void)sigaction(SIGHUP, &sa, NULL);
+	(void)sigaction(SIGUSR1, &sa, NULL);
+	(void)sigaction(SIGUSR2, &sa, NULL);
 	(void)sigemptyset(&set);
 	(void)sigprocmask(SIG_SETMASK, &set, NULL);
 }
@@ -174,18 +178,23 @@ child_cli_loop(void)
 {
 	static char buf[65536];
 	struct pollfd pfd;
+	vtim_mono next = 0, now;
 	size_t len = 0;
 	char *nl;
 	ssize_t n;
 
 	for (;;) {
-		pfd.fd = child_args->cli_in;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, 1000) <= 0) {
+		now = TIM_mono();
+		if (now >= next) {
+			/* Once a second, however busy the CLI is. */
 			VSC_Tick();
 			BACKEND_Reap();
-			continue;
+			next = now + 1;
 		}
+		pfd.fd = child_args->cli_in;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, TIM_poll_ms(next - now)) <= 0)
+			continue;
 		n = read(child_args->cli_in, buf + len, sizeof buf - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;

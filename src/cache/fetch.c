@@ -95,17 +95,21 @@ bo_free(struct busyobj **bop)
 	MPL_Free(POOL_MplBo(req->sp->pool), bo);
 }
 
-/* Copy the client request into the backend request. */
+/*
+ * Copy the client request into the backend request.  Hop-by-hop headers
+ * were flagged when the request was parsed; the body's framing is written
+ * by H1F_Send.  Pass answers 100-continue itself; pipe leaves it to the
+ * backend.
+ */
 static void
 bo_build_bereq(struct busyobj *bo, const struct req *req)
 {
 	struct http *bereq = bo->bereq;
 	struct http *rhp = req->http;
 
-	HTTP_FilterHopByHop(rhp);
-	/* We frame the body ourselves and answer 100-continue ourselves. */
 	HTTP_Filter(rhp, "Content-Length");
-	HTTP_Filter(rhp, "Expect");
+	if (!bo->is_pipe)
+		HTTP_Filter(rhp, "Expect");
 	HTTP_CopySlot(bereq, rhp, HTTP_HDR_METHOD);
 	HTTP_CopySlot(bereq, rhp, HTTP_HDR_URL);
 	bereq->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
@@ -114,11 +118,6 @@ bo_build_bereq(struct busyobj *bo, const struct req *req)
 		VSLb(bo->vsl, SLT_Error,
 		    "too many headers for the backend request (http_max_hdr)");
 	HTTP_Log(bereq);
-	if (req->body_bs == BS_LENGTH)
-		(void)HTTP_PrintfHeader(bereq, "Content-Length: %ju",
-		    (uintmax_t)req->body_left);
-	else if (req->body_bs == BS_CHUNKED)
-		(void)HTTP_SetHeader(bereq, "Transfer-Encoding: chunked");
 	(void)HTTP_PrintfHeader(bereq, "X-Varnish: %u", bo->vxid);
 	(void)HTTP_PrintfHeader(bereq, "Via: 1.1 %s (Veneer/%s)",
 	    child_args->hostname, PACKAGE_VERSION);
@@ -210,6 +209,14 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 
 	if (bo->director == NULL || bo->director->backend == NULL) {
 		VSLb(bo->vsl, SLT_FetchError, "no backend");
+		return (H1F_ERROR);
+	}
+	if (bo->req->body_state != RB_NONE &&
+	    bo->req->body_state != RB_UNREAD) {
+		/* A VCL retry or restart after the body went out. */
+		VSLb(bo->vsl, SLT_FetchError,
+		    "the request body was already sent and cannot be sent "
+		    "again");
 		return (H1F_ERROR);
 	}
 	bo->backend = bo->director->backend;
@@ -377,6 +384,7 @@ FETCH_PipeBegin(struct worker *wrk, struct req *req)
 		return (NULL);
 	bo->is_pipe = 1;
 	req->bo = bo;
+	HTTP_Filter(req->http, "Connection");
 	bo_build_bereq(bo, req);
 	(void)HTTP_SetHeader(bo->bereq, "Connection: close");
 	bo->director = req->director_hint;

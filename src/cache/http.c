@@ -390,7 +390,9 @@ HTTP_FilterHopByHop(struct http *hp)
 			for (q = p; q < v.e && *q != ',' && *q != ' ' &&
 			    *q != '\t'; q++)
 				continue;
-			if (q > p)
+			/* Host is end-to-end whatever a client says. */
+			if (q > p && !((size_t)(q - p) == 4 &&
+			    !strncasecmp(p, "Host", 4)))
 				http_filter_name(hp, p, (size_t)(q - p));
 		}
 	}

@@ -75,9 +75,10 @@ h1_framing(struct req *req, int body, char *buf, size_t len)
 			req->doclose = SC_TX_EOF;
 	}
 	HTTP_Unset(req->resp, "Connection");
-	if (req->doclose == SC_NULL && H1_ReqBodyPending(req)) {
+	if (H1_ReqBodyPending(req)) {
 		/* The rest of the request body is in the way: close. */
-		req->doclose = SC_RESP_CLOSE;
+		if (req->doclose == SC_NULL)
+			req->doclose = SC_RESP_CLOSE;
 		req->linger = 1;
 	}
 	if (child_draining && req->doclose == SC_NULL)
@@ -163,8 +164,7 @@ H1_Transmit(struct worker *wrk, struct req *req)
 	h1_log_framing(req, framing);
 
 	H1W_Open(w, wrk, req->sp->fd,
-	    TIM_mono() + cache_param->send_timeout,
-	    cache_param->idle_send_timeout);
+	    H1W_ClientDeadline(), cache_param->idle_send_timeout);
 	h1_write_head(w, req->resp, framing);
 	/* Not flushed: the head leaves with the first body bytes. */
 	hdr_bytes = w->cnt + w->liov;

@@ -27,8 +27,39 @@
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 
+/* Is slot u one of the headers that frame a body? */
+static int
+h1f_is_framing(const struct http *hp, unsigned u)
+{
+	const struct txt *t = &hp->hd[u];
+
+	return ((TXT_LEN(*t) > 15 && !strncasecmp(t->b, "Content-Length:",
+	    15)) || (TXT_LEN(*t) > 18 && !strncasecmp(t->b,
+	    "Transfer-Encoding:", 18)));
+}
+
+/*
+ * The body's framing, from what the client sent: the backend reads
+ * exactly the body we send (re-framed for pass, as received for pipe),
+ * whatever VCL did to the headers.
+ */
 static void
-h1f_write_head(struct h1w *w, const struct http *hp)
+h1f_framing(const struct busyobj *bo, char *buf, size_t len)
+{
+	const struct req *req = bo->req;
+
+	*buf = '\0';
+	if (req == NULL)
+		return;
+	if (req->body_bs == BS_CHUNKED)
+		(void)snprintf(buf, len, "Transfer-Encoding: chunked");
+	else if (req->body_bs == BS_LENGTH || req->body_cl_sent)
+		(void)snprintf(buf, len, "Content-Length: %ju",
+		    (uintmax_t)req->body_cl);
+}
+
+static void
+h1f_write_head(struct h1w *w, const struct http *hp, const char *framing)
 {
 	unsigned u;
 
@@ -39,9 +70,14 @@ h1f_write_head(struct h1w *w, const struct http *hp)
 	H1W_WriteTxt(w, hp->hd[HTTP_HDR_PROTO]);
 	H1W_WriteStr(w, "\r\n");
 	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
-		if (hp->hd[u].b == NULL || (hp->hdf[u] & HDF_FILTER))
+		if (hp->hd[u].b == NULL || (hp->hdf[u] & HDF_FILTER) ||
+		    h1f_is_framing(hp, u))
 			continue;
 		H1W_WriteTxt(w, hp->hd[u]);
+		H1W_WriteStr(w, "\r\n");
+	}
+	if (*framing != '\0') {
+		H1W_WriteStr(w, framing);
 		H1W_WriteStr(w, "\r\n");
 	}
 	H1W_WriteStr(w, "\r\n");
@@ -53,13 +89,17 @@ H1F_Send(struct busyobj *bo, unsigned with_body)
 	struct req *req = bo->req;
 	struct h1w w[1];
 	struct txt t;
+	char framing[64];
 	uint64_t hdr;
 	int i = 0, err;
 
 	CHECK_OBJ(bo, BUSYOBJ_MAGIC);
 	CHECK_OBJ(bo->vbc, VBC_MAGIC);
+	h1f_framing(bo, framing, sizeof framing);
+	if (*framing != '\0')
+		VSLb(bo->vsl, SLT_BereqHeader, "%s", framing);
 	H1W_Open(w, bo->wrk, bo->vbc->fd, 0, bo->between_bytes_timeout);
-	h1f_write_head(w, bo->bereq);
+	h1f_write_head(w, bo->bereq, framing);
 	hdr = w->cnt + w->liov;
 	if (with_body && req != NULL && req->body_state != RB_NONE) {
 		if (req->body_bs == BS_CHUNKED)
@@ -190,6 +230,14 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 		return (1);
 	}
 	HTTP_Log(bo->beresp);
+	if ((unsigned)bo->beresp->nhd - HTTP_HDR_FIRST >
+	    cache_param->http_max_hdr) {
+		VSLb(bo->vsl, SLT_FetchError,
+		    "backend response has more header lines than "
+		    "http_max_hdr (%u)", cache_param->http_max_hdr);
+		bo->wrk->stats->fetch_bad++;
+		return (-1);
+	}
 	is_head = !strcmp(bo->bereq->hd[HTTP_HDR_METHOD].b, "HEAD");
 	if (H1_ResponseFraming(bo->beresp, is_head, &bo->bs,
 	    &bo->content_length, &bo->must_close, &why) != 0) {
@@ -217,6 +265,7 @@ H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 {
 	enum h1_complete c;
 	const char *hb, *he;
+	unsigned first = 1;
 	size_t left;
 	ssize_t n;
 	int i;
@@ -239,6 +288,7 @@ H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 				if (i <= 0)
 					return (i == 0 ? H1F_OK : H1F_ERROR);
 				/* Interim response: the next head follows. */
+				first = 1;
 				left = (size_t)(bo->rx_e - bo->rx_p);
 				memmove(bo->rx_b, bo->rx_p, left);
 				bo->rx_p = bo->rx_b;
@@ -255,7 +305,7 @@ H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 				return (H1F_ERROR);
 			}
 		}
-		n = h1f_read_head(bo, *nothing);
+		n = h1f_read_head(bo, first);
 		if (n < 0)
 			return (H1F_ERROR);
 		if (n == 0) {
@@ -266,6 +316,7 @@ H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 			return (H1F_ERROR);
 		}
 		*nothing = 0;
+		first = 0;
 		bo->rx_e += n;
 	}
 }

@@ -67,7 +67,7 @@ h1_poll_in(int fd, vtim_dur tmo)
 static int
 h1_write_small(int fd, const char *p, size_t len)
 {
-	vtim_mono deadline = TIM_mono() + cache_param->send_timeout;
+	vtim_mono deadline = H1W_ClientDeadline();
 	struct pollfd pfd;
 	ssize_t n;
 
@@ -83,8 +83,8 @@ h1_write_small(int fd, const char *p, size_t len)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			pfd.fd = fd;
 			pfd.events = POLLOUT;
-			if (poll(&pfd, 1, TIM_poll_ms(deadline -
-			    TIM_mono())) > 0)
+			if (poll(&pfd, 1, deadline == 0 ? -1 :
+			    TIM_poll_ms(deadline - TIM_mono())) > 0)
 				continue;
 		}
 		return (-1);
@@ -113,40 +113,47 @@ h1_open_session(struct worker *wrk, struct sess *sp)
 	wrk->stats->s_sess++;
 }
 
+/* Time left for a partial head (timeout_idle from its first byte). */
+static vtim_dur
+h1_rx_left(const struct sess *sp)
+{
+
+	if (cache_param->timeout_idle <= 0)
+		return (1e9);		/* no limit */
+	return (sp->t_rx + cache_param->timeout_idle - TIM_mono());
+}
+
 /*
- * Read until a whole request head is in the buffer.  After
- * timeout_linger without data the session is parked (RX_IDLE), unless a
- * partial head is too big to keep in the session: then wait here until
- * timeout_idle after its first byte.
+ * Read until a whole request head is in the buffer.  When no byte comes
+ * for timeout_linger, the session is parked (RX_IDLE), with the partial
+ * head if it fits in the session's workspace; a head too big for that
+ * waits here instead, until timeout_idle after its first byte.
  */
 static enum h1_rx
 h1_rx_head(struct req *req, const char **hb, const char **he)
 {
 	struct sess *sp = req->sp;
 	enum h1_complete c;
-	unsigned lingered = 0;
-	vtim_mono now;
+	size_t have;
+	vtim_dur left;
 	ssize_t n;
-	int i;
 
 	for (;;) {
-		if (req->rx_e > req->rx_p) {
+		have = (size_t)(req->rx_e - req->rx_p);
+		if (have > 0) {
 			c = H1_Complete(req->rx_p, req->rx_e, hb, he);
+			if (c == H1_JUNK)
+				return (RX_JUNK);
 			if (c == H1_COMPLETE && (size_t)(*he - req->rx_p) >
-			    cache_param->http_req_size)
+			    req->rx_hlim)
 				return (RX_OVERFLOW);
 			if (c == H1_COMPLETE)
 				return (RX_COMPLETE);
-			if (c == H1_JUNK)
-				return (RX_JUNK);
-			if ((size_t)(req->rx_e - req->rx_p) >
-			    cache_param->http_req_size)
+			if (have > req->rx_hlim)
 				return (RX_OVERFLOW);
 			if (sp->t_rx == 0)
 				sp->t_rx = TIM_mono();
 		}
-		if (req->rx_e >= req->rx_l)
-			return (RX_OVERFLOW);
 		n = read(sp->fd, req->rx_e, (size_t)(req->rx_l - req->rx_e));
 		if (n > 0) {
 			req->rx_e += n;
@@ -155,24 +162,20 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-			return (req->rx_e > req->rx_p ?
-			    RX_EOF_PARTIAL : RX_EOF);
-		if (!lingered) {
-			lingered = 1;
-			if (child_draining && req->rx_e == req->rx_p)
-				return (RX_DRAIN);
-			i = h1_poll_in(sp->fd, cache_param->timeout_linger);
-			if (i != 0)
-				continue;
-			if ((size_t)(req->rx_e - req->rx_p) <=
-			    WS_Free(sp->ws))
-				return (RX_IDLE);
-		}
-		now = TIM_mono();
-		if (now >= sp->t_rx + cache_param->timeout_idle)
+			return (have > 0 ? RX_EOF_PARTIAL : RX_EOF);
+		if (have == 0 && child_draining)
+			return (RX_DRAIN);
+		if (have > 0 && h1_rx_left(sp) <= 0)
 			return (RX_TIMEOUT);
-		(void)h1_poll_in(sp->fd, sp->t_rx +
-		    cache_param->timeout_idle - now);
+		if (h1_poll_in(sp->fd, cache_param->timeout_linger) != 0)
+			continue;
+		if (have <= (size_t)(sp->ws->e - sp->ws->s))
+			return (RX_IDLE);
+		/* Too big to park: wait here, within timeout_idle. */
+		left = h1_rx_left(sp);
+		if (left <= 0)
+			return (RX_TIMEOUT);
+		(void)h1_poll_in(sp->fd, left);
 	}
 }
 
@@ -271,7 +274,12 @@ h1_target(struct req *req, const char **why)
 		return (-1);
 	if (*p == '/')
 		hp->hd[HTTP_HDR_URL].b = p;
-	else
+	else if (*p == '?') {
+		p = WS_Printf(req->ws, "/%s", p);
+		if (p == NULL)
+			return (-1);
+		HTTP_SetSlot(hp, HTTP_HDR_URL, p);
+	} else
 		HTTP_SetSlot(hp, HTTP_HDR_URL, "/");
 	return (0);
 }
@@ -284,6 +292,8 @@ h1_body_setup(struct req *req, enum body_status bs, uint64_t cl,
 	struct txt v;
 
 	req->body_bs = bs;
+	req->body_cl = cl;
+	req->body_cl_sent = HTTP_GetHdr(req->http, "Content-Length", NULL);
 	switch (bs) {
 	case BS_NONE:
 		req->body_state = RB_NONE;
@@ -367,6 +377,17 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 		return (-1);
 	}
 	HTTP_Log(req->http);
+	if ((unsigned)req->http->nhd - HTTP_HDR_FIRST >
+	    cache_param->http_max_hdr) {
+		/* The spare slots are for us and VCL, not for the client. */
+		h1_reject(req, 431, "more header lines than http_max_hdr");
+		return (-1);
+	}
+	/*
+	 * Flag hop-by-hop headers now, before we or VCL add any: what the
+	 * client names in Connection: must not remove what we add later.
+	 */
+	HTTP_FilterHopByHop(req->http);
 	req->proto11 = req->http->protover >= 11;
 	req->is_head = !strcmp(req->http->hd[HTTP_HDR_METHOD].b, "HEAD");
 	if (H1_RequestFraming(req->http, &bs, &cl, &why) != 0) {
@@ -428,6 +449,7 @@ h1_body_fill(struct req *req)
 	/* Never read past a Content-Length body: the next request may follow. */
 	if (req->body_bs == BS_LENGTH && space > req->body_left)
 		space = (size_t)req->body_left;
+	/* rx_body is at most rx_hlim into a buffer PARAM_WS_RX_BODY_ROOM longer */
 	assert(space > 0);
 	for (;;) {
 		n = read(req->sp->fd, req->rx_e, space);
@@ -436,7 +458,8 @@ h1_body_fill(struct req *req)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
-		    h1_poll_in(req->sp->fd, cache_param->timeout_idle) > 0)
+		    h1_poll_in(req->sp->fd, cache_param->timeout_idle > 0 ?
+		    cache_param->timeout_idle : 1e9) > 0)
 			continue;
 		VSLb(req->vsl, SLT_FetchError, "req.body read error: %s",
 		    n == 0 ? "client closed" : n < 0 && errno == EAGAIN ?
@@ -550,8 +573,7 @@ H1_SendInterim(struct req *req, const struct http *interim)
 	if (!req->proto11 || req->doclose == SC_TX_ERROR)
 		return;
 	H1W_Open(w, req->wrk, req->sp->fd,
-	    TIM_mono() + cache_param->send_timeout,
-	    cache_param->idle_send_timeout);
+	    H1W_ClientDeadline(), cache_param->idle_send_timeout);
 	H1W_WriteStr(w, "HTTP/1.1 ");
 	H1W_WriteTxt(w, interim->hd[HTTP_HDR_STATUS]);
 	H1W_WriteStr(w, " ");
@@ -697,9 +719,14 @@ h1_loop(struct worker *wrk, struct sess *sp, struct req *req)
 			VSLb(req->vsl, SLT_End, "%s", "");
 		}
 		VSL_Flush(req->vsl);
-		if (req->doclose == SC_NULL && H1_ReqBodyPending(req)) {
-			/* We answered without reading the whole body. */
-			req->doclose = SC_RESP_CLOSE;
+		if (H1_ReqBodyPending(req)) {
+			/*
+			 * We answered without reading the whole body: close,
+			 * lingering so the unread bytes do not turn our
+			 * answer into a reset.
+			 */
+			if (req->doclose == SC_NULL)
+				req->doclose = SC_RESP_CLOSE;
 			req->linger = 1;
 		}
 		if (req->doclose != SC_NULL) {

@@ -15,11 +15,21 @@
 #include <unistd.h>
 
 #include "common/miniobj.h"
+#include "common/param.h"
 #include "cache/http1_write.h"
 #include "cache/pool.h"
 #include "cache/vsc.h"
 
 #define H1W_MIN_IOV	8
+
+vtim_mono
+H1W_ClientDeadline(void)
+{
+
+	if (cache_param->send_timeout <= 0)
+		return (0);
+	return (TIM_mono() + cache_param->send_timeout);
+}
 
 void
 H1W_Open(struct h1w *w, struct worker *wrk, int fd, vtim_mono deadline,

@@ -42,6 +42,8 @@ struct h1w {
  */
 void H1W_Open(struct h1w *w, struct worker *wrk, int fd, vtim_mono deadline,
     vtim_dur idle);
+/* The deadline for a response to a client: now + send_timeout, or 0. */
+vtim_mono H1W_ClientDeadline(void);
 void H1W_Write(struct h1w *w, const void *p, size_t len);
 void H1W_WriteTxt(struct h1w *w, struct txt t);
 void H1W_WriteStr(struct h1w *w, const char *s);

@@ -178,14 +178,9 @@ panic_signal(int sig, siginfo_t *info, void *uctx)
 static void
 panic_signals(void)
 {
-	static char altstack[65536];
 	struct sigaction sa;
-	stack_t ss;
 
-	ss.ss_sp = altstack;
-	ss.ss_size = sizeof altstack;
-	ss.ss_flags = 0;
-	(void)sigaltstack(&ss, NULL);
+	PANIC_ThreadInit();
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = panic_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
@@ -203,6 +198,47 @@ PANIC_Init(char *buf, size_t len)
 	VAS_Fail_Func = panic_fail;
 #if !defined(__SANITIZE_ADDRESS__)
 	panic_signals();
+#endif
+}
+
+#define PANIC_ALTSTACK		(32 * 1024)
+static __thread void *panic_altstack;
+
+/*
+ * A thread whose stack overflowed cannot run the handler on that stack;
+ * each thread gets a small one of its own (touched only when used).
+ */
+void
+PANIC_ThreadInit(void)
+{
+#if !defined(__SANITIZE_ADDRESS__)
+	stack_t ss;
+
+	if (panic_altstack != NULL)
+		return;
+	panic_altstack = malloc(PANIC_ALTSTACK);
+	if (panic_altstack == NULL)
+		return;
+	ss.ss_sp = panic_altstack;
+	ss.ss_size = PANIC_ALTSTACK;
+	ss.ss_flags = 0;
+	(void)sigaltstack(&ss, NULL);
+#endif
+}
+
+void
+PANIC_ThreadFini(void)
+{
+#if !defined(__SANITIZE_ADDRESS__)
+	stack_t ss;
+
+	if (panic_altstack == NULL)
+		return;
+	memset(&ss, 0, sizeof ss);
+	ss.ss_flags = SS_DISABLE;
+	(void)sigaltstack(&ss, NULL);
+	free(panic_altstack);
+	panic_altstack = NULL;
 #endif
 }
 

@@ -14,6 +14,9 @@
 struct req;
 
 void PANIC_Init(char *buf, size_t len);
+/* Every thread: a stack of its own for the handler of SIGSEGV. */
+void PANIC_ThreadInit(void);
+void PANIC_ThreadFini(void);
 /* The request this thread works on, for the dump (NULL when done). */
 void PANIC_SetReq(const struct req *req);
 

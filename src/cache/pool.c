@@ -20,6 +20,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/mempool.h"
+#include "cache/panic.h"
 #include "cache/pool.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
@@ -37,6 +38,7 @@ struct pool {
 	unsigned		nstarting;	/* mtx: bred, not yet waiting */
 	unsigned		lqueue;		/* mtx: tasks queued */
 	unsigned		limited;	/* mtx: at max with a queue */
+	unsigned		dropped;	/* mtx: dropped work since breed */
 	pthread_t		herder;		/* const */
 	struct waiter		*waiter;	/* const */
 	struct mempool		*mpl_sess;	/* const */
@@ -93,6 +95,9 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 		return (0);
 	}
 	if (prio != TASK_BO && pp->lqueue >= cache_param->thread_queue_limit) {
+		/* Dropped, but tell the herder a thread was wanted. */
+		pp->dropped = 1;
+		ASSERT_ZERO(pthread_cond_signal(&pp->herder_cond));
 		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
 		return (-1);
 	}
@@ -153,6 +158,7 @@ pool_worker(void *priv)
 
 	CAST_OBJ_NOTNULL(pp, priv, POOL_MAGIC);
 	(void)pthread_setname_np(pthread_self(), "cache-worker");
+	PANIC_ThreadInit();
 	INIT_OBJ(wrk, WORKER_MAGIC);
 	memset(&stats, 0, sizeof stats);
 	wrk->stats = &stats;
@@ -188,6 +194,7 @@ pool_worker(void *priv)
 	ASSERT_ZERO(pthread_cond_destroy(&wrk->cond));
 	free(wrk->iobuf);
 	free(wsmem);
+	PANIC_ThreadFini();
 	return (NULL);
 }
 
@@ -215,12 +222,14 @@ pool_want_thread_locked(struct pool *pp)
 
 	if (pp->nthr < cache_param->thread_pool_min)
 		return (1);
-	if (pp->lqueue <= pp->nstarting)
+	if (pp->lqueue <= pp->nstarting && !(pp->dropped && pp->nstarting == 0))
 		return (0);
 	if (pp->nthr < cache_param->thread_pool_max) {
 		pp->limited = 0;
+		pp->dropped = 0;
 		return (1);
 	}
+	pp->dropped = 0;
 	if (!pp->limited) {
 		pp->limited = 1;
 		VSC_Add(threads_limited, 1);
@@ -236,6 +245,7 @@ pool_herder(void *priv)
 
 	CAST_OBJ_NOTNULL(pp, priv, POOL_MAGIC);
 	(void)pthread_setname_np(pthread_self(), "cache-herder");
+	PANIC_ThreadInit();
 	ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
 	for (;;) {
 		if (pool_want_thread_locked(pp)) {

@@ -13,6 +13,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/mempool.h"
+#include "cache/panic.h"
 #include "cache/pool.h"
 #include "cache/req.h"
 #include "cache/session.h"
@@ -43,7 +44,8 @@ REQ_New(struct worker *wrk, struct sess *sp)
 	req->wrk = wrk;
 	WS_Init(req->ws, "req", req + 1, sz - sizeof *req);
 	vslbuf = WS_Alloc(req->ws, PARAM_WS_VSL_BUFFER);
-	cap = (size_t)cache_param->http_req_size + PARAM_WS_RX_BODY_ROOM;
+	req->rx_hlim = (size_t)cache_param->http_req_size;
+	cap = req->rx_hlim + PARAM_WS_RX_BODY_ROOM;
 	req->rx_b = WS_Alloc(req->ws, cap);
 	/* PARAM_Check keeps workspace_client above http_req_size. */
 	assert(vslbuf != NULL && req->rx_b != NULL);
@@ -51,9 +53,14 @@ REQ_New(struct worker *wrk, struct sess *sp)
 	req->rx_l = req->rx_b + cap;
 	req->rx_p = req->rx_b;
 	req->rx_e = req->rx_b;
+	if (sp->rx_len > req->rx_hlim) {
+		/* Parked before http_req_size was lowered: too big now. */
+		req->magic = 0;
+		MPL_Free(POOL_MplReq(sp->pool), req);
+		return (NULL);
+	}
 	if (sp->rx_len > 0) {
 		/* A partial request kept while the session was parked. */
-		assert(sp->rx_len <= cap);
 		memcpy(req->rx_b, sp->rx_buf, sp->rx_len);
 		req->rx_e += sp->rx_len;
 		sp->rx_len = 0;
@@ -71,6 +78,7 @@ REQ_Free(struct req **reqp)
 	TAKE_OBJ_NOTNULL(req, reqp, REQ_MAGIC);
 	assert(req->bo == NULL);
 	assert(req->vcl == NULL);
+	PANIC_SetReq(NULL);
 	VSL_Flush(req->vsl);
 	sp = req->sp;
 	CHECK_OBJ(sp, SESS_MAGIC);
@@ -103,6 +111,8 @@ REQ_Recycle(struct req *req)
 	req->rx_body = NULL;
 	req->body_bs = BS_NONE;
 	req->body_state = RB_NONE;
+	req->body_cl = 0;
+	req->body_cl_sent = 0;
 	req->body_left = 0;
 	req->body_bytes = 0;
 	req->want100 = 0;

@@ -69,11 +69,14 @@ struct req {
 	char			*rx_p;
 	char			*rx_e;
 	char			*rx_l;		/* capacity end */
+	size_t			rx_hlim;	/* largest head (http_req_size) */
 	char			*rx_body;	/* where body reads go */
 
 	/* Request body */
 	enum body_status	body_bs;
 	enum req_body_state	body_state;
+	uint64_t		body_cl;	/* Content-Length received */
+	unsigned		body_cl_sent;	/* it had a Content-Length */
 	uint64_t		body_left;	/* BS_LENGTH: bytes to come */
 	uint64_t		body_bytes;	/* decoded bytes so far */
 	struct h1_chunked	body_chunked;
@@ -108,6 +111,8 @@ struct req {
 };
 
 /* req.c */
+/* NULL when out of memory or when the session's partial request does
+ * not fit the receive buffer (http_req_size was lowered). */
 struct req *REQ_New(struct worker *wrk, struct sess *sp);
 void REQ_Free(struct req **reqp);
 /* After a request: keep pipelined bytes, reset the workspace. */

@@ -102,20 +102,47 @@ req_restart(struct req *req)
 	req->step = R_STP_RECV;
 }
 
-/* X-Forwarded-For: the client address, appended to what came in. */
+/*
+ * X-Forwarded-For: the client address appended to what came in, all
+ * instances joined into one list (RFC 9110 5.3).
+ */
 static void
 req_xff(struct req *req)
 {
-	struct txt old;
-	const char *ip = req->sp->client_ip;
+	struct http *hp = req->http;
+	struct txt v;
+	size_t avail, l = 0;
+	unsigned u;
+	char *b;
+	int n;
 
-	if (HTTP_GetHdr(req->http, "X-Forwarded-For", &old)) {
-		HTTP_Unset(req->http, "X-Forwarded-For");
-		(void)HTTP_PrintfHeader(req->http, "X-Forwarded-For: %.*s, %s",
-		    (int)TXT_LEN(old), old.b, ip);
-	} else {
-		(void)HTTP_PrintfHeader(req->http, "X-Forwarded-For: %s", ip);
+	if (!HTTP_GetHdr(hp, "X-Forwarded-For", NULL)) {
+		(void)HTTP_PrintfHeader(hp, "X-Forwarded-For: %s",
+		    req->sp->client_ip);
+		return;
 	}
+	avail = WS_ReserveAll(req->ws);
+	b = WS_Reservation(req->ws);
+	n = snprintf(b, avail, "X-Forwarded-For: ");
+	l = n > 0 ? (size_t)n : avail;
+	for (u = HTTP_FindHdr(hp, "X-Forwarded-For", 0); u != 0 && l < avail;
+	    u = HTTP_FindHdr(hp, "X-Forwarded-For", u + 1)) {
+		v = HTTP_HdrValue(hp, u);
+		n = snprintf(b + l, avail - l, "%.*s, ", (int)TXT_LEN(v), v.b);
+		l += n > 0 ? (size_t)n : avail;
+	}
+	if (l < avail) {
+		n = snprintf(b + l, avail - l, "%s", req->sp->client_ip);
+		l += n > 0 ? (size_t)n : avail;
+	}
+	if (l >= avail) {
+		WS_Release(req->ws, 0);
+		WS_MarkOverflow(req->ws);
+		return;
+	}
+	WS_Release(req->ws, l + 1);
+	HTTP_Unset(hp, "X-Forwarded-For");
+	(void)HTTP_SetHeader(hp, b);
 }
 
 static void

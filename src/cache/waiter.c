@@ -18,6 +18,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/child.h"
+#include "cache/panic.h"
 #include "cache/pool.h"
 #include "cache/session.h"
 #include "cache/vsc.h"
@@ -125,7 +126,8 @@ waiter_park(struct waiter *w, struct sess *sp)
 		return;
 	}
 	if (sp->linger)
-		deadline = TIM_mono() + cache_param->timeout_idle;
+		deadline = TIM_mono() + (cache_param->timeout_idle > 0 ?
+		    cache_param->timeout_idle : 5);
 	else if (sp->rx_len > 0 && sp->t_rx > 0)
 		deadline = sp->t_rx + cache_param->timeout_idle;
 	else
@@ -138,7 +140,8 @@ waiter_park(struct waiter *w, struct sess *sp)
 	ev_io_init(&sp->wio, waiter_read_cb, sp->fd, EV_READ);
 	ev_timer_init(&sp->wtmo, waiter_timeout_cb, deadline, 0.);
 	ev_io_start(w->loop, &sp->wio);
-	ev_timer_start(w->loop, &sp->wtmo);
+	if (cache_param->timeout_idle > 0 || sp->linger)
+		ev_timer_start(w->loop, &sp->wtmo);
 	TAILQ_INSERT_TAIL(&w->parked, sp, wlist);
 	VSC_Add(sess_waiting, 1);
 }
@@ -178,6 +181,7 @@ waiter_thread(void *priv)
 
 	CAST_OBJ_NOTNULL(w, priv, WAITER_MAGIC);
 	(void)pthread_setname_np(pthread_self(), "cache-waiter");
+	PANIC_ThreadInit();
 	ev_run(w->loop, 0);
 	WRONG("waiter loop ended");
 	NEEDLESS(return (NULL));

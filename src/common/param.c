@@ -156,6 +156,7 @@ int
 PARAM_Check(char *err, size_t errlen)
 {
 	const struct params *pp = cache_param;
+	uint64_t hdrs;
 
 	CHECK_OBJ(pp, PARAMS_MAGIC);
 	if (pp->thread_pool_min > pp->thread_pool_max) {
@@ -164,24 +165,32 @@ PARAM_Check(char *err, size_t errlen)
 		    pp->thread_pool_min, pp->thread_pool_max);
 		return (-1);
 	}
-	if (pp->http_req_size + PARAM_WS_CLIENT_FIXED + PARAM_WS_MIN_FREE >
-	    pp->workspace_client) {
+	/* Request and response header tables live in each workspace. */
+	hdrs = 2 * PARAM_WS_HTTP(pp->http_max_hdr);
+	if (pp->http_req_size + PARAM_WS_CLIENT_FIXED + PARAM_WS_MIN_FREE +
+	    hdrs > pp->workspace_client) {
 		(void)snprintf(err, errlen,
-		    "workspace_client (%ju) must hold http_req_size (%ju) "
-		    "plus %uk; raise workspace_client",
+		    "workspace_client (%ju) must hold http_req_size (%ju), "
+		    "the header tables for http_max_hdr (%u) and %uk more; "
+		    "raise workspace_client to at least %juk",
 		    (uintmax_t)pp->workspace_client,
-		    (uintmax_t)pp->http_req_size,
-		    (PARAM_WS_CLIENT_FIXED + PARAM_WS_MIN_FREE) / 1024);
+		    (uintmax_t)pp->http_req_size, pp->http_max_hdr,
+		    (PARAM_WS_CLIENT_FIXED + PARAM_WS_MIN_FREE) / 1024,
+		    (uintmax_t)(pp->http_req_size + PARAM_WS_CLIENT_FIXED +
+		    PARAM_WS_MIN_FREE + hdrs + 1023) / 1024);
 		return (-1);
 	}
-	if (pp->http_resp_size + PARAM_WS_BACKEND_FIXED + PARAM_WS_MIN_FREE >
-	    pp->workspace_backend) {
+	if (pp->http_resp_size + PARAM_WS_BACKEND_FIXED + PARAM_WS_MIN_FREE +
+	    hdrs > pp->workspace_backend) {
 		(void)snprintf(err, errlen,
-		    "workspace_backend (%ju) must hold http_resp_size (%ju) "
-		    "plus %uk; raise workspace_backend",
+		    "workspace_backend (%ju) must hold http_resp_size (%ju), "
+		    "the header tables for http_max_hdr (%u) and %uk more; "
+		    "raise workspace_backend to at least %juk",
 		    (uintmax_t)pp->workspace_backend,
-		    (uintmax_t)pp->http_resp_size,
-		    (PARAM_WS_BACKEND_FIXED + PARAM_WS_MIN_FREE) / 1024);
+		    (uintmax_t)pp->http_resp_size, pp->http_max_hdr,
+		    (PARAM_WS_BACKEND_FIXED + PARAM_WS_MIN_FREE) / 1024,
+		    (uintmax_t)(pp->http_resp_size + PARAM_WS_BACKEND_FIXED +
+		    PARAM_WS_MIN_FREE + hdrs + 1023) / 1024);
 		return (-1);
 	}
 	return (0);

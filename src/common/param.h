@@ -29,6 +29,8 @@
 #define PARAM_WS_CLIENT_FIXED	(PARAM_WS_VSL_BUFFER + PARAM_WS_RX_BODY_ROOM)
 #define PARAM_WS_BACKEND_FIXED	PARAM_WS_VSL_BUFFER
 #define PARAM_WS_MIN_FREE	(8U * 1024U)
+/* A message's header table with n header slots, and our spare ones. */
+#define PARAM_WS_HTTP(n)	(((uint64_t)(n) + 13U) * 17U + 128U)
 
 enum param_type {
 	PARAM_TIMEOUT,

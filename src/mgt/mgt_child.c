@@ -59,6 +59,15 @@ MGT_ChildInit(struct child_args *ca)
 	ca->panic_len = MGT_PANIC_LEN;
 }
 
+static void
+mgt_close_fd(int *fd)
+{
+
+	if (*fd >= 0)
+		(void)close(*fd);
+	*fd = -1;
+}
+
 /* Log what the child printed, a line at a time. */
 static void
 mgt_child_log_flush(int all)
@@ -93,7 +102,7 @@ mgt_child_log_cb(struct ev_loop *loop, ev_io *w, int revents)
 	n = read(w->fd, child_log_buf + child_log_len,
 	    sizeof child_log_buf - 1 - child_log_len);
 	if (n <= 0) {
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			return;
 		mgt_child_log_flush(1);
 		ev_io_stop(EV_DEFAULT_UC, w);
@@ -101,15 +110,6 @@ mgt_child_log_cb(struct ev_loop *loop, ev_io *w, int revents)
 	}
 	child_log_len += (size_t)n;
 	mgt_child_log_flush(child_log_len == sizeof child_log_buf - 1);
-}
-
-static void
-mgt_close_fd(int *fd)
-{
-
-	if (*fd >= 0)
-		(void)close(*fd);
-	*fd = -1;
 }
 
 /*
@@ -172,19 +172,25 @@ mgt_child_fork(void)
 	int cmd[2], resp[2], logp[2];
 	pid_t pid;
 
+	cmd[0] = cmd[1] = resp[0] = resp[1] = logp[0] = logp[1] = -1;
 	if (pipe2(cmd, O_CLOEXEC) || pipe2(resp, O_CLOEXEC) ||
 	    pipe2(logp, O_CLOEXEC)) {
 		MGT_Log(LOG_ERR, "Cannot create pipes for the child: %s",
 		    strerror(errno));
+		mgt_close_fd(&cmd[0]); mgt_close_fd(&cmd[1]);
+		mgt_close_fd(&resp[0]); mgt_close_fd(&resp[1]);
+		mgt_close_fd(&logp[0]); mgt_close_fd(&logp[1]);
 		return (-1);
 	}
+	/* The manager must never block on what the child prints. */
+	(void)fcntl(logp[0], F_SETFL, O_NONBLOCK);
 	mgt_ca->panic_buf[0] = '\0';
 	pid = fork();
 	if (pid < 0) {
 		MGT_Log(LOG_ERR, "Cannot fork the child: %s", strerror(errno));
-		(void)close(cmd[0]); (void)close(cmd[1]);
-		(void)close(resp[0]); (void)close(resp[1]);
-		(void)close(logp[0]); (void)close(logp[1]);
+		mgt_close_fd(&cmd[0]); mgt_close_fd(&cmd[1]);
+		mgt_close_fd(&resp[0]); mgt_close_fd(&resp[1]);
+		mgt_close_fd(&logp[0]); mgt_close_fd(&logp[1]);
 		return (-1);
 	}
 	if (pid == 0) {

@@ -60,6 +60,7 @@ MGT_Usage(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\n", stderr);
+	MGT_PidfileRemove();
 	exit(2);
 }
 

@@ -75,10 +75,16 @@ MGT_Workdir(const char *arg)
 }
 
 void
-MGT_PidfileOpen(const char *path)
+MGT_PidfileOpen(const char *arg)
 {
+	char path[2 * PATH_MAX + 2], cwd[PATH_MAX];
 	pid_t other = 0;
 
+	/* daemon() changes to /: keep a relative path meaning what it did. */
+	if (*arg != '/' && getcwd(cwd, sizeof cwd) != NULL)
+		(void)snprintf(path, sizeof path, "%s/%s", cwd, arg);
+	else
+		(void)snprintf(path, sizeof path, "%s", arg);
 	mgt_pfh = pidfile_open(path, 0644, &other);
 	if (mgt_pfh != NULL)
 		return;
