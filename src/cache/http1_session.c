@@ -113,6 +113,47 @@ h1_open_session(struct worker *wrk, struct sess *sp)
 	wrk->stats->s_sess++;
 }
 
+/*
+ * Wait timeout_linger for the client's next bytes, saving a trip through
+ * the waiter.  Work queued for a thread meanwhile ends the wait (0): a
+ * lingering worker must not make the pool breed threads that then idle.
+ * 1 when the client sent something (or closed).
+ */
+static int
+h1_linger(struct sess *sp)
+{
+	struct pollfd pfd[2];
+	vtim_mono deadline;
+	vtim_dur left;
+	int i, r = 0;
+
+	if (cache_param->timeout_linger <= 0)
+		return (0);
+	deadline = TIM_mono() + cache_param->timeout_linger;
+	pfd[0].fd = sp->fd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = POOL_LingerBegin(sp->pool);
+	pfd[1].events = POLLIN;
+	for (;;) {
+		left = deadline - TIM_mono();
+		if (left <= 0)
+			break;
+		i = poll(pfd, 2, TIM_poll_ms(left));
+		if (i < 0 && errno == EINTR)
+			continue;
+		if (i <= 0)
+			break;
+		if (pfd[0].revents) {
+			r = 1;
+			break;
+		}
+		if (POOL_LingerClaim(sp->pool))
+			break;
+	}
+	POOL_LingerEnd(sp->pool);
+	return (r);
+}
+
 /* Time left for a partial head (timeout_idle from its first byte). */
 static vtim_dur
 h1_rx_left(const struct sess *sp)
@@ -167,7 +208,7 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 			return (RX_DRAIN);
 		if (have > 0 && h1_rx_left(sp) <= 0)
 			return (RX_TIMEOUT);
-		if (h1_poll_in(sp->fd, cache_param->timeout_linger) != 0)
+		if (!POOL_Busy(sp->pool) && h1_linger(sp) != 0)
 			continue;
 		if (have <= (size_t)(sp->ws->e - sp->ws->s))
 			return (RX_IDLE);

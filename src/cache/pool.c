@@ -14,6 +14,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,9 +38,11 @@ struct pool {
 	TAILQ_HEAD(, pool_task)	queue[TASK__N];	/* mtx */
 	unsigned		nthr;		/* mtx: including starting */
 	unsigned		nstarting;	/* mtx: bred, not yet waiting */
-	unsigned		lqueue;		/* mtx: tasks queued */
+	unsigned		lqueue;		/* mtx; atomic for POOL_Busy */
 	unsigned		limited;	/* mtx: at max with a queue */
 	unsigned		dropped;	/* mtx: dropped work since breed */
+	unsigned		nlingering;	/* atomic: workers lingering */
+	int			linger_efd;	/* const: wakes a lingerer */
 	pthread_t		herder;		/* const */
 	struct waiter		*waiter;	/* const */
 	struct mempool		*mpl_sess;	/* const */
@@ -68,11 +72,20 @@ pool_dequeue_locked(struct pool *pp)
 		if (t == NULL)
 			continue;
 		TAILQ_REMOVE(&pp->queue[u], t, list);
-		pp->lqueue--;
+		__atomic_sub_fetch(&pp->lqueue, 1, __ATOMIC_RELAXED);
 		VSC_Sub(thread_queue_len, 1);
 		return (t);
 	}
 	return (NULL);
+}
+
+static void
+pool_wake_lingerer(struct pool *pp)
+{
+	uint64_t one = 1;
+
+	/* Failure (counter full) only delays the task to a free thread. */
+	(void)!write(pp->linger_efd, &one, sizeof one);
 }
 
 int
@@ -102,12 +115,15 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 		return (-1);
 	}
 	TAILQ_INSERT_TAIL(&pp->queue[prio], task, list);
-	pp->lqueue++;
+	__atomic_add_fetch(&pp->lqueue, 1, __ATOMIC_RELAXED);
 	VSC_Add(thread_queue_len, 1);
 	if (prio == TASK_VCA)
 		VSC_Add(sess_queued, 1);
 	ASSERT_ZERO(pthread_cond_signal(&pp->herder_cond));
 	ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+	/* A worker lingering on a quiet connection can take it. */
+	if (__atomic_load_n(&pp->nlingering, __ATOMIC_RELAXED) > 0)
+		pool_wake_lingerer(pp);
 	return (0);
 }
 
@@ -222,7 +238,10 @@ pool_want_thread_locked(struct pool *pp)
 
 	if (pp->nthr < cache_param->thread_pool_min)
 		return (1);
-	if (pp->lqueue <= pp->nstarting && !(pp->dropped && pp->nstarting == 0))
+	/* Lingering workers give up their connection for queued work. */
+	if (pp->lqueue <= pp->nstarting +
+	    __atomic_load_n(&pp->nlingering, __ATOMIC_RELAXED) &&
+	    !(pp->dropped && pp->nstarting == 0))
 		return (0);
 	if (pp->nthr < cache_param->thread_pool_max) {
 		pp->limited = 0;
@@ -289,6 +308,8 @@ pool_new(unsigned idx)
 	TAILQ_INIT(&pp->idle);
 	for (u = 0; u < TASK__N; u++)
 		TAILQ_INIT(&pp->queue[u]);
+	pp->linger_efd = eventfd(0, EFD_NONBLOCK | EFD_SEMAPHORE | EFD_CLOEXEC);
+	assert(pp->linger_efd >= 0);
 	pp->mpl_sess = MPL_New("sess", 1000);
 	pp->mpl_req = MPL_New("req", 100);
 	pp->mpl_bo = MPL_New("bo", 100);
@@ -321,6 +342,43 @@ POOL_Next(void)
 
 	u = __atomic_fetch_add(&pool_rr, 1, __ATOMIC_RELAXED);
 	return (pools[u % npools]);
+}
+
+int
+POOL_Busy(const struct pool *pp)
+{
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	return (__atomic_load_n(&pp->lqueue, __ATOMIC_RELAXED) > 0);
+}
+
+int
+POOL_LingerBegin(struct pool *pp)
+{
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	(void)__atomic_add_fetch(&pp->nlingering, 1, __ATOMIC_RELAXED);
+	return (pp->linger_efd);
+}
+
+void
+POOL_LingerEnd(struct pool *pp)
+{
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	(void)__atomic_sub_fetch(&pp->nlingering, 1, __ATOMIC_RELAXED);
+}
+
+int
+POOL_LingerClaim(struct pool *pp)
+{
+	uint64_t v;
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	if (read(pp->linger_efd, &v, sizeof v) != (ssize_t)sizeof v)
+		return (0);		/* another lingerer took it */
+	/* A stale wake-up (the work went elsewhere) keeps us lingering. */
+	return (POOL_Busy(pp));
 }
 
 struct waiter *

@@ -63,6 +63,20 @@ void POOL_Init(void);
 /* Pick a pool round-robin (the acceptor's). */
 struct pool *POOL_Next(void);
 struct waiter *POOL_Waiter(const struct pool *pp);
+/*
+ * Is work waiting for a thread in this pool?  A hint, read without the
+ * lock: a worker does not linger on a quiet connection while others wait.
+ */
+int POOL_Busy(const struct pool *pp);
+/*
+ * A worker lingering on a connection registers with LingerBegin (which
+ * returns an fd to poll beside the connection) and LingerEnd.  When the
+ * fd becomes readable, LingerClaim says whether this worker should give
+ * up the connection (park it) and take queued work instead.
+ */
+int POOL_LingerBegin(struct pool *pp);
+void POOL_LingerEnd(struct pool *pp);
+int POOL_LingerClaim(struct pool *pp);
 /* Shutdown: every waiter closes its idle sessions. */
 void POOL_DrainWaiters(void);
 unsigned POOL_Index(const struct pool *pp);
