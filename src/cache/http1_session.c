@@ -59,39 +59,6 @@ h1_poll_in(int fd, vtim_dur tmo)
 	return (i < 0 ? -1 : 0);
 }
 
-/*
- * Write a small answer that is not a response (100 Continue) or is the
- * last thing on the connection.  It does not use the worker's gathering
- * writer, which the caller may hold (sending the body to the backend).
- */
-static int
-h1_write_small(int fd, const char *p, size_t len)
-{
-	vtim_mono deadline = H1W_ClientDeadline();
-	struct pollfd pfd;
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			pfd.fd = fd;
-			pfd.events = POLLOUT;
-			if (poll(&pfd, 1, deadline == 0 ? -1 :
-			    TIM_poll_ms(deadline - TIM_mono())) > 0)
-				continue;
-		}
-		return (-1);
-	}
-	return (0);
-}
-
 static void
 h1_open_session(struct worker *wrk, struct sess *sp)
 {
@@ -246,7 +213,8 @@ H1_ErrorClose(struct req *req, unsigned status, enum sess_close sc)
 	VSLb(req->vsl, SLT_RespStatus, "%u", status);
 	VSLb(req->vsl, SLT_RespReason, "%s", reason);
 	/* Best effort: the connection closes either way. */
-	if (h1_write_small(req->sp->fd, buf, (size_t)l) == 0)
+	if (H1W_WriteAll(req->sp->fd, buf, (size_t)l,
+	    H1W_ClientDeadline(), cache_param->idle_send_timeout) == 0)
 		req->acct_resp_hdr += (uint64_t)l;
 	REQ_CountStatus(req->wrk, status);
 	req->doclose = sc;
@@ -464,7 +432,8 @@ h1_send100(struct req *req)
 	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
 
 	req->sent100 = 1;
-	if (h1_write_small(req->sp->fd, cont, sizeof cont - 1) != 0)
+	if (H1W_WriteAll(req->sp->fd, cont, sizeof cont - 1,
+	    H1W_ClientDeadline(), cache_param->idle_send_timeout) != 0)
 		return (-1);
 	req->acct_resp_hdr += sizeof cont - 1;
 	return (0);

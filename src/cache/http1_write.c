@@ -31,6 +31,39 @@ H1W_ClientDeadline(void)
 	return (TIM_mono() + cache_param->send_timeout);
 }
 
+int
+H1W_WriteAll(int fd, const void *ptr, size_t len, vtim_mono deadline,
+    vtim_dur idle)
+{
+	const char *p = ptr;
+	struct pollfd pfd;
+	vtim_dur tmo;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return (-1);
+		tmo = idle > 0 ? idle : -1;
+		if (deadline > 0 && (tmo < 0 || deadline - TIM_mono() < tmo))
+			tmo = deadline - TIM_mono();
+		if (deadline > 0 && tmo <= 0)
+			return (-1);
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		if (poll(&pfd, 1, tmo < 0 ? -1 : TIM_poll_ms(tmo)) <= 0)
+			return (-1);
+	}
+	return (0);
+}
+
 void
 H1W_Open(struct h1w *w, struct worker *wrk, int fd, vtim_mono deadline,
     vtim_dur idle)

@@ -44,6 +44,14 @@ void H1W_Open(struct h1w *w, struct worker *wrk, int fd, vtim_mono deadline,
     vtim_dur idle);
 /* The deadline for a response to a client: now + send_timeout, or 0. */
 vtim_mono H1W_ClientDeadline(void);
+
+/*
+ * Write all of [p, p+len) to a non-blocking fd without the gathering
+ * writer (whose vectors the caller may hold): by deadline (0: none), no
+ * wait longer than idle (0: none).  0 or -1.
+ */
+int H1W_WriteAll(int fd, const void *p, size_t len, vtim_mono deadline,
+    vtim_dur idle);
 void H1W_Write(struct h1w *w, const void *p, size_t len);
 void H1W_WriteTxt(struct h1w *w, struct txt t);
 void H1W_WriteStr(struct h1w *w, const char *s);

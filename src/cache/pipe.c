@@ -20,39 +20,19 @@
 #include "cache/backend.h"
 #include "cache/fetch.h"
 #include "cache/http1_fetch.h"
+#include "cache/http1_write.h"
 #include "cache/pool.h"
 #include "cache/req.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 
-/* Write all of [p, p+len) to fd; 0 or -1. */
+/* Write all of it; a side that stops reading for pipe_timeout ends it. */
 static int
 pipe_write_all(int fd, const char *p, size_t len)
 {
-	struct pollfd pfd;
-	ssize_t n;
 
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			pfd.fd = fd;
-			pfd.events = POLLOUT;
-			if (poll(&pfd, 1, TIM_poll_ms(
-			    cache_param->pipe_timeout > 0 ?
-			    cache_param->pipe_timeout : 3600)) > 0)
-				continue;
-		}
-		return (-1);
-	}
-	return (0);
+	return (H1W_WriteAll(fd, p, len, 0, cache_param->pipe_timeout));
 }
 
 /* Copy until one side is done.  Bytes each way in in/out. */
