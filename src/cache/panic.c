@@ -201,8 +201,10 @@ PANIC_Init(char *buf, size_t len)
 #endif
 }
 
+#if !defined(__SANITIZE_ADDRESS__)
 #define PANIC_ALTSTACK		(32 * 1024)
 static __thread void *panic_altstack;
+#endif
 
 /*
  * A thread whose stack overflowed cannot run the handler on that stack;
