@@ -358,6 +358,9 @@ void	VND_ExpectChildDeath(struct vnd *);
  * if killed); fails the test if it runs past timeout.
  */
 int	VND_Exec(struct vnd *, int std, double timeout, ...);
+/* VND_Exec with cwd as the working directory (relative paths, -P). */
+int	VND_ExecIn(struct vnd *, const char *cwd, int std, double timeout,
+	    ...);
 char	*VND_ExecOut(const struct vnd *);		/* caller frees */
 char	*VND_ExecErr(const struct vnd *);		/* caller frees */
 

@@ -200,11 +200,13 @@ vnd_path(void)
 }
 
 /*
- * Fork and exec argv with stdout and stderr to the given files (append).
- * In the child only async-signal-safe calls: the test has threads.
+ * Fork and exec argv with stdout and stderr to the given files (append),
+ * in directory cwd (NULL: the test's).  In the child only
+ * async-signal-safe calls: the test has threads.
  */
 static pid_t
-vnd_spawn(char * const *argv, const char *out, const char *err)
+vnd_spawn(char * const *argv, const char *out, const char *err,
+    const char *cwd)
 {
 	sigset_t none;
 	pid_t pid, parent;
@@ -239,6 +241,10 @@ vnd_spawn(char * const *argv, const char *out, const char *err)
 	}
 	/* No test socket may live on in veneerd. */
 	(void)close_range(3, ~0U, 0);
+	if (cwd != NULL && chdir(cwd) != 0) {
+		(void)write(2, "chdir before exec of VENEERD failed\n", 36);
+		_exit(127);
+	}
 	(void)execv(argv[0], argv);
 	(void)write(2, "exec of VENEERD failed\n", 23);
 	_exit(127);
@@ -510,7 +516,7 @@ VND_Start(struct vnd *v)
 	if (v->nlisten_args > 0)
 		pre[5] = NULL;		/* the test's -a replace ours */
 	argv = vnd_argv(v, pre, 1, NULL);
-	v->pid = vnd_spawn(argv, v->logpath, v->logpath);
+	v->pid = vnd_spawn(argv, v->logpath, v->logpath, NULL);
 	vnd_free_argv(argv);
 	v->pid_start = HX_ProcStart(v->pid);
 	HX_RegisterPid(v->pid);
@@ -699,8 +705,9 @@ VND_Free(struct vnd **vp)
  * Running veneerd once.
  */
 
-int
-VND_Exec(struct vnd *v, int std, double timeout, ...)
+static int
+vnd_exec(struct vnd *v, const char *cwd, int std, double timeout,
+    va_list *args)
 {
 	const char *pre[] = { "-F", "-n", NULL, "-a", "127.0.0.1:0", "-b",
 	    NULL, "-j", "none", NULL };
@@ -708,7 +715,6 @@ VND_Exec(struct vnd *v, int std, double timeout, ...)
 	double deadline;
 	char **argv;
 	unsigned u;
-	va_list ap;
 	pid_t pid;
 	int st;
 
@@ -717,9 +723,7 @@ VND_Exec(struct vnd *v, int std, double timeout, ...)
 	(void)snprintf(backend, sizeof backend, "127.0.0.1:%d",
 	    v->backend_port > 0 ? v->backend_port : HX_ClosedPort());
 	pre[6] = backend;
-	va_start(ap, timeout);
-	argv = vnd_argv(v, std ? pre : NULL, 0, &ap);
-	va_end(ap);
+	argv = vnd_argv(v, std ? pre : NULL, 0, args);
 	cmd[0] = '\0';
 	for (u = 1; argv[u] != NULL; u++)
 		(void)snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd),
@@ -728,7 +732,7 @@ VND_Exec(struct vnd *v, int std, double timeout, ...)
 	(void)snprintf(err, sizeof err, "%s/exec.err", v->dir);
 	(void)unlink(out);
 	(void)unlink(err);
-	pid = vnd_spawn(argv, out, err);
+	pid = vnd_spawn(argv, out, err, cwd);
 	vnd_free_argv(argv);
 	HX_RegisterPid(pid);
 	deadline = HX_Now() + timeout;
@@ -741,6 +745,30 @@ VND_Exec(struct vnd *v, int std, double timeout, ...)
 		}
 		vnd_nap();
 	}
+	return (st);
+}
+
+int
+VND_Exec(struct vnd *v, int std, double timeout, ...)
+{
+	va_list ap;
+	int st;
+
+	va_start(ap, timeout);
+	st = vnd_exec(v, NULL, std, timeout, &ap);
+	va_end(ap);
+	return (st);
+}
+
+int
+VND_ExecIn(struct vnd *v, const char *cwd, int std, double timeout, ...)
+{
+	va_list ap;
+	int st;
+
+	va_start(ap, timeout);
+	st = vnd_exec(v, cwd, std, timeout, &ap);
+	va_end(ap);
 	return (st);
 }
 
