@@ -127,15 +127,17 @@ cat <<EOF
  in front of it.  In another terminal, try:
 
    curl -i http://127.0.0.1:$PROXY_PORT/           # what to look at
-   curl -i http://127.0.0.1:$PROXY_PORT/time       # may be cached 10 s
+   curl -i http://127.0.0.1:$PROXY_PORT/time       # max-age=10
    curl -i http://127.0.0.1:$PROXY_PORT/headers    # what the origin saw
    curl -i http://127.0.0.1:$PROXY_PORT/slow       # 2 s at the origin
    curl -i http://127.0.0.1:$PROXY_PORT/private    # never shared
    curl -so /dev/null -w '%{size_download} bytes in %{time_total} s\\n' \\
        'http://127.0.0.1:$PROXY_PORT/big?size=100m'
 
- Look at the X-Varnish, Via and Age headers, and at which requests
- reach the origin:  tail -f ${origin_log#"$root"/}
+ Look at the X-Varnish and Via headers, and at the requests reaching
+ the origin:  tail -f ${origin_log#"$root"/}
+ This version passes every request to the origin (the cache is not
+ built yet), so each one shows up there.
  Press Ctrl-C to stop veneerd and the demo origin.
 ------------------------------------------------------------------------
 
