@@ -7,13 +7,15 @@
  * in flight finish, remove the pid file and close the ports; a second
  * instance on the same pid file refuses to start; the command line
  * refuses what it does not understand with exit status 2 and one line
- * on stderr; without -F veneerd runs as a daemon.
+ * on stderr; without -F veneerd runs as a daemon; as root the child runs
+ * as the -j user while the manager keeps root.
  */
 
 #include "config.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +399,56 @@ START_TEST(cmdline_daemon)
 }
 END_TEST
 
+/* The start of /proc/PID/cmdline: the process title. */
+static void
+assert_title(pid_t pid, const char *want)
+{
+	char path[64], *buf;
+
+	(void)snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	buf = HX_ReadFile(path, NULL);
+	ck_assert_msg(buf != NULL, "cannot read %s", path);
+	ck_assert_msg(strncmp(buf, want, strlen(want)) == 0,
+	    "pid %ld is titled \"%s\", want \"%s...\"", (long)pid, buf, want);
+	free(buf);
+}
+
+/*
+ * -j unix,user=nobody: the manager keeps root (it binds the sockets), the
+ * child serves as nobody, and the process titles say which is which.
+ */
+START_TEST(child_drops_privileges)
+{
+	struct passwd *pw;
+	struct client *cl;
+	struct origin *o;
+	struct vnd *v;
+	uid_t nobody;
+
+	pw = getpwnam("nobody");
+	if (geteuid() != 0 || pw == NULL) {
+		HX_Log("SKIP child_drops_privileges: needs root and a user "
+		    "nobody");
+		return;
+	}
+	nobody = pw->pw_uid;
+	o = ORIGIN_New(process_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-j");
+	VND_Arg(v, "unix,user=nobody");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	get_ok(cl, "/as-nobody", HX_T_RESP);
+	CLIENT_Free(&cl);
+	ck_assert_int_eq(HX_ProcStatus(VND_ChildPid(v), "Uid"), (long)nobody);
+	ck_assert_int_eq(HX_ProcStatus(VND_Pid(v), "Uid"), 0);
+	assert_title(VND_Pid(v), "veneerd: manager");
+	assert_title(VND_ChildPid(v), "veneerd: child");
+	finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 process_suite(void)
 {
@@ -408,6 +460,7 @@ process_suite(void)
 	tcase_set_timeout(tc, 25);
 	tcase_add_test(tc, child_kill9_recovers);
 	tcase_add_test(tc, child_stopped_is_replaced);
+	tcase_add_test(tc, child_drops_privileges);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("shutdown");
