@@ -361,6 +361,47 @@ START_TEST(refusal_does_not_hurt_others)
 }
 END_TEST
 
+/*
+ * A header section that fits http_req_size but not the workspace once
+ * X-Forwarded-For is extended: a bare 500, counted, the connection
+ * closed, the origin never asked; the next client is served.
+ */
+START_TEST(workspace_overflow_is_500)
+{
+	struct client *cl;
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	char *xff;
+	size_t n = 32400;
+
+	o = ORIGIN_New(error_handler, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "http_req_hdr_len=32k", NULL);
+	xff = malloc(n + 1);
+	ck_assert_ptr_nonnull(xff);
+	memset(xff, 'x', n);
+	xff[n] = '\0';
+	cl = VND_Connect(v);
+	CLIENT_Printf(cl, "GET /big-xff HTTP/1.1\r\nHost: e2e.test\r\n"
+	    "X-Forwarded-For: %s\r\n\r\n", xff);
+	free(xff);
+	r = CLIENT_Resp(cl, 0, HX_T_RESP);
+	ck_assert_int_eq(r->status, 500);
+	HX_MsgFree(&r);
+	CLIENT_AssertClosed(cl, HX_T_RESP);
+	CLIENT_Free(&cl);
+	(void)VND_WaitCounter(v, "ws_client_overflow", ">=", 1, HX_T_RESP);
+	(void)VND_WaitCounter(v, "client_resp_500", ">=", 1, HX_T_RESP);
+	ck_assert_int_eq(ORIGIN_NReq(o), 0);
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", "/after", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 errors_suite(void)
 {
@@ -378,6 +419,7 @@ errors_suite(void)
 	tc = tcase_create("client");
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, refused_requests);
+	tcase_add_test(tc, workspace_overflow_is_500);
 	tcase_add_test(tc, refusal_does_not_hurt_others);
 	suite_add_tcase(s, tc);
 	return (s);

@@ -399,6 +399,47 @@ START_TEST(cmdline_daemon)
 }
 END_TEST
 
+/* Has the manager's log got this line yet?  Waits up to tmo. */
+static int
+log_has(struct vnd *v, const char *what, double tmo)
+{
+	double deadline = HX_Now() + tmo;
+	char *log;
+	int found;
+
+	for (;;) {
+		log = VND_Log(v);
+		found = log != NULL && strstr(log, what) != NULL;
+		free(log);
+		if (found || HX_Now() >= deadline)
+			return (found);
+		(void)poll(NULL, 0, 20);
+	}
+}
+
+/* auto_restart=off: a dead child is reported, not replaced. */
+START_TEST(child_not_restarted_without_auto_restart)
+{
+	struct origin *o;
+	struct vnd *v;
+	pid_t old;
+
+	o = ORIGIN_New(process_handler, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "auto_restart=off", NULL);
+	VND_ExpectChildDeath(v);
+	old = VND_ChildPid(v);
+	ck_assert_int_eq(kill(old, SIGKILL), 0);
+	wait_gone(old, HX_T_RESP);
+	ck_assert_msg(log_has(v, "auto_restart is off", HX_T_RESP),
+	    "the manager did not say why it did not restart the child");
+	/* The manager is still there, with no child. */
+	ck_assert_int_eq(kill(VND_Pid(v), 0), 0);
+	ck_assert_msg(!log_has(v, "Restarting", 0.5),
+	    "the child was restarted with auto_restart off");
+	finish(&v, &o);
+}
+END_TEST
+
 /* The start of /proc/PID/cmdline: the process title. */
 static void
 assert_title(pid_t pid, const char *want)
@@ -461,6 +502,7 @@ process_suite(void)
 	tcase_add_test(tc, child_kill9_recovers);
 	tcase_add_test(tc, child_stopped_is_replaced);
 	tcase_add_test(tc, child_drops_privileges);
+	tcase_add_test(tc, child_not_restarted_without_auto_restart);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("shutdown");
