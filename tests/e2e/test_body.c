@@ -38,16 +38,6 @@ body_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	(void)ORIGIN_Respond(oc, 200, hdrs, req->url, -1);
 }
 
-static void
-finish(struct vnd **vp, struct origin **op)
-{
-
-	VND_Free(vp);
-	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
-	    "(see the log)");
-	ORIGIN_Free(op);
-}
-
 /*--------------------------------------------------------------------
  * 6. Request bodies.
  */
@@ -78,7 +68,7 @@ START_TEST(post_content_length)
 	(void)VND_WaitCounter(v, "s_req_bodybytes", ">=", sizeof body - 1,
 	    HX_T_RESP);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -110,7 +100,7 @@ START_TEST(post_chunked)
 	ck_assert_int_eq(r->status, 200);
 	HX_MsgFree(&r);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -142,7 +132,7 @@ START_TEST(post_one_megabyte)
 	(void)VND_WaitCounter(v, "s_req_bodybytes", ">=", len, HX_T_RESP);
 	free(body);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -173,7 +163,7 @@ START_TEST(expect_100_continue)
 	ck_assert_ptr_nonnull(q);
 	ck_assert_str_eq(q->body, "0123456789");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -195,7 +185,7 @@ START_TEST(expect_unknown_417)
 	(void)VND_WaitCounter(v, "client_req_417", "==", 1, HX_T_RESP);
 	ck_assert_int_eq(ORIGIN_NReq(o), 0);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -274,7 +264,7 @@ START_TEST(one_gigabyte_streamed)
 	(void)VND_WaitCounter(v, "s_resp_bodybytes", ">=", BIG_LEN,
 	    HX_T_RESP);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 

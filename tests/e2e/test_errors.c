@@ -35,16 +35,6 @@ error_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	}
 }
 
-static void
-finish(struct vnd **vp, struct origin **op)
-{
-
-	VND_Free(vp);
-	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
-	    "(see the log)");
-	ORIGIN_Free(op);
-}
-
 /* A synthetic 503: small, HTML. */
 static void
 assert_503(const struct hx_msg *r)
@@ -95,7 +85,7 @@ START_TEST(backend_reset_mid_headers)
 	HX_MsgFree(&r);
 	(void)VND_WaitCounter(v, "fetch_failed", ">=", 1, HX_T_RESP);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -119,7 +109,7 @@ START_TEST(backend_first_byte_timeout)
 	    "first_byte_timeout=1s", dt);
 	(void)VND_WaitCounter(v, "fetch_failed", ">=", 1, HX_T_RESP);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -327,7 +317,7 @@ START_TEST(refused_requests)
 	(void)VND_WaitCounter(v, "sc_rx_bad", ">=", 1, HX_T_RESP);
 	(void)VND_WaitCounter(v, "sc_rx_overflow", ">=", 1, HX_T_RESP);
 	ck_assert_int_eq(ORIGIN_NConn(o), 0);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -357,7 +347,7 @@ START_TEST(refusal_does_not_hurt_others)
 	ck_assert_int_eq(ORIGIN_NReq(o), 2);
 	CLIENT_Free(&bad);
 	CLIENT_Free(&good);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -398,7 +388,7 @@ START_TEST(workspace_overflow_is_500)
 	ck_assert_int_eq(r->status, 200);
 	HX_MsgFree(&r);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 

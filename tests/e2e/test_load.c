@@ -37,16 +37,6 @@ load_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	    -1);
 }
 
-static void
-finish(struct vnd **vp, struct origin **op)
-{
-
-	VND_Free(vp);
-	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
-	    "(see the log)");
-	ORIGIN_Free(op);
-}
-
 /* One request on each of cl[from..to), connecting first if needed. */
 static void
 idle_round(struct vnd *v, struct client **cl, unsigned from, unsigned to,
@@ -126,7 +116,7 @@ START_TEST(idle_connections_wait_without_threads)
 	for (u = 0; u < IDLE_CONNS; u++)
 		CLIENT_Free(&cl[u]);
 	free(cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -191,7 +181,7 @@ START_TEST(pool_overflow_drops)
 	(void)VND_WaitCounter(v, "sess_queued", ">", 0, HX_T_RESP);
 	for (u = 0; u < FLOOD_CONNS; u++)
 		CLIENT_Free(&cl[u]);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 

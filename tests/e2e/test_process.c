@@ -40,16 +40,6 @@ process_handler(struct origin_conn *oc, const struct hx_msg *req,
 }
 
 static void
-finish(struct vnd **vp, struct origin **op)
-{
-
-	VND_Free(vp);
-	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
-	    "(see the log)");
-	ORIGIN_Free(op);
-}
-
-static void
 get_ok(struct client *cl, const char *url, double timeout)
 {
 	struct hx_msg *r;
@@ -58,41 +48,6 @@ get_ok(struct client *cl, const char *url, double timeout)
 	ck_assert_msg(r->status == 200, "%s: status %d", url, r->status);
 	ck_assert_str_eq(r->body, url);
 	HX_MsgFree(&r);
-}
-
-/* Wait for pid to be gone (or a zombie), failing after timeout. */
-static void
-wait_gone(pid_t pid, double timeout)
-{
-	double deadline;
-
-	deadline = HX_Now() + timeout;
-	while (HX_ProcStart(pid) != 0) {
-		ck_assert_msg(HX_Now() < deadline, "process %ld still there "
-		    "after %.1f s", (long)pid, timeout);
-		(void)poll(NULL, 0, 10);
-	}
-}
-
-/* A pid file's pid, waiting for the file within timeout. */
-static pid_t
-read_pidfile(const char *path, double timeout)
-{
-	double deadline;
-	char *s;
-	long pid;
-
-	deadline = HX_Now() + timeout;
-	for (;;) {
-		s = HX_ReadFile(path, NULL);
-		pid = s != NULL ? strtol(s, NULL, 10) : 0;
-		free(s);
-		if (pid > 1)
-			return ((pid_t)pid);
-		ck_assert_msg(HX_Now() < deadline, "no pid in %s after %.1f s",
-		    path, timeout);
-		(void)poll(NULL, 0, 10);
-	}
 }
 
 /*--------------------------------------------------------------------
@@ -114,7 +69,7 @@ START_TEST(child_kill9_recovers)
 	old = VND_ChildPid(v);
 	ck_assert_int_ne(old, VND_Pid(v));
 	ck_assert_int_eq(kill(old, SIGKILL), 0);
-	wait_gone(old, HX_T_RESP);
+	HX_WaitGone(old, HX_T_RESP);
 	/* The manager holds the sockets: this waits for the new child. */
 	during = VND_Connect(v);
 	get_ok(during, "/during", HX_T_SLOW);
@@ -125,7 +80,7 @@ START_TEST(child_kill9_recovers)
 	CLIENT_Free(&before);
 	CLIENT_Free(&during);
 	CLIENT_Free(&after);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -151,11 +106,11 @@ START_TEST(child_stopped_is_replaced)
 	(void)VND_WaitChildPidChange(v, old, 12.0);
 	HX_Log("stopped child replaced after %.1f s", HX_Now() - t0);
 	/* Killed, not left stopped beside the new one. */
-	wait_gone(old, HX_T_RESP);
+	HX_WaitGone(old, HX_T_RESP);
 	cl = VND_Connect(v);
 	get_ok(cl, "/after-stop", HX_T_SLOW);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -180,7 +135,7 @@ graceful_stop(int sig)
 	VND_Arg(v, "-P");
 	VND_Arg(v, pidfile);
 	VND_Start(v);
-	ck_assert_int_eq(read_pidfile(pidfile, HX_T_RESP), VND_Pid(v));
+	ck_assert_int_eq(HX_WaitPidfile(pidfile, HX_T_RESP), VND_Pid(v));
 	(void)snprintf(addr, sizeof addr, "%s", VND_Addr(v, 0));
 	port = VND_Port(v, 0);
 
@@ -199,7 +154,7 @@ graceful_stop(int sig)
 	    "%s port %d still accepts after the exit", addr, port);
 	ck_assert_msg(e == ECONNREFUSED, "connect: %s", strerror(e));
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 
 START_TEST(sigterm_finishes_in_flight)
@@ -249,7 +204,7 @@ START_TEST(pidfile_second_instance)
 	VND_Arg(v1, "-P");
 	VND_Arg(v1, pidfile);
 	VND_Start(v1);
-	ck_assert_int_eq(read_pidfile(pidfile, HX_T_RESP), VND_Pid(v1));
+	ck_assert_int_eq(HX_WaitPidfile(pidfile, HX_T_RESP), VND_Pid(v1));
 
 	v2 = VND_New();
 	VND_Backend(v2, ORIGIN_Port(o));
@@ -267,12 +222,12 @@ START_TEST(pidfile_second_instance)
 	free(err);
 
 	/* The first one is untouched. */
-	ck_assert_int_eq(read_pidfile(pidfile, HX_T_RESP), VND_Pid(v1));
+	ck_assert_int_eq(HX_WaitPidfile(pidfile, HX_T_RESP), VND_Pid(v1));
 	cl = VND_Connect(v1);
 	get_ok(cl, "/still-here", HX_T_RESP);
 	CLIENT_Free(&cl);
 	VND_Free(&v2);
-	finish(&v1, &o);
+	VND_Finish(&v1, &o);
 }
 END_TEST
 
@@ -363,7 +318,7 @@ START_TEST(cmdline_storage)
 	get_ok(cl, "/malloc", HX_T_RESP);
 	CLIENT_Free(&cl);
 	VND_Stop(v);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -385,7 +340,7 @@ START_TEST(cmdline_daemon)
 	st = VND_Exec(v, 0, HX_T_SLOW, "-n", VND_Workdir(v), "-a",
 	    "127.0.0.1:0", "-b", backend, "-j", "none", "-P", pidfile, NULL);
 	ck_assert_msg(st == 0, "daemon launcher: exit status %d", st);
-	pid = read_pidfile(pidfile, HX_T_RESP);
+	pid = HX_WaitPidfile(pidfile, HX_T_RESP);
 	ck_assert_msg(HX_ProcStart(pid) != 0, "the daemon (pid %ld in %s) "
 	    "is not running", (long)pid, pidfile);
 	VND_Adopt(v, pid);
@@ -395,7 +350,7 @@ START_TEST(cmdline_daemon)
 	CLIENT_Free(&cl);
 	VND_Stop(v);
 	ck_assert_msg(access(pidfile, F_OK) != 0, "%s left behind", pidfile);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -429,14 +384,14 @@ START_TEST(child_not_restarted_without_auto_restart)
 	VND_ExpectChildDeath(v);
 	old = VND_ChildPid(v);
 	ck_assert_int_eq(kill(old, SIGKILL), 0);
-	wait_gone(old, HX_T_RESP);
+	HX_WaitGone(old, HX_T_RESP);
 	ck_assert_msg(log_has(v, "auto_restart is off", HX_T_RESP),
 	    "the manager did not say why it did not restart the child");
 	/* The manager is still there, with no child. */
 	ck_assert_int_eq(kill(VND_Pid(v), 0), 0);
 	ck_assert_msg(!log_has(v, "Restarting", 0.5),
 	    "the child was restarted with auto_restart off");
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -486,7 +441,7 @@ START_TEST(child_drops_privileges)
 	ck_assert_int_eq(HX_ProcStatus(VND_Pid(v), "Uid"), 0);
 	assert_title(VND_Pid(v), "veneerd: manager");
 	assert_title(VND_ChildPid(v), "veneerd: child");
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 

@@ -89,16 +89,6 @@ matches(const char *re, const char *s)
 	return (r);
 }
 
-static void
-finish(struct vnd **vp, struct origin **op)
-{
-
-	VND_Free(vp);
-	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
-	    "(see the log)");
-	ORIGIN_Free(op);
-}
-
 /* Send a GET on cl and check it comes back as the origin sent it. */
 static void
 get_ok(struct client *cl, const char *url)
@@ -163,7 +153,7 @@ START_TEST(basic_get)
 	ck_assert_int_ge(VND_WaitCounter(v, "client_req", ">=", 2, HX_T_RESP),
 	    2);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -209,7 +199,7 @@ START_TEST(hop_by_hop_headers)
 	/* The connection is still usable. */
 	get_ok(cl, "/after-hop");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -237,7 +227,7 @@ START_TEST(client_keepalive_backend_reuse)
 	    "requests", ORIGIN_NConn(o));
 	ck_assert_int_eq(VND_Counter(v, "backend_fail"), 0);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -259,7 +249,7 @@ START_TEST(backend_closes_idle_connection)
 	ck_assert_int_eq(ORIGIN_NConn(o), 3);
 	ck_assert_int_eq(VND_Counter(v, "fetch_failed"), 0);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -291,7 +281,7 @@ START_TEST(pipelined_requests)
 	}
 	get_ok(cl, "/pipe4");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -317,7 +307,7 @@ START_TEST(http10_closes)
 	HX_MsgFree(&r);
 	CLIENT_AssertClosed(cl, 3.0);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -346,7 +336,7 @@ START_TEST(http10_keepalive)
 	}
 	ck_assert_int_eq(VND_Counter(v, "sess_conn"), 1);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -372,7 +362,7 @@ http10_unchunked(const char *url, const char *body)
 	HX_MsgFree(&r);
 	CLIENT_AssertClosed(cl, 3.0);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 
 START_TEST(http10_gets_chunked_body_unchunked)
@@ -407,7 +397,7 @@ START_TEST(connection_close)
 	CLIENT_AssertClosed(cl, 3.0);
 	(void)VND_WaitCounter(v, "sess_closed", ">=", 1, HX_T_RESP);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -436,7 +426,7 @@ START_TEST(head_has_no_body)
 	ck_assert_int_eq(r->bodylen, 1234);
 	HX_MsgFree(&r);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -462,7 +452,7 @@ START_TEST(origin_chunked)
 	HX_MsgFree(&r);
 	get_ok(cl, "/after-chunked");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -486,7 +476,7 @@ START_TEST(origin_close_delimited)
 	get_ok(cl, "/after-eof");
 	ck_assert_int_eq(VND_Counter(v, "sess_conn"), 1);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -514,7 +504,7 @@ START_TEST(no_body_statuses)
 	HX_MsgFree(&r);
 	get_ok(cl, "/after-304");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -549,7 +539,7 @@ START_TEST(interim_responses)
 	HX_MsgFree(&r);
 	get_ok(cl, "/after-interim");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -571,7 +561,7 @@ START_TEST(partial_content)
 	ck_assert_str_eq(r->body, "0123456789");
 	HX_MsgFree(&r);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -610,7 +600,7 @@ START_TEST(ipv6_listen)
 	cl = VND_ConnectTo(v, 0);
 	get_ok(cl, "/v4");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 

@@ -56,16 +56,6 @@ regress_handler(struct origin_conn *oc, const struct hx_msg *req,
 }
 
 static void
-finish(struct vnd **vp, struct origin **op)
-{
-
-	VND_Free(vp);
-	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
-	    "(see the log)");
-	ORIGIN_Free(op);
-}
-
-static void
 get_ok(struct client *cl, const char *url, double timeout)
 {
 	struct hx_msg *r;
@@ -144,7 +134,7 @@ START_TEST(slow_head_parked_not_holding_worker)
 	CLIENT_Free(&probe);
 	for (u = 0; u < SLOW_CONNS; u++)
 		CLIENT_Free(&cl[u]);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -185,7 +175,7 @@ START_TEST(connection_cannot_remove_xff_or_host)
 	    strcmp(HX_Header(q, "Host"), "example.org") == 0,
 	    "Connection: Host: the origin got Host: %s", HX_Header(q, "Host"));
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -254,7 +244,7 @@ START_TEST(max_hdr_counts_client_lines)
 	ck_assert_ptr_null(ORIGIN_FindReq(o, "/hdr65"));
 	ck_assert_int_eq(ORIGIN_NReq(o), 1);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -381,7 +371,7 @@ START_TEST(absolute_form_keeps_query)
 	q = origin_got(o, "/a/b?c");
 	ck_assert_str_eq(HX_Header(q, "Host"), "example.com");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -409,7 +399,7 @@ START_TEST(xff_instances_joined)
 	ck_assert_str_eq(HX_Header(q, "X-Forwarded-For"),
 	    "1.1.1.1, 2.2.2.2, 3.3.3.3, 127.0.0.1");
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -451,7 +441,7 @@ START_TEST(pipe_keeps_expect)
 	(void)VND_WaitCounter(v, "s_pipe", "==", 1, HX_T_RESP);
 	CLIENT_AssertClosed(cl, HX_T_RESP);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -499,7 +489,7 @@ START_TEST(child_survives_sighup)
 	    "died of SIGHUP", (long)child);
 	ck_assert_int_eq(VND_ChildPid(v), child);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -577,7 +567,7 @@ START_TEST(queue_limit_zero_pool_grows)
 		HX_MsgFree(&r);
 		CLIENT_Free(&cl[u]);
 	}
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -604,7 +594,7 @@ START_TEST(zero_timeouts_mean_no_limit)
 	    "with timeout_idle=0 ended: %s", HX_IoName(io));
 	get_ok(cl, "/zero-2", HX_T_RESP);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -612,27 +602,6 @@ END_TEST
  * A relative -P names a file in the directory veneerd started in, even
  * after daemon() changed to /: SIGTERM removes it.
  */
-
-/* A pid file's pid, waiting for the file within timeout. */
-static pid_t
-read_pidfile(const char *path, double timeout)
-{
-	double deadline;
-	char *s;
-	long pid;
-
-	deadline = HX_Now() + timeout;
-	for (;;) {
-		s = HX_ReadFile(path, NULL);
-		pid = s != NULL ? strtol(s, NULL, 10) : 0;
-		free(s);
-		if (pid > 1)
-			return ((pid_t)pid);
-		ck_assert_msg(HX_Now() < deadline, "no pid in %s after %.1f s",
-		    path, timeout);
-		(void)poll(NULL, 0, 10);
-	}
-}
 
 START_TEST(relative_pidfile_removed_by_daemon)
 {
@@ -653,7 +622,7 @@ START_TEST(relative_pidfile_removed_by_daemon)
 	    "-a", "127.0.0.1:0", "-b", backend, "-j", "none", "-P", "rel.pid",
 	    NULL);
 	ck_assert_msg(st == 0, "daemon launcher: exit status %d", st);
-	pid = read_pidfile(pidfile, HX_T_RESP);
+	pid = HX_WaitPidfile(pidfile, HX_T_RESP);
 	ck_assert_msg(HX_ProcStart(pid) != 0, "the daemon (pid %ld in %s) "
 	    "is not running", (long)pid, pidfile);
 	VND_Adopt(v, pid);
@@ -663,7 +632,7 @@ START_TEST(relative_pidfile_removed_by_daemon)
 	CLIENT_Free(&cl);
 	VND_Stop(v);
 	ck_assert_msg(access(pidfile, F_OK) != 0, "%s left behind", pidfile);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 

@@ -31,16 +31,6 @@ timeout_handler(struct origin_conn *oc, const struct hx_msg *req,
 	ORIGIN_DefaultHandler(oc, req, priv);
 }
 
-static void
-finish(struct vnd **vp, struct origin **op)
-{
-
-	VND_Free(vp);
-	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
-	    "(see the log)");
-	ORIGIN_Free(op);
-}
-
 START_TEST(half_request_dropped)
 {
 	struct origin *o;
@@ -65,7 +55,7 @@ START_TEST(half_request_dropped)
 	(void)VND_WaitCounter(v, "sc_rx_timeout", ">=", 1, HX_T_RESP);
 	ck_assert_int_eq(ORIGIN_NReq(o), 0);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -89,7 +79,7 @@ START_TEST(idle_keepalive_closed)
 	ck_assert_msg(dt >= 0.8 && dt < 3.0, "idle connection closed after "
 	    "%.2f s with timeout_idle=1s", dt);
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 
@@ -116,7 +106,7 @@ START_TEST(slow_reader_dropped)
 	ck_assert_msg(io == HX_IO_EOF || io == HX_IO_RESET,
 	    "connection still open after sc_tx_error: %s", HX_IoName(io));
 	CLIENT_Free(&cl);
-	finish(&v, &o);
+	VND_Finish(&v, &o);
 }
 END_TEST
 

@@ -54,6 +54,10 @@ void	HX_RegisterPid(pid_t);
 long	HX_ProcStatus(pid_t, const char *field);
 /* /proc/PID/stat start time, 0 if the process is gone. */
 unsigned long long HX_ProcStart(pid_t);
+/* Wait until pid is gone (or a zombie); fail the test after timeout. */
+void	HX_WaitGone(pid_t, double timeout);
+/* The pid in a pid file, waiting for it to appear within timeout. */
+pid_t	HX_WaitPidfile(const char *path, double timeout);
 /* Raise RLIMIT_NOFILE toward want (up to the hard limit); the result. */
 long	HX_RaiseFdLimit(long want);
 /* A loopback TCP port nothing listens on (bound, then closed). */
@@ -372,6 +376,8 @@ int	VND_TryCounter(struct vnd *, const char *name, uint64_t *val);
 uint64_t VND_WaitCounter(struct vnd *, const char *name, const char *op,
 	    uint64_t value, double timeout);
 pid_t	VND_ChildPid(struct vnd *);
+/* VND_Free, then check the origin saw no bad request and free it. */
+void	VND_Finish(struct vnd **, struct origin **);
 pid_t	VND_WaitChildPidChange(struct vnd *, pid_t old, double timeout);
 long	VND_ChildThreads(struct vnd *);		/* /proc Threads */
 long	VND_ChildRssKB(struct vnd *);		/* /proc VmRSS */

@@ -30,6 +30,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -433,4 +434,36 @@ HX_PatternCheck(const void *buf, uint64_t offset, size_t len)
 		pos = 0;
 	}
 	return (0);
+}
+
+void
+HX_WaitGone(pid_t pid, double timeout)
+{
+	double deadline = HX_Now() + timeout;
+
+	while (HX_ProcStart(pid) != 0) {
+		ck_assert_msg(HX_Now() < deadline, "process %ld still there "
+		    "after %.1f s", (long)pid, timeout);
+		(void)poll(NULL, 0, 10);
+	}
+}
+
+pid_t
+HX_WaitPidfile(const char *path, double timeout)
+{
+	double deadline;
+	char *s;
+	long pid;
+
+	deadline = HX_Now() + timeout;
+	for (;;) {
+		s = HX_ReadFile(path, NULL);
+		pid = s != NULL ? strtol(s, NULL, 10) : 0;
+		free(s);
+		if (pid > 1)
+			return ((pid_t)pid);
+		ck_assert_msg(HX_Now() < deadline, "no pid in %s after %.1f s",
+		    path, timeout);
+		(void)poll(NULL, 0, 10);
+	}
 }

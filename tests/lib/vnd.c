@@ -1046,3 +1046,13 @@ VND_ChildRssKB(struct vnd *v)
 	ck_assert_msg(n > 0, "no VmRSS in /proc/%ld/status", (long)child);
 	return (n);
 }
+
+void
+VND_Finish(struct vnd **vp, struct origin **op)
+{
+
+	VND_Free(vp);
+	ck_assert_msg(ORIGIN_NErr(*op) == 0, "the origin saw bad requests "
+	    "(see the log)");
+	ORIGIN_Free(op);
+}
