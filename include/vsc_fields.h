@@ -13,7 +13,7 @@
  *   doc	what it counts and, if it is bad, what to do
  */
 
-VSC_FIELD(uptime,		GAUGE,	 INFO,	"Seconds since the child "
+VSC_FIELD(uptime,		COUNTER, INFO,	"Seconds since the child "
 	"started")
 VSC_FIELD(sess_conn,		COUNTER, INFO,	"Client connections "
 	"accepted")

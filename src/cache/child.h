@@ -14,6 +14,8 @@
 
 #include "common/tim.h"
 
+struct vsmw;
+
 /* A listen socket, opened and bound by the manager. */
 struct listen_sock {
 	unsigned		magic;
@@ -52,6 +54,9 @@ struct child_args {
 
 /* Set by the manager before fork; const in the child. */
 extern const struct child_args *child_args;
+
+/* The child's shared-memory segments (_.vsm_child). */
+extern struct vsmw *child_vsmw;
 
 /* Draining for shutdown: send Connection: close, park nothing. */
 extern volatile unsigned child_draining;

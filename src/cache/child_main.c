@@ -35,8 +35,10 @@
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
+#include "vsm/vsmw.h"
 
 const struct child_args *child_args;
+struct vsmw *child_vsmw;
 volatile unsigned child_draining;
 static unsigned child_started;
 
@@ -218,15 +220,19 @@ child_cli_loop(void)
 void
 CHILD_Main(const struct child_args *ca)
 {
-	char err[512];
+	char err[512], dir[1024];
 
 	CHECK_OBJ(ca, CHILD_ARGS_MAGIC);
 	child_args = ca;
 	setproctitle("child -n %s", ca->workdir);
 	child_signals();
 	PANIC_Init(ca->panic_buf, ca->panic_len);
+	(void)snprintf(dir, sizeof dir, "%s/_.vsm_child", ca->workdir);
+	child_vsmw = VSMW_New(dir, 0640, err, sizeof err);
+	if (child_vsmw == NULL)
+		child_fatal("%s", err);
 	VSL_Init();
-	if (VSC_Init(ca->workdir, err, sizeof err) != 0)
+	if (VSC_Init(child_vsmw, err, sizeof err) != 0)
 		child_fatal("%s", err);
 	child_drop_privileges(ca);
 	PARAM_Protect();

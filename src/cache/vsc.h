@@ -18,7 +18,7 @@ struct vsc_main {
 #include "vsc_fields.h"
 };
 
-/* The published counters; in the workdir's _.counters file. */
+/* The published counters, in the MAIN Stat segment. */
 extern struct vsc_main *VSC_C_main;
 
 #define VSC_Add(field, n)						\
@@ -28,8 +28,10 @@ extern struct vsc_main *VSC_C_main;
 	(void)__atomic_sub_fetch(&VSC_C_main->field, (uint64_t)(n),	\
 	    __ATOMIC_RELAXED)
 
-/* Map the counters file in workdir (before privileges drop: no). */
-int VSC_Init(const char *workdir, char *err, size_t errlen);
+struct vsmw;
+
+/* Publish the counters in the child's shared memory. */
+int VSC_Init(struct vsmw *vsmw, char *err, size_t errlen);
 /* Add a thread's accumulated counts to the published ones; zero them. */
 void VSC_Flush(struct vsc_main *local);
 /* Once a second: uptime. */

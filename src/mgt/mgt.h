@@ -9,6 +9,7 @@
 #define VENEER_MGT_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <syslog.h>
 
 #include "cache/child.h"
@@ -42,6 +43,15 @@ void MGT_PidfileRemove(void);
 /* -j: which user the child runs as. */
 void MGT_Jail(const char *arg, struct child_args *ca);
 void MGT_BackendArg(const char *arg, struct backend_arg *ba);
+
+/* mgt_vsc.c: the manager's counters (MGT.*) */
+struct vsc_mgt {
+#define VSC_FIELD(n, t, l, d)	uint64_t n;
+#include "vsc_mgt_fields.h"
+};
+extern struct vsc_mgt *VSC_C_mgt;
+void MGT_VscInit(const char *workdir);
+void MGT_VscFini(void);
 
 /* mgt_child.c */
 void MGT_ChildInit(struct child_args *ca);

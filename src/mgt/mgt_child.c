@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,9 +50,17 @@ static size_t child_log_len;
 void
 MGT_ChildInit(struct child_args *ca)
 {
+	char dir[1024];
 	void *p;
 
 	mgt_ca = ca;
+	/* The child's shared memory: the child's own, after it drops root. */
+	(void)snprintf(dir, sizeof dir, "%s/_.vsm_child", ca->workdir);
+	if (mkdir(dir, 0750) != 0 && errno != EEXIST)
+		MGT_Fatal("cannot create %s: %s", dir, strerror(errno));
+	if (ca->drop_privs && chown(dir, ca->uid, getgid()) != 0)
+		MGT_Fatal("cannot give %s to the child's user: %s", dir,
+		    strerror(errno));
 	p = mmap(NULL, MGT_PANIC_LEN, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	assert(p != MAP_FAILED);
@@ -263,6 +272,7 @@ mgt_child_launch(void)
 		return (-1);
 	}
 	free(body);
+	VSC_C_mgt->child_start++;
 	MGT_Log(LOG_NOTICE, "Child (%ld) started", (long)child_pid);
 	if (cache_param->ping_interval > 0) {
 		ev_timer_init(&child_ping_w, mgt_child_ping_cb,
@@ -299,17 +309,24 @@ mgt_child_exit_cb(struct ev_loop *loop, ev_child *w, int revents)
 
 	(void)loop;
 	(void)revents;
-	if (WIFSIGNALED(st))
+	if (WIFSIGNALED(st)) {
+		VSC_C_mgt->child_died++;
+		if (WCOREDUMP(st))
+			VSC_C_mgt->child_dump++;
 		MGT_Log(LOG_ERR, "Child (%ld) died signal=%d%s",
 		    (long)w->rpid, WTERMSIG(st),
 		    WCOREDUMP(st) ? " (core dumped)" : "");
-	else
+	} else {
+		VSC_C_mgt->child_stop++;
 		MGT_Log(LOG_ERR, "Child (%ld) died status=%d", (long)w->rpid,
 		    WEXITSTATUS(st));
+	}
 	mgt_child_cleanup();
-	if (mgt_ca->panic_buf[0] != '\0')
+	if (mgt_ca->panic_buf[0] != '\0') {
+		VSC_C_mgt->child_panic++;
 		MGT_Log(LOG_ERR, "Child (%ld) Panic message:\n%s",
 		    (long)w->rpid, mgt_ca->panic_buf);
+	}
 	if (mgt_stopping)
 		return;
 	if (!cache_param->auto_restart) {
@@ -399,6 +416,7 @@ MGT_ChildStop(void)
 		(void)kill(child_pid, SIGKILL);
 		(void)mgt_child_wait(5);
 	}
+	VSC_C_mgt->child_exit++;
 	MGT_Log(LOG_NOTICE, "Child (%ld) ended", (long)child_pid);
 	mgt_child_cleanup();
 }

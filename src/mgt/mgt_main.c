@@ -296,10 +296,12 @@ main(int argc, char **argv, char **envp)
 		mgt_use_syslog = 1;
 	}
 	MGT_PidfileWrite();
+	MGT_VscInit(mgt_child_args.workdir);
 	MGT_ListenReport(&mgt_child_args);
 	setproctitle("manager -n %s", mgt_child_args.workdir);
 	signal(SIGPIPE, SIG_IGN);
 	mgt_loop();
+	MGT_VscFini();
 	MGT_PidfileRemove();
 	MGT_Log(LOG_NOTICE, "Manager stopped");
 	return (0);

@@ -47,68 +47,103 @@ put_u64(unsigned char *p, uint64_t v)
 		p[u] = (unsigned char)(v >> (8 * u));
 }
 
-/* Write dir/_.counters atomically (rename): names, values, child. */
+/* Write a whole file, then rename it into place. */
+static int
+write_file(const char *path, const void *buf, size_t len)
+{
+	char tmp[4200];
+	int fd, r;
+
+	(void)snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return (-1);
+	r = write(fd, buf, len) == (ssize_t)len ? 0 : -1;
+	(void)close(fd);
+	return (r == 0 ? rename(tmp, path) : -1);
+}
+
+/*
+ * Publish counters as veneerd does (doc/vsm-format.md): in
+ * dir/_.vsm_child, a Stat segment (24-byte head: ready, body offset, doc
+ * id; then the values), a StatDoc segment (same head, then JSON giving
+ * each counter's byte index) and an _.index naming both and the child.
+ * Each call writes new files, as a restarted child would.
+ */
 static int
 write_counters(const char *dir, const char * const *names,
     const uint64_t *values, pid_t child)
 {
-	unsigned char buf[4096];
-	char tmp[4096], path[4096];
-	size_t off, nlen;
+	static unsigned gen;
+	unsigned char stat[4096], doc[4096];
+	char vdir[4096], path[4200], index[1024];
+	size_t dlen, slen;
 	unsigned n, u;
-	int fd, r;
+	uint64_t docid;
 
-	memset(buf, 0, sizeof buf);
-	memcpy(buf, "VNRVSC1", 8);
-	off = 40;
-	for (n = 0; names[n] != NULL; n++) {
-		nlen = strlen(names[n]) + 1;
-		memcpy(buf + off, names[n], nlen);
-		off += nlen;
-	}
-	off = (off + 7) & ~(size_t)7;
-	put_u64(buf + 8, n);
-	put_u64(buf + 16, (uint64_t)child);
-	put_u64(buf + 24, 40);
-	put_u64(buf + 32, off);
-	for (u = 0; u < n; u++)
-		put_u64(buf + off + 8 * u, values[u]);
-	off += 8 * n;
-	(void)snprintf(tmp, sizeof tmp, "%s/_.counters.tmp", dir);
-	(void)snprintf(path, sizeof path, "%s/_.counters", dir);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
+	(void)snprintf(vdir, sizeof vdir, "%s/_.vsm_child", dir);
+	if (mkdir(vdir, 0755) != 0 && errno != EEXIST)
 		return (-1);
-	r = write(fd, buf, off) == (ssize_t)off ? 0 : -1;
-	(void)close(fd);
-	if (r == 0)
-		r = rename(tmp, path);
-	return (r);
+	gen++;
+	docid = 0xfeed0000 + gen;
+	memset(doc, 0, sizeof doc);
+	dlen = 24 + (size_t)snprintf((char *)doc + 24, sizeof doc - 24,
+	    "{\"version\":\"1\",\"name\":\"main\",\"elem\":{");
+	for (n = 0; names[n] != NULL; n++)
+		dlen += (size_t)snprintf((char *)doc + dlen, sizeof doc - dlen,
+		    "%s\"%s\":{\"type\":\"counter\",\"index\":%u,"
+		    "\"name\":\"%s\"}", n > 0 ? "," : "", names[n], n * 8,
+		    names[n]);
+	dlen += (size_t)snprintf((char *)doc + dlen, sizeof doc - dlen, "}}");
+	dlen++;
+	put_u64(doc, 1);
+	put_u64(doc + 8, 24);
+	put_u64(doc + 16, docid);
+	memset(stat, 0, sizeof stat);
+	put_u64(stat, 1);
+	put_u64(stat + 8, 24);
+	put_u64(stat + 16, docid);
+	for (u = 0; u < n; u++)
+		put_u64(stat + 24 + 8 * u, values[u]);
+	slen = 24 + 8 * (size_t)n;
+	(void)snprintf(path, sizeof path, "%s/_.StatDoc.%u", vdir, gen);
+	if (write_file(path, doc, dlen) != 0)
+		return (-1);
+	(void)snprintf(path, sizeof path, "%s/_.Stat.%u", vdir, gen);
+	if (write_file(path, stat, slen) != 0)
+		return (-1);
+	(void)snprintf(index, sizeof index, "# %ld 1\n"
+	    "+ _.StatDoc.%u 0 %zu StatDoc %jx\n"
+	    "+ _.Stat.%u 0 %zu Stat MAIN\n", (long)child, gen, dlen,
+	    (uintmax_t)docid, gen, slen);
+	(void)snprintf(path, sizeof path, "%s/_.index", vdir);
+	return (write_file(path, index, strlen(index)));
 }
 
 /* Overwrite value i in place, as the live child does. */
 static int
 poke_counter(const char *dir, unsigned i, uint64_t v)
 {
-	unsigned char hdr[40], b[8];
-	char path[4096];
-	uint64_t voff;
-	unsigned u;
+	char path[4200], *index, file[256];
+	unsigned char b[8];
+	const char *p;
 	int fd, r;
 
-	(void)snprintf(path, sizeof path, "%s/_.counters", dir);
+	(void)snprintf(path, sizeof path, "%s/_.vsm_child/_.index", dir);
+	index = HX_ReadFile(path, NULL);
+	if (index == NULL)
+		return (-1);
+	p = strstr(index, "+ _.Stat.");
+	r = p != NULL ? sscanf(p, "+ %255s", file) : 0;
+	free(index);
+	if (r != 1)
+		return (-1);
+	(void)snprintf(path, sizeof path, "%s/_.vsm_child/%s", dir, file);
 	fd = open(path, O_RDWR);
 	if (fd < 0)
 		return (-1);
-	r = -1;
-	if (pread(fd, hdr, sizeof hdr, 0) == (ssize_t)sizeof hdr) {
-		voff = 0;
-		for (u = 0; u < 8; u++)
-			voff |= (uint64_t)hdr[32 + u] << (8 * u);
-		put_u64(b, v);
-		if (pwrite(fd, b, 8, (off_t)(voff + 8 * i)) == 8)
-			r = 0;
-	}
+	put_u64(b, v);
+	r = pwrite(fd, b, 8, (off_t)(24 + 8 * i)) == 8 ? 0 : -1;
 	(void)close(fd);
 	return (r);
 }

@@ -368,7 +368,8 @@ int	VND_ExecIn(struct vnd *, const char *cwd, int std, double timeout,
 char	*VND_ExecOut(const struct vnd *);		/* caller frees */
 char	*VND_ExecErr(const struct vnd *);		/* caller frees */
 
-/* Counters: WORKDIR/_.counters, re-mapped when the child replaces it. */
+/* Counters: the MAIN Stat segment in WORKDIR/_.vsm_child, re-found and
+ * re-mapped whenever the child's _.index changes (a restart). */
 uint64_t VND_Counter(struct vnd *, const char *name);
 /* 0 and *val, or -1 if the file is not ready or has no such name. */
 int	VND_TryCounter(struct vnd *, const char *name, uint64_t *val);

@@ -1,0 +1,19 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vsc_mgt_fields.h -- the manager's counters (MGT.*), as Varnish names
+ * them.  No include guard; same form as vsc_fields.h.
+ */
+
+VSC_FIELD(uptime,	COUNTER, INFO,	"Seconds since the manager started")
+VSC_FIELD(child_start,	COUNTER, INFO,	"Times the child was started")
+VSC_FIELD(child_exit,	COUNTER, INFO,	"Times the child exited as asked")
+VSC_FIELD(child_stop,	COUNTER, INFO,	"Times the child exited with an "
+	"unexpected status")
+VSC_FIELD(child_died,	COUNTER, INFO,	"Times the child was killed by a "
+	"signal")
+VSC_FIELD(child_dump,	COUNTER, INFO,	"Times the child dumped core")
+VSC_FIELD(child_panic,	COUNTER, INFO,	"Times the child panicked: see the "
+	"panic message in the manager's log")
+
+#undef VSC_FIELD

@@ -1,0 +1,83 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * mgt_vsc.c -- the manager's shared memory (_.vsm_mgt): its counters
+ * (MGT.*) and its index, whose pid tells the tools that veneerd runs.
+ * Manager thread only.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include <ev.h>
+
+#include "common/miniobj.h"
+#include "common/tim.h"
+#include "mgt/mgt.h"
+#include "vsm/vscw.h"
+#include "vsm/vsmw.h"
+
+static const struct vscw_desc mgt_vsc_desc[] = {
+#define VSC_FIELD(n, t, l, d)						\
+	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
+	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
+	    NULL, d },
+#include "vsc_mgt_fields.h"
+};
+
+#define MGT_VSC_N	(sizeof mgt_vsc_desc / sizeof mgt_vsc_desc[0])
+
+static struct vsc_mgt mgt_vsc_dummy;
+struct vsc_mgt *VSC_C_mgt = &mgt_vsc_dummy;
+static struct vsmw *mgt_vsmw;
+static ev_timer mgt_uptime_w;
+static vtim_mono mgt_t0;
+
+static void
+mgt_uptime_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+
+	(void)loop;
+	(void)w;
+	(void)revents;
+	VSC_C_mgt->uptime = (uint64_t)(TIM_mono() - mgt_t0);
+}
+
+void
+MGT_VscInit(const char *workdir)
+{
+	struct vscw_desc desc[MGT_VSC_N];
+	char dir[1024], err[256];
+	unsigned u;
+	uint64_t *p;
+
+	mgt_t0 = TIM_mono();
+	(void)snprintf(dir, sizeof dir, "%s/_.vsm_mgt", workdir);
+	mgt_vsmw = VSMW_New(dir, 0640, err, sizeof err);
+	if (mgt_vsmw == NULL)
+		MGT_Fatal("%s", err);
+	memcpy(desc, mgt_vsc_desc, sizeof desc);
+	for (u = 0; u < MGT_VSC_N; u++)
+		desc[u].format = VSCW_Format(desc[u].name);
+	p = VSCW_New(mgt_vsmw, "MGT", "mgt", "Management process counters",
+	    desc, MGT_VSC_N);
+	if (p == NULL)
+		MGT_Fatal("cannot create the manager's counters in %s (disk "
+		    "full?)", dir);
+	VSC_C_mgt = (struct vsc_mgt *)(void *)p;
+	ev_timer_init(&mgt_uptime_w, mgt_uptime_cb, 1., 1.);
+	ev_timer_start(EV_DEFAULT, &mgt_uptime_w);
+}
+
+void
+MGT_VscFini(void)
+{
+
+	ev_timer_stop(EV_DEFAULT_UC, &mgt_uptime_w);
+	VSC_C_mgt = &mgt_vsc_dummy;
+	if (mgt_vsmw != NULL)
+		VSMW_Destroy(&mgt_vsmw);
+}
