@@ -219,6 +219,8 @@ mgt_loop(void)
 	ev_signal_start(loop, &sigint_w);
 	ev_signal_start(loop, &sighup_w);
 	MGT_ChildStart();
+	/* Now that it serves: scripts that wait for _.listen can go. */
+	MGT_ListenReport(&mgt_child_args);
 	ev_run(loop, 0);
 }
 
@@ -297,7 +299,6 @@ main(int argc, char **argv, char **envp)
 	}
 	MGT_PidfileWrite();
 	MGT_VscInit(mgt_child_args.workdir);
-	MGT_ListenReport(&mgt_child_args);
 	setproctitle("manager -n %s", mgt_child_args.workdir);
 	signal(SIGPIPE, SIG_IGN);
 	mgt_loop();

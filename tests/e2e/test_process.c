@@ -375,6 +375,7 @@ log_has(struct vnd *v, const char *what, double tmo)
 /* auto_restart=off: a dead child is reported, not replaced. */
 START_TEST(child_not_restarted_without_auto_restart)
 {
+	struct client *cl;
 	struct origin *o;
 	struct vnd *v;
 	pid_t old;
@@ -382,6 +383,9 @@ START_TEST(child_not_restarted_without_auto_restart)
 	o = ORIGIN_New(process_handler, NULL);
 	v = VND_Launch(ORIGIN_Port(o), "auto_restart=off", NULL);
 	VND_ExpectChildDeath(v);
+	cl = VND_Connect(v);
+	get_ok(cl, "/up", HX_T_RESP);
+	CLIENT_Free(&cl);
 	old = VND_ChildPid(v);
 	ck_assert_int_eq(kill(old, SIGKILL), 0);
 	HX_WaitGone(old, HX_T_RESP);
