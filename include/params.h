@@ -7,7 +7,7 @@
  *
  * PARAM(name, type, units, default, min, max, flags, doc)
  *   type	TIMEOUT (double seconds), BYTES (uint64_t), UINT (unsigned),
- *		BOOL (unsigned 0/1)
+ *		BOOL (unsigned 0/1), STRING (struct param_string)
  *   units	what the value counts, for display
  *   default, min, max	strings in the type's syntax; NULL: no limit
  *   flags	PARAM_F_RESTART: read when the child starts, so a change
@@ -98,15 +98,17 @@ PARAM(max_restarts, UINT, "restarts", "4", "0", NULL, 0,
 
 /* Workspaces and HTTP limits ----------------------------------------------*/
 PARAM(workspace_client, BYTES, "bytes", "96k", "9k", NULL, 0,
-    "Memory for each client request: its log buffer (16k), the receive "
-    "buffer (http_req_size plus 16k), headers added or changed, VCL "
-    "strings; so it must exceed http_req_size by at least 40k. When it "
+    "Memory for each client request: its log buffer (vsl_buffer), the "
+    "receive buffer (http_req_size plus 16k), headers added or changed, "
+    "VCL strings; so it must exceed http_req_size by vsl_buffer plus "
+    "24k or more. When it "
     "runs out the request gets a 500 and the connection closes (counter "
     "ws_client_overflow): raise it.")
 PARAM(workspace_backend, BYTES, "bytes", "96k", "1k", NULL, 0,
-    "Memory for each backend request: its log buffer (16k), the "
+    "Memory for each backend request: its log buffer (vsl_buffer), the "
     "response header buffer (http_resp_size), backend request and "
-    "response headers; so it must exceed http_resp_size by at least 24k. "
+    "response headers; so it must exceed http_resp_size by vsl_buffer "
+    "plus 8k or more. "
     "When it runs out the fetch fails with 503 (counter "
     "ws_backend_overflow): raise it.")
 PARAM(workspace_session, BYTES, "bytes", "0.75k", "384b", NULL, 0,
@@ -120,7 +122,7 @@ PARAM(http_req_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
 PARAM(http_req_size, BYTES, "bytes", "32k", "0.25k", NULL, 0,
     "Largest request line plus header section accepted from a client; "
     "larger gets 431 (counter client_req_431). workspace_client must be "
-    "at least 40k larger.")
+    "larger by vsl_buffer plus 24k or more.")
 PARAM(http_resp_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
     "Longest single header line accepted in a backend response; longer "
     "fails the fetch with 503.")
@@ -155,5 +157,25 @@ PARAM(default_grace, TIMEOUT, "seconds", "10", "0", NULL, 0,
 PARAM(default_keep, TIMEOUT, "seconds", "0", "0", NULL, 0,
     "How long past TTL and grace an object is kept to revalidate it "
     "with a conditional request.")
+
+/* The shared-memory log ---------------------------------------------------*/
+PARAM(vsl_space, BYTES, "bytes", "80M", "1M", "4G", PARAM_F_RESTART,
+    "Size of the shared-memory log. Readers (veneerlog, veneerncsa) that "
+    "fall a whole lap behind lose records and say so; a bigger log gives "
+    "them more time. Read when the child starts.")
+PARAM(vsl_buffer, BYTES, "bytes", "16k", "267b", "1M", 0,
+    "Each transaction's log buffer, taken from its workspace: records go "
+    "to the shared log in batches of this size. Must be larger than "
+    "vsl_reclen.")
+PARAM(vsl_reclen, BYTES, "bytes", "255b", "16b", "65535b", 0,
+    "Longest payload of one log record; longer ones are truncated.")
+PARAM(vsl_mask, STRING, "tags",
+    "-Debug,-ObjProtocol,-ObjStatus,-ObjReason,-ObjHeader,-VCL_trace,"
+    "-ExpKill,-WorkThread,-Hash,-VfpAcct,-H2RxHdr,-H2RxBody,-H2TxHdr,"
+    "-H2TxBody,-VdpAcct", NULL, NULL, PARAM_F_RESTART,
+    "Log tags not written to the shared log: a comma-separated list of "
+    "-Tag (mask) and +Tag (unmask), applied in order to the default; "
+    "\"default\" restores it. Masking busy tags (ReqHeader...) saves "
+    "log space. Read when the child starts.")
 
 #undef PARAM

@@ -26,6 +26,7 @@
 
 #include "common/cli.h"
 #include "common/miniobj.h"
+#include "common/num.h"
 #include "common/param.h"
 #include "cache/acceptor.h"
 #include "cache/backend.h"
@@ -221,6 +222,7 @@ void
 CHILD_Main(const struct child_args *ca)
 {
 	char err[512], dir[1024];
+	void *p;
 
 	CHECK_OBJ(ca, CHILD_ARGS_MAGIC);
 	child_args = ca;
@@ -231,9 +233,18 @@ CHILD_Main(const struct child_args *ca)
 	child_vsmw = VSMW_New(dir, 0640, err, sizeof err);
 	if (child_vsmw == NULL)
 		child_fatal("%s", err);
-	VSL_Init();
 	if (VSC_Init(child_vsmw, err, sizeof err) != 0)
 		child_fatal("%s", err);
+	/* After the counters: Varnish's tools expect them first. */
+	p = VSMW_Alloc(child_vsmw, "Log", (size_t)cache_param->vsl_space,
+	    "Log");
+	if (p == NULL) {
+		NUM_FormatBytes(cache_param->vsl_space, dir, sizeof dir);
+		child_fatal("cannot create the shared log of vsl_space %s in "
+		    "the working directory: disk full? Free space or lower "
+		    "vsl_space", dir);
+	}
+	VSL_Init(p, (size_t)cache_param->vsl_space);
 	child_drop_privileges(ca);
 	PARAM_Protect();
 	POOL_Init();

@@ -40,12 +40,12 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 		return (NULL);
 	INIT_OBJ(bo, BUSYOBJ_MAGIC);
 	WS_Init(bo->ws, "bo", bo + 1, sz - sizeof *bo);
-	vslbuf = WS_Alloc(bo->ws, PARAM_WS_VSL_BUFFER);
+	vslbuf = WS_Alloc(bo->ws, (size_t)(cache_param->vsl_buffer & ~3ULL));
 	cap = (size_t)cache_param->http_resp_size + 1;
 	bo->rx_b = WS_Alloc(bo->ws, cap);
 	/* PARAM_Check keeps workspace_backend above http_resp_size. */
 	assert(vslbuf != NULL && bo->rx_b != NULL);
-	VSL_Setup(bo->vsl, vslbuf, PARAM_WS_VSL_BUFFER);
+	VSL_Setup(bo->vsl, vslbuf, (size_t)(cache_param->vsl_buffer & ~3ULL));
 	bo->bereq = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,
 	    SLT_BereqMethod);
 	bo->beresp = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,

@@ -17,13 +17,20 @@
 #include "cache/vsl.h"
 #include "cache/ws.h"
 
+/* The log tag for slot u: start-line tags, or Header for any header. */
 static inline enum VSL_tag_e
-http_tag(const struct http *hp, unsigned slot)
+http_tag(const struct http *hp, unsigned u)
 {
 
-	if (slot >= HTTP_HDR_FIRST && slot < HTTP_HDR_UNSET)
-		slot = HTTP_HDR_FIRST;
-	return ((enum VSL_tag_e)((unsigned)hp->logtag + slot));
+	return ((enum VSL_tag_e)((unsigned)hp->logtag +
+	    (u < HTTP_HDR_FIRST ? u : HTTP_HDR_FIRST)));
+}
+
+static inline enum VSL_tag_e
+http_tag_unset(const struct http *hp)
+{
+
+	return ((enum VSL_tag_e)((unsigned)hp->logtag + HTTP_HDR_UNSET));
 }
 
 size_t
@@ -242,7 +249,7 @@ HTTP_Unset(struct http *hp, const char *name)
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	for (u = v = HTTP_HDR_FIRST; u < hp->nhd; u++) {
 		if (http_is_hdr(hp, u, name, l)) {
-			VSLbt(hp->vsl, http_tag(hp, HTTP_HDR_UNSET),
+			VSLbt(hp->vsl, http_tag_unset(hp),
 			    hp->hd[u]);
 			continue;
 		}

@@ -73,8 +73,8 @@ h1_open_session(struct worker *wrk, struct sess *sp)
 		(void)snprintf(sp->client_ip, sizeof sp->client_ip, "-");
 		(void)snprintf(sp->client_port, sizeof sp->client_port, "-");
 	}
-	VSL(SLT_Begin, sp->vxid, "sess 0 HTTP/1");
-	VSL(SLT_SessOpen, sp->vxid, "%s %s %s %s %s %.6f %d",
+	VSL(SLT_Begin, sp->vxid | VSL_CLIENTMARKER, "sess 0 HTTP/1");
+	VSL(SLT_SessOpen, sp->vxid | VSL_CLIENTMARKER, "%s %s %s %s %s %.6f %d",
 	    sp->client_ip, sp->client_port, sp->ls->name, sp->ls->addr,
 	    sp->ls->port, sp->t_open, sp->fd);
 	wrk->stats->s_sess++;
@@ -353,10 +353,12 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 	now = TIM_real();
 	req->vxid = WRK_NewVxid(wrk);
 	VSL_SetId(req->vsl, req->vxid | VSL_CLIENTMARKER);
-	VSL(SLT_Link, sp->vxid, "req %u rxreq", req->vxid);
+	VSL(SLT_Link, sp->vxid | VSL_CLIENTMARKER, "req %u rxreq", req->vxid);
 	VSLb(req->vsl, SLT_Begin, "req %u rxreq", sp->vxid);
-	req->t_first = now - (TIM_mono() - (sp->t_rx > 0 ? sp->t_rx :
-	    TIM_mono()));
+	/* The first byte came when the wall clock said now - (mono - t_rx). */
+	req->t_first = now;
+	if (sp->t_rx > 0 && TIM_mono() > sp->t_rx)
+		req->t_first -= TIM_mono() - sp->t_rx;
 	req->t_prev = req->t_first;
 	VSLb_ts(req->vsl, "Start", req->t_first, &req->t_prev, req->t_first);
 	VSLb_ts(req->vsl, "Req", req->t_first, &req->t_prev, now);

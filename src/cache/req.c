@@ -43,13 +43,13 @@ REQ_New(struct worker *wrk, struct sess *sp)
 	req->sp = sp;
 	req->wrk = wrk;
 	WS_Init(req->ws, "req", req + 1, sz - sizeof *req);
-	vslbuf = WS_Alloc(req->ws, PARAM_WS_VSL_BUFFER);
+	vslbuf = WS_Alloc(req->ws, (size_t)(cache_param->vsl_buffer & ~3ULL));
 	req->rx_hlim = (size_t)cache_param->http_req_size;
 	cap = req->rx_hlim + PARAM_WS_RX_BODY_ROOM;
 	req->rx_b = WS_Alloc(req->ws, cap);
 	/* PARAM_Check keeps workspace_client above http_req_size. */
 	assert(vslbuf != NULL && req->rx_b != NULL);
-	VSL_Setup(req->vsl, vslbuf, PARAM_WS_VSL_BUFFER);
+	VSL_Setup(req->vsl, vslbuf, (size_t)(cache_param->vsl_buffer & ~3ULL));
 	req->rx_l = req->rx_b + cap;
 	req->rx_p = req->rx_b;
 	req->rx_e = req->rx_b;

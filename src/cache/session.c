@@ -133,9 +133,9 @@ SES_Delete(struct sess **spp, enum sess_close reason)
 		VSC_Add(sess_closed_err, 1);
 	ses_count_close(reason);
 	if (sp->opened) {
-		VSL(SLT_SessClose, sp->vxid, "%s %.3f",
+		VSL(SLT_SessClose, sp->vxid | VSL_CLIENTMARKER, "%s %.3f",
 		    ses_close_names[reason], TIM_mono() - sp->t_open_mono);
-		VSL(SLT_End, sp->vxid, "%s", "");
+		VSL(SLT_End, sp->vxid | VSL_CLIENTMARKER, "%s", "");
 	}
 	(void)__atomic_sub_fetch(&child_sessions, 1, __ATOMIC_RELAXED);
 	pp = sp->pool;

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fnmatch.h>
 
 #include "common/miniobj.h"
+#include "common/param.h"
 #include "cache/vsl.h"
 
 const char * const VSL_tag_names[SLT__Max] = {
@@ -29,32 +31,123 @@ const unsigned VSL_tag_flags[SLT__Max] = {
 #include "vsl_tags.h"
 };
 
-#define VSL_RING_WORDS	(2U * 1024U * 1024U)	/* 8 MB */
+/*
+ * The log segment's head, Varnish 7.1's (doc/vsm-format.md 2.2): the
+ * log is 8 segments of segsize words; offset[i] is the first record
+ * boundary in segment i (-1: not reached yet); segment_n counts the
+ * segments the writer entered, so a reader knows how far behind it is.
+ */
+struct vsl_head {
+	char			marker[8];	/* "VSLHEAD1", written last */
+	int64_t			segsize;	/* words per segment */
+	uint32_t		segment_n;
+	uint32_t		pad;
+	int64_t			offset[VSL_SEGMENTS];
+	uint32_t		log[];
+};
 
 static pthread_mutex_t vsl_mtx = PTHREAD_MUTEX_INITIALIZER;
-static uint32_t *vsl_ring;		/* vsl_mtx */
-static size_t vsl_ptr;			/* vsl_mtx; next word to write */
+static struct vsl_head *vsl_head;	/* const after init */
+static uint32_t *vsl_log;		/* const after init */
+static uint32_t vsl_end;		/* const: words usable in log */
+static uint32_t vsl_segsize;		/* const */
+static uint32_t vsl_ptr;		/* vsl_mtx: next free word */
+static uint32_t vsl_segn;		/* vsl_mtx: our copy of segment_n */
 static unsigned char vsl_mask[SLT__Max];	/* const after init */
 
-void
-VSL_Init(void)
+/* The default vsl_mask, from the parameter table. */
+static const char *
+vsl_mask_default(void)
 {
-	static const enum VSL_tag_e masked[] = {
-		SLT_Debug, SLT_ObjProtocol, SLT_ObjStatus, SLT_ObjReason,
-		SLT_ObjHeader, SLT_ObjUnset, SLT_VCL_trace, SLT_WorkThread,
-		SLT_Hash, SLT_VfpAcct, SLT_VdpAcct, SLT_H2RxHdr, SLT_H2RxBody,
-		SLT_H2TxHdr, SLT_H2TxBody, SLT_ExpKill,
-	};
-	unsigned u;
+	const struct param_desc *pd;
 
-	if (vsl_ring == NULL) {
-		vsl_ring = calloc(VSL_RING_WORDS, sizeof *vsl_ring);
-		assert(vsl_ring != NULL);
+	pd = PARAM_Lookup("vsl_mask");
+	assert(pd != NULL);
+	return (pd->def);
+}
+
+/* Parse a vsl_mask: "-Tag,+Tag,default"; tags may be globs (Req*). */
+int
+VSL_MaskParse(const char *spec, unsigned char *mask, char *err,
+    size_t errlen)
+{
+	char buf[PARAM_STRING_MAX], *p, *q;
+	unsigned u, hit;
+	int on;
+
+	if (strlen(spec) >= sizeof buf) {
+		(void)snprintf(err, errlen, "vsl_mask: too long");
+		return (-1);
 	}
+	(void)snprintf(buf, sizeof buf, "%s", spec);
+	for (p = buf; p != NULL && *p != '\0'; p = q) {
+		q = strchr(p, ',');
+		if (q != NULL)
+			*q++ = '\0';
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			continue;
+		if (!strcmp(p, "default")) {
+			if (VSL_MaskParse(vsl_mask_default(), mask, err,
+			    errlen))
+				return (-1);
+			continue;
+		}
+		if (*p != '+' && *p != '-') {
+			(void)snprintf(err, errlen, "vsl_mask: \"%s\": "
+			    "start each tag with - (mask) or + (unmask)", p);
+			return (-1);
+		}
+		on = *p++ == '-';
+		hit = 0;
+		for (u = 1; u < SLT__Max; u++) {
+			if (VSL_tag_names[u] == NULL ||
+			    fnmatch(p, VSL_tag_names[u], FNM_CASEFOLD))
+				continue;
+			mask[u] = (unsigned char)on;
+			hit = 1;
+		}
+		if (!hit) {
+			(void)snprintf(err, errlen, "vsl_mask: no log tag "
+			    "\"%s\" (veneerd -x tags lists them)", p);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+void
+VSL_Init(void *mem, size_t len)
+{
+	char err[256];
+
+	assert(mem != NULL);
+	assert(len >= sizeof *vsl_head + 1024);
+	memset(vsl_mask, 0, sizeof vsl_mask);
+	if (VSL_MaskParse(cache_param != NULL ? cache_param->vsl_mask.s :
+	    vsl_mask_default(), vsl_mask, err, sizeof err) != 0)
+		(void)VSL_MaskParse(vsl_mask_default(), vsl_mask, err,
+		    sizeof err);
+	ASSERT_ZERO(pthread_mutex_lock(&vsl_mtx));
+	vsl_head = mem;
+	memset(vsl_head, 0, sizeof *vsl_head);
+	vsl_log = vsl_head->log;
+	vsl_segsize = (uint32_t)(((len - sizeof *vsl_head) / 4) /
+	    VSL_SEGMENTS);
+	vsl_end = vsl_segsize * VSL_SEGMENTS;
+	vsl_log[0] = VSL_ENDMARKER;
+	vsl_head->segsize = vsl_segsize;
+	vsl_head->offset[0] = 0;
+	memset(&vsl_head->offset[1], 0xff,
+	    sizeof vsl_head->offset - sizeof vsl_head->offset[0]);
+	/* Just below the 32-bit wrap: readers meet it on the first lap. */
+	vsl_segn = UINT32_MAX - (VSL_SEGMENTS - 1);
+	vsl_head->segment_n = vsl_segn;
 	vsl_ptr = 0;
-	vsl_ring[0] = VSL_ENDMARKER;
-	for (u = 0; u < ARRAY_SIZE(masked); u++)
-		vsl_mask[masked[u]] = 1;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memcpy(vsl_head->marker, "VSLHEAD1", sizeof vsl_head->marker);
+	ASSERT_ZERO(pthread_mutex_unlock(&vsl_mtx));
 }
 
 int
@@ -64,36 +157,59 @@ VSL_Masked(enum VSL_tag_e tag)
 	return ((unsigned)tag < SLT__Max && vsl_mask[tag]);
 }
 
-/* Copy nwords into the ring, wrapping as needed. */
+/* Start a new lap at log[0].  vsl_mtx held. */
 static void
-vsl_append(const uint32_t *p, size_t nwords)
+vsl_wrap_locked(void)
 {
 
-	assert(nwords + 1 < VSL_RING_WORDS);
-	ASSERT_ZERO(pthread_mutex_lock(&vsl_mtx));
-	if (vsl_ring == NULL) {
-		/* Before VSL_Init (unit tests, early errors): drop. */
-		ASSERT_ZERO(pthread_mutex_unlock(&vsl_mtx));
-		return;
-	}
-	if (vsl_ptr + nwords + 1 >= VSL_RING_WORDS) {
-		vsl_ring[vsl_ptr] = VSL_WRAPMARKER;
+	vsl_segn += VSL_SEGMENTS - (vsl_segn % VSL_SEGMENTS);
+	vsl_head->offset[0] = 0;
+	vsl_log[0] = VSL_ENDMARKER;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (vsl_ptr != 0) {
+		__atomic_store_n(&vsl_log[vsl_ptr], VSL_WRAPMARKER,
+		    __ATOMIC_RELEASE);
 		vsl_ptr = 0;
 	}
-	memcpy(vsl_ring + vsl_ptr + 1, p + 1, (nwords - 1) * sizeof *p);
-	vsl_ring[vsl_ptr + nwords] = VSL_ENDMARKER;
-	/* The first word last, so a reader never sees half a record. */
-	__atomic_store_n(&vsl_ring[vsl_ptr], p[0], __ATOMIC_RELEASE);
-	vsl_ptr += nwords;
+	__atomic_store_n(&vsl_head->segment_n, vsl_segn, __ATOMIC_RELEASE);
+}
+
+/*
+ * Append n words (one record, or a batch) to the log.  Space is reserved
+ * under the lock; the words are copied outside it, word 0 last, so a
+ * reader stops at the end marker still there until the record is whole.
+ */
+static void
+vsl_append(const uint32_t *p, uint32_t n)
+{
+	uint32_t dst;
+
+	if (vsl_head == NULL)
+		return;		/* before VSL_Init: unit tests, early errors */
+	assert(n >= VSL_OVERHEAD && n < vsl_segsize);
+	ASSERT_ZERO(pthread_mutex_lock(&vsl_mtx));
+	if (vsl_ptr + n >= vsl_end)
+		vsl_wrap_locked();
+	dst = vsl_ptr;
+	vsl_ptr += n;
+	__atomic_store_n(&vsl_log[vsl_ptr], VSL_ENDMARKER, __ATOMIC_RELEASE);
+	while (vsl_ptr / vsl_segsize > vsl_segn % VSL_SEGMENTS) {
+		vsl_segn++;
+		__atomic_store_n(&vsl_head->offset[vsl_segn % VSL_SEGMENTS],
+		    (int64_t)vsl_ptr, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&vsl_head->segment_n, vsl_segn, __ATOMIC_RELEASE);
 	ASSERT_ZERO(pthread_mutex_unlock(&vsl_mtx));
+	memcpy(vsl_log + dst + 1, p + 1, (n - 1) * sizeof *p);
+	__atomic_store_n(&vsl_log[dst], p[0], __ATOMIC_RELEASE);
 }
 
 const uint32_t *
 VSL_RingForTest(uint32_t *nwords)
 {
 
-	*nwords = (uint32_t)vsl_ptr;
-	return (vsl_ring);
+	*nwords = vsl_ptr;
+	return (vsl_log);
 }
 
 void
@@ -128,39 +244,72 @@ VSL_Flush(struct vsl_log *vsl)
 	if (vsl->wlb == NULL || vsl->wlp == vsl->wlb)
 		return;
 	n = (size_t)(vsl->wlp - vsl->wlb);
-	/* Records go out as one batch: a Batch header, then the records. */
+	/*
+	 * Records go out as one batch: tag 255 with a zero length, then the
+	 * byte length of the records, then the records.
+	 */
 	vsl->wlb[0] = (uint32_t)SLT__Batch << 24;
 	vsl->wlb[1] = (uint32_t)((n - VSL_OVERHEAD) * sizeof(uint32_t));
-	vsl_append(vsl->wlb, n);
+	vsl_append(vsl->wlb, (uint32_t)n);
 	vsl->wlp = vsl->wlb;
 	vsl->wlr = 0;
+}
+
+/*
+ * The longest payload of a record, NUL included: vsl_reclen, 255 before
+ * the parameters exist (unit tests).
+ */
+static size_t
+vsl_reclen(void)
+{
+	size_t l = VSL_RECLEN;
+
+	if (cache_param != NULL)
+		l = (size_t)cache_param->vsl_reclen;
+	if (l > VSL_LENMASK)
+		l = VSL_LENMASK;
+	if (l < 16)
+		l = 16;
+	return (l);
+}
+
+/* Lay a record header for len payload bytes (NUL included) at p. */
+static size_t
+vsl_hdr(uint32_t *p, enum VSL_tag_e tag, uint32_t wid, size_t len)
+{
+
+	assert(len > 0 && len <= VSL_LENMASK);
+	((char *)(p + VSL_OVERHEAD))[len - 1] = '\0';
+	/* Pad with zeros: a reader never sees stale bytes. */
+	if (len % 4 != 0)
+		memset((char *)(p + VSL_OVERHEAD) + len, 0, 4 - len % 4);
+	p[0] = ((uint32_t)tag << 24) | (uint32_t)len;
+	p[1] = wid;
+	return (VSL_OVERHEAD + VSL_WORDS(len));
 }
 
 /* Write one record at p (enough room checked); return words used. */
 static size_t
 vsl_record(uint32_t *p, enum VSL_tag_e tag, uint32_t wid, const char *b,
-    size_t len)
+    size_t len, size_t reclen)
 {
 
-	if (len > VSL_RECLEN - 1)
-		len = VSL_RECLEN - 1;
-	p[0] = ((uint32_t)tag << 24) | (uint32_t)(len + 1);
-	p[1] = wid;
+	if (len > reclen - 1)
+		len = reclen - 1;
 	memcpy(p + VSL_OVERHEAD, b, len);
-	((char *)(p + VSL_OVERHEAD))[len] = '\0';
-	return (VSL_OVERHEAD + VSL_WORDS(len + 1));
+	return (vsl_hdr(p, tag, wid, len + 1));
 }
 
 /*
- * Room for one more record of up to VSL_RECLEN bytes? Flush if not.
- * 0 if the buffer cannot hold one even when empty: the caller writes the
+ * Room for one more record of up to reclen bytes? Flush if not.  0 if
+ * the buffer cannot hold one even when empty: the caller writes the
  * record directly, and the buffer stays empty (no batch header taken, so
  * no empty batch reaches the ring).
  */
 static int
-vsl_room(struct vsl_log *vsl)
+vsl_room(struct vsl_log *vsl, size_t reclen)
 {
-	size_t need = VSL_OVERHEAD + VSL_WORDS(VSL_RECLEN);
+	size_t need = VSL_OVERHEAD + VSL_WORDS(reclen);
 
 	if (vsl->wlb == NULL)
 		return (0);
@@ -176,30 +325,36 @@ vsl_room(struct vsl_log *vsl)
 	return (1);
 }
 
+/* Outside any buffer: at most 1k of payload. */
+#define VSL_DIRECT_MAX	1024U
+
 static void
 vsl_direct(enum VSL_tag_e tag, uint32_t wid, const char *b, size_t len)
 {
-	uint32_t buf[VSL_OVERHEAD + VSL_WORDS(VSL_RECLEN)];
-	size_t n;
+	uint32_t buf[VSL_OVERHEAD + VSL_WORDS(VSL_DIRECT_MAX)];
+	size_t reclen = vsl_reclen();
 
-	n = vsl_record(buf, tag, wid, b, len);
-	vsl_append(buf, n);
+	if (reclen > VSL_DIRECT_MAX)
+		reclen = VSL_DIRECT_MAX;
+	vsl_append(buf, (uint32_t)vsl_record(buf, tag, wid, b, len, reclen));
 }
 
 void
 VSLbt(struct vsl_log *vsl, enum VSL_tag_e tag, struct txt t)
 {
+	size_t reclen = vsl_reclen();
 
 	assert(vsl != NULL);
 	if (VSL_Masked(tag))
 		return;
 	if (t.b == NULL)
 		t = TXT_Str("");
-	if (!vsl_room(vsl)) {
+	if (!vsl_room(vsl, reclen)) {
 		vsl_direct(tag, vsl->wid, t.b, TXT_LEN(t));
 		return;
 	}
-	vsl->wlp += vsl_record(vsl->wlp, tag, vsl->wid, t.b, TXT_LEN(t));
+	vsl->wlp += vsl_record(vsl->wlp, tag, vsl->wid, t.b, TXT_LEN(t),
+	    reclen);
 	vsl->wlr++;
 }
 
@@ -213,18 +368,32 @@ VSLbs(struct vsl_log *vsl, enum VSL_tag_e tag, const char *s)
 void
 VSLbv(struct vsl_log *vsl, enum VSL_tag_e tag, const char *fmt, va_list ap)
 {
-	char buf[VSL_RECLEN];
+	char buf[VSL_DIRECT_MAX];
+	size_t reclen = vsl_reclen();
+	char *d;
 	int n;
 
 	assert(vsl != NULL);
 	if (VSL_Masked(tag))
 		return;
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	if (!vsl_room(vsl, reclen)) {
+		n = vsnprintf(buf, sizeof buf, fmt, ap);
+		if (n < 0)
+			n = 0;
+		if ((size_t)n >= sizeof buf)
+			n = sizeof buf - 1;
+		vsl_direct(tag, vsl->wid, buf, (size_t)n);
+		return;
+	}
+	/* Straight into the buffer: no copy, no size limit on the stack. */
+	d = (char *)(vsl->wlp + VSL_OVERHEAD);
+	n = vsnprintf(d, reclen, fmt, ap);
 	if (n < 0)
 		n = 0;
-	if ((size_t)n >= sizeof buf)
-		n = sizeof buf - 1;
-	VSLbt(vsl, tag, TXT_Make(buf, buf + n));
+	if ((size_t)n >= reclen)
+		n = (int)reclen - 1;
+	vsl->wlp += vsl_hdr(vsl->wlp, tag, vsl->wid, (size_t)n + 1);
+	vsl->wlr++;
 }
 
 void
@@ -251,7 +420,7 @@ VSLb_ts(struct vsl_log *vsl, const char *event, vtim_real first,
 void
 VSL(enum VSL_tag_e tag, uint32_t vxid, const char *fmt, ...)
 {
-	char buf[VSL_RECLEN];
+	char buf[VSL_DIRECT_MAX];
 	va_list ap;
 	int n;
 

@@ -42,7 +42,7 @@ enum VSL_tag_e {
 #define VSL_ENDMARKER		(((uint32_t)SLT__Reserved << 24) | 0x454545)
 #define VSL_WRAPMARKER		(((uint32_t)SLT__Reserved << 24) | 0x575757)
 
-/* Longest payload of one record, NUL included (vsl_reclen). */
+/* Longest payload of one record, NUL included, by default (vsl_reclen). */
 #define VSL_RECLEN		255U
 
 struct vsl_log {
@@ -56,8 +56,16 @@ struct vsl_log {
 extern const char * const VSL_tag_names[SLT__Max];
 extern const unsigned VSL_tag_flags[SLT__Max];
 
-/* Child start: set up the ring (in memory until shared memory exists). */
-void VSL_Init(void);
+#define VSL_SEGMENTS		8U	/* the log's ring is cut in 8 */
+
+/* Child start: lay out the log in len bytes of shared memory at mem. */
+void VSL_Init(void *mem, size_t len);
+/*
+ * Apply a vsl_mask spec ("-Tag,+Tag,default", globs allowed) to mask (one
+ * byte per tag, 1 = masked).  0, or -1 with err naming the bad tag.
+ */
+int VSL_MaskParse(const char *spec, unsigned char *mask, char *err,
+    size_t errlen);
 
 /* A transaction's buffer over len bytes of its workspace. */
 void VSL_Setup(struct vsl_log *vsl, void *buf, size_t len);
@@ -85,7 +93,7 @@ int VSL_Masked(enum VSL_tag_e tag);
 /* `veneerd -x tags`: the table as man page source. */
 void VSL_DumpRoff(void);
 
-/* Test hook: copy of the last records, for unit tests of the writer. */
+/* Test hook: the log words and the index of the next free one. */
 const uint32_t *VSL_RingForTest(uint32_t *nwords);
 
 #endif /* VENEER_CACHE_VSL_H */

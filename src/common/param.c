@@ -85,6 +85,11 @@ param_parse(const struct param_desc *pd, const char *s, void *dst, double *dv)
 			*(unsigned *)dst = u;
 		*dv = u;
 		return (err);
+	case PARAM_STRING:
+		*dv = (double)strlen(s);
+		if (strlen(s) >= PARAM_STRING_MAX)
+			return ("too long");
+		return (NULL);
 	default:
 		WRONG("param type");
 	}
@@ -123,6 +128,10 @@ param_set(struct params *pp, const struct param_desc *pd, const char *value,
 		}
 	}
 	switch (pd->type) {
+	case PARAM_STRING:
+		(void)snprintf(((struct param_string *)(void *)((char *)pp +
+		    pd->offset))->s, PARAM_STRING_MAX, "%s", value);
+		break;
 	case PARAM_TIMEOUT:
 		*(double *)((char *)pp + pd->offset) = tmp.d;
 		break;
@@ -156,7 +165,7 @@ int
 PARAM_Check(char *err, size_t errlen)
 {
 	const struct params *pp = cache_param;
-	uint64_t hdrs;
+	uint64_t hdrs, need;
 
 	CHECK_OBJ(pp, PARAMS_MAGIC);
 	if (pp->thread_pool_min > pp->thread_pool_max) {
@@ -167,30 +176,37 @@ PARAM_Check(char *err, size_t errlen)
 	}
 	/* Request and response header tables live in each workspace. */
 	hdrs = 2 * PARAM_WS_HTTP(pp->http_max_hdr);
-	if (pp->http_req_size + PARAM_WS_CLIENT_FIXED + PARAM_WS_MIN_FREE +
-	    hdrs > pp->workspace_client) {
+	need = pp->http_req_size + pp->vsl_buffer + PARAM_WS_RX_BODY_ROOM +
+	    PARAM_WS_MIN_FREE + hdrs;
+	if (need > pp->workspace_client) {
 		(void)snprintf(err, errlen,
 		    "workspace_client (%ju) must hold http_req_size (%ju), "
-		    "the header tables for http_max_hdr (%u) and %uk more; "
-		    "raise workspace_client to at least %juk",
-		    (uintmax_t)pp->workspace_client,
-		    (uintmax_t)pp->http_req_size, pp->http_max_hdr,
-		    (PARAM_WS_CLIENT_FIXED + PARAM_WS_MIN_FREE) / 1024,
-		    (uintmax_t)(pp->http_req_size + PARAM_WS_CLIENT_FIXED +
-		    PARAM_WS_MIN_FREE + hdrs + 1023) / 1024);
+		    "vsl_buffer (%ju), the header tables for http_max_hdr "
+		    "(%u) and %uk more; raise workspace_client to at least "
+		    "%juk", (uintmax_t)pp->workspace_client,
+		    (uintmax_t)pp->http_req_size, (uintmax_t)pp->vsl_buffer,
+		    pp->http_max_hdr,
+		    (PARAM_WS_RX_BODY_ROOM + PARAM_WS_MIN_FREE) / 1024,
+		    (uintmax_t)(need + 1023) / 1024);
 		return (-1);
 	}
-	if (pp->http_resp_size + PARAM_WS_BACKEND_FIXED + PARAM_WS_MIN_FREE +
-	    hdrs > pp->workspace_backend) {
+	need = pp->http_resp_size + pp->vsl_buffer + PARAM_WS_MIN_FREE + hdrs;
+	if (need > pp->workspace_backend) {
 		(void)snprintf(err, errlen,
 		    "workspace_backend (%ju) must hold http_resp_size (%ju), "
-		    "the header tables for http_max_hdr (%u) and %uk more; "
-		    "raise workspace_backend to at least %juk",
-		    (uintmax_t)pp->workspace_backend,
-		    (uintmax_t)pp->http_resp_size, pp->http_max_hdr,
-		    (PARAM_WS_BACKEND_FIXED + PARAM_WS_MIN_FREE) / 1024,
-		    (uintmax_t)(pp->http_resp_size + PARAM_WS_BACKEND_FIXED +
-		    PARAM_WS_MIN_FREE + hdrs + 1023) / 1024);
+		    "vsl_buffer (%ju), the header tables for http_max_hdr "
+		    "(%u) and %uk more; raise workspace_backend to at least "
+		    "%juk", (uintmax_t)pp->workspace_backend,
+		    (uintmax_t)pp->http_resp_size, (uintmax_t)pp->vsl_buffer,
+		    pp->http_max_hdr, PARAM_WS_MIN_FREE / 1024,
+		    (uintmax_t)(need + 1023) / 1024);
+		return (-1);
+	}
+	if (pp->vsl_buffer < pp->vsl_reclen + 12) {
+		(void)snprintf(err, errlen,
+		    "vsl_buffer (%ju) must be larger than vsl_reclen (%ju) "
+		    "plus 12", (uintmax_t)pp->vsl_buffer,
+		    (uintmax_t)pp->vsl_reclen);
 		return (-1);
 	}
 	return (0);
@@ -274,6 +290,10 @@ PARAM_Format(const struct param_desc *pd, char *buf, size_t len)
 	case PARAM_BOOL:
 		(void)snprintf(buf, len, "%s",
 		    *(const unsigned *)p ? "on" : "off");
+		break;
+	case PARAM_STRING:
+		(void)snprintf(buf, len, "%s",
+		    ((const struct param_string *)(const void *)p)->s);
 		break;
 	default:
 		WRONG("param type");

@@ -19,15 +19,12 @@
 #define PARAM_F_NCPU		(1U << 1)
 
 /*
- * Fixed parts of the workspaces, which PARAM_Check makes room for: the
- * transaction's log buffer, and for clients room to read body bytes after
+ * Parts of the workspaces PARAM_Check makes room for: the transaction's
+ * log buffer (vsl_buffer), and for clients room to read body bytes after
  * the largest request head; then at least PARAM_WS_MIN_FREE for headers
  * and VCL.
  */
-#define PARAM_WS_VSL_BUFFER	(16U * 1024U)
 #define PARAM_WS_RX_BODY_ROOM	(16U * 1024U)
-#define PARAM_WS_CLIENT_FIXED	(PARAM_WS_VSL_BUFFER + PARAM_WS_RX_BODY_ROOM)
-#define PARAM_WS_BACKEND_FIXED	PARAM_WS_VSL_BUFFER
 #define PARAM_WS_MIN_FREE	(8U * 1024U)
 /* A message's header table with n header slots, and our spare ones. */
 #define PARAM_WS_HTTP(n)	(((uint64_t)(n) + 13U) * 17U + 128U)
@@ -37,12 +34,20 @@ enum param_type {
 	PARAM_BYTES,
 	PARAM_UINT,
 	PARAM_BOOL,
+	PARAM_STRING,
+};
+
+/* A string parameter lives in the shared struct, not behind a pointer. */
+#define PARAM_STRING_MAX	512
+struct param_string {
+	char		s[PARAM_STRING_MAX];
 };
 
 #define PARAM_CTYPE_TIMEOUT	double
 #define PARAM_CTYPE_BYTES	uint64_t
 #define PARAM_CTYPE_UINT	unsigned
 #define PARAM_CTYPE_BOOL	unsigned
+#define PARAM_CTYPE_STRING	struct param_string
 
 struct params {
 	unsigned	magic;

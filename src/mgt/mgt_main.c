@@ -229,6 +229,7 @@ main(int argc, char **argv, char **envp)
 {
 	const char *n_arg = NULL, *b_arg = NULL, *P_arg = NULL;
 	const char *j_arg = NULL, *x_arg = NULL;
+	unsigned char vsl_mask[SLT__Max];
 	char err[256];
 	int o;
 
@@ -276,6 +277,9 @@ main(int argc, char **argv, char **envp)
 		MGT_Usage("no backend: give -b host:port");
 	if (PARAM_Check(err, sizeof err) != 0)
 		MGT_Usage("%s", err);
+	if (VSL_MaskParse(cache_param->vsl_mask.s, vsl_mask, err,
+	    sizeof err) != 0)
+		MGT_Usage("-p %s", err);
 
 	INIT_OBJ(&mgt_child_args, CHILD_ARGS_MAGIC);
 	MGT_BackendArg(b_arg, &mgt_child_args.backend);

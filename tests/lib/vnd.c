@@ -506,15 +506,19 @@ VND_WaitListen(struct vnd *v)
 void
 VND_Start(struct vnd *v)
 {
-	const char *pre[] = { "-F", "-n", NULL, "-j", "none", "-a",
-	    "127.0.0.1:0", NULL };
+	/*
+	 * A 4M log instead of 80M: many instances run at once and each
+	 * reserves its log on disk.  A test's own -p vsl_space wins.
+	 */
+	const char *pre[] = { "-F", "-n", NULL, "-j", "none", "-p",
+	    "vsl_space=4M", "-a", "127.0.0.1:0", NULL };
 	char **argv;
 
 	assert(v != NULL && v->magic == VND_MAGIC);
 	ck_assert_msg(v->pid == 0, "VND_Start: already started");
 	pre[2] = v->workdir;
 	if (v->nlisten_args > 0)
-		pre[5] = NULL;		/* the test's -a replace ours */
+		pre[7] = NULL;		/* the test's -a replace ours */
 	argv = vnd_argv(v, pre, 1, NULL);
 	v->pid = vnd_spawn(argv, v->logpath, v->logpath, NULL);
 	vnd_free_argv(argv);

@@ -52,6 +52,10 @@ param_value(const struct param_desc *pd)
 	case PARAM_UINT:
 	case PARAM_BOOL:
 		return (*(const unsigned *)(const void *)p);
+	case PARAM_STRING:
+		/* Strings compare by length here; the text is checked too. */
+		return ((double)strlen(
+		    ((const struct param_string *)(const void *)p)->s));
 	default:
 		ck_abort_msg("bad type");
 		return (0);
@@ -256,7 +260,7 @@ END_TEST
 static void
 check_format_round_trip(const struct param_desc *pd)
 {
-	char buf[64], buf2[64];
+	char buf[PARAM_STRING_MAX], buf2[PARAM_STRING_MAX];
 	double v;
 
 	v = param_value(pd);
@@ -291,6 +295,7 @@ START_TEST(test_format)
 		{ "thread_pool_max", "5000", "5000" },
 		{ "auto_restart", "yes", "on" },
 		{ "auto_restart", "0", "off" },
+		{ "vsl_mask", "-Debug,+Hash", "-Debug,+Hash" },
 	};
 	const struct param_desc *pd;
 	char buf[64];

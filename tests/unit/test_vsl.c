@@ -40,11 +40,15 @@ static unsigned nbatch;
 static uint32_t buf[BUFSZ / 4];
 static struct vsl_log vsl[1];
 
+/* The log segment, as the child would have it in shared memory. */
+#define LOGMEM		(1024 * 1024)
+static uint64_t logmem[LOGMEM / 8];
+
 static void
 vsl_setup(void)
 {
 
-	VSL_Init();
+	VSL_Init(logmem, sizeof logmem);
 	memset(buf, 0x5a, sizeof buf);
 	VSL_Setup(vsl, buf, sizeof buf);
 	nrec = nbatch = 0;
@@ -575,6 +579,79 @@ START_TEST(test_wrap)
 }
 END_TEST
 
+/* The head, as Varnish 7.1's readers expect it ------------------------*/
+
+static int64_t
+head_i64(unsigned off)
+{
+	int64_t v;
+
+	memcpy(&v, (const char *)logmem + off, sizeof v);
+	return (v);
+}
+
+static uint32_t
+head_u32(unsigned off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)logmem + off, sizeof v);
+	return (v);
+}
+
+START_TEST(test_head)
+{
+	uint32_t segn0, segsize, n;
+	const uint32_t *ring;
+	unsigned u;
+
+	ck_assert_mem_eq(logmem, "VSLHEAD1", 8);
+	segsize = (uint32_t)head_i64(8);
+	ck_assert_uint_eq(segsize, ((LOGMEM - 88) / 4) / 8);
+	segn0 = head_u32(16);
+	ck_assert_uint_eq(segn0, 0xfffffff8U);
+	ck_assert_int_eq(head_i64(24), 0);
+	for (u = 1; u < 8; u++)
+		ck_assert_int_eq(head_i64(24 + 8 * u), -1);
+	ring = VSL_RingForTest(&n);
+	ck_assert_ptr_eq(ring, (const uint32_t *)(const void *)
+	    ((const char *)logmem + 88));
+	ck_assert_uint_eq(ring[0], VSL_ENDMARKER);
+	/* Writing into segment 2 moves segment_n and fills offset[1..2]. */
+	while (n < 2 * segsize + 10) {
+		VSL(SLT_Error, 1, "%s", "filling the log");
+		(void)VSL_RingForTest(&n);
+	}
+	ck_assert_uint_eq(head_u32(16), segn0 + 2);
+	ck_assert_int_ge(head_i64(24 + 8), segsize);
+	ck_assert_int_lt(head_i64(24 + 8), segsize + 16);
+	ck_assert_int_ge(head_i64(24 + 16), 2 * segsize);
+	ck_assert_int_eq(head_i64(24 + 24), -1);
+	/* Each offset is a record boundary. */
+	ck_assert_uint_eq(ring[head_i64(32)] >> 24, SLT_Error);
+}
+END_TEST
+
+/* A wrap starts a new lap: segment_n rounds up to a multiple of 8. */
+START_TEST(test_wrap_segment_n)
+{
+	uint32_t n, prev = 0, segn0;
+
+	segn0 = head_u32(16);
+	for (;;) {
+		VSL(SLT_Error, 1, "%s", "filling the log once over");
+		(void)VSL_RingForTest(&n);
+		if (n < prev)
+			break;
+		prev = n;
+	}
+	/* segn0 is 2^32 - 8: the first lap ends at 0 (mod 2^32). */
+	ck_assert_uint_eq(head_u32(16), segn0 + 8);
+	ck_assert_uint_eq(head_u32(16) % 8, 0);
+	ck_assert_int_eq(head_i64(24), 0);
+}
+END_TEST
+
 /* Racing writers ---------------------------------------------------*/
 
 #define NTHREAD		4
@@ -682,6 +759,8 @@ vsl_suite(void)
 	    (int)ARRAY_SIZE(small_sizes));
 	tcase_add_test(tc, test_batches_fit);
 	tcase_add_test(tc, test_wrap);
+	tcase_add_test(tc, test_head);
+	tcase_add_test(tc, test_wrap_segment_n);
 	tcase_add_test(tc, test_threads);
 	suite_add_tcase(s, tc);
 
