@@ -1,0 +1,9 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vapi_vsc.c -- placeholder; see include/vapi.h.
+ */
+
+#include "config.h"
+
+#include "vapi.h"
