@@ -29,6 +29,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "mgt/mgt.h"
+#include "vsm/vsmw.h"
 
 #define MGT_PANIC_LEN		(64 * 1024)
 
@@ -227,6 +228,7 @@ mgt_child_fork(void)
 static void
 mgt_child_cleanup(void)
 {
+	char dir[1024];
 
 	ev_io_stop(EV_DEFAULT_UC, &child_log_w);
 	ev_child_stop(EV_DEFAULT_UC, &child_exit_w);
@@ -249,6 +251,9 @@ mgt_child_cleanup(void)
 	mgt_close_fd(&child_cli_in);
 	mgt_close_fd(&child_log_fd);
 	child_pid = -1;
+	/* Its shared memory is dead too: tell the readers now. */
+	(void)snprintf(dir, sizeof dir, "%s/_.vsm_child", mgt_ca->workdir);
+	VSMW_Clean(dir);
 }
 
 /* Start a child and tell it to start serving.  0 or -1. */

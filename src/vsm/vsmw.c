@@ -314,3 +314,17 @@ VSMW_Destroy(struct vsmw **vsmwp)
 	free(vsmw->dir);
 	FREE_OBJ(vsmw);
 }
+
+void
+VSMW_Clean(const char *dir)
+{
+	int dfd;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	/* The index first: readers see the set gone before its segments. */
+	(void)unlinkat(dfd, "_.index", 0);
+	vsmw_clean_dir(dfd);
+	(void)close(dfd);
+}

@@ -30,5 +30,10 @@ void *VSMW_Alloc(struct vsmw *vsmw, const char *class, size_t len,
 void VSMW_Free(struct vsmw *vsmw, void **pp);
 /* Remove every segment and the index. */
 void VSMW_Destroy(struct vsmw **vsmwp);
+/*
+ * Empty dir of a set whose writer is gone (a dead child): the index
+ * first, so readers notice at once, then the segment files.
+ */
+void VSMW_Clean(const char *dir);
 
 #endif /* VENEER_VSM_VSMW_H */
