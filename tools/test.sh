@@ -7,35 +7,51 @@
 #
 # Phases: deps (apt, only if something is missing), autoreconf (only if
 # configure is stale), configure (out of tree, only if needed), lint, build,
-# check.  Each prints its time; any failure stops the run with a non-zero
-# status, and a failing test's log tail is printed so CI output shows why.
+# varnish-tools (Debian's varnishlog & co. for the interoperability tests,
+# unpacked into the build directory, never installed; never fails), check.
+# Each prints its time; any failure stops the run with a non-zero status,
+# and a failing test's log tail is printed so CI output shows why.
 
 set -euo pipefail
 
 usage() {
 	cat <<'USAGE'
-usage: tools/test.sh [--asan] [--no-install] [--builddir DIR] [-h]
+usage: tools/test.sh [--asan] [--no-install] [--fetch-varnish]
+                     [--builddir DIR] [-h]
 
 Build Veneer out of tree and run `make check`.
 
   --asan           build with AddressSanitizer and UBSan (configure
                    --enable-asan) in build-asan/ instead of build/
   --no-install     do not install missing Debian packages with apt-get
+                   (nor run apt-get update to fetch Varnish's tools)
+  --fetch-varnish  test against Varnish's tools unpacked from the Debian
+                   package into BUILDDIR/varnish-tools even when
+                   varnishlog is on PATH
   --builddir DIR   build in DIR instead of build/ (or build-asan/)
   -h, --help       show this help
 
 Run as root on Debian 12 to have missing packages installed.  The check
 phase is stopped after VENEER_TEST_TIMEOUT seconds (default 600).
+
+The interoperability tests run Debian's varnishlog, varnishncsa and
+varnishstat (7.1) against veneerd.  The varnish package is never
+installed (it would start a varnishd service): unless varnishlog is on
+PATH, its .debs are fetched with apt-get download and unpacked with
+dpkg -x into BUILDDIR/varnish-tools, kept for later runs.  When that
+fails the run goes on and those tests are skipped.
 USAGE
 }
 
 asan=no
 install=yes
+fetch_varnish=no
 builddir=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--asan)		asan=yes ;;
 	--no-install)	install=no ;;
+	--fetch-varnish) fetch_varnish=yes ;;
 	--builddir)
 		[ $# -ge 2 ] || { echo "test.sh: --builddir needs a" \
 		    "directory" >&2; exit 2; }
@@ -57,6 +73,8 @@ cd "$root"
 . "$root/tools/lib/deps.sh"
 # shellcheck source=tools/lib/build.sh
 . "$root/tools/lib/build.sh"
+# shellcheck source=tools/lib/varnish.sh
+. "$root/tools/lib/varnish.sh"
 
 configure_args=()
 if [ "$asan" = yes ]; then
@@ -207,5 +225,7 @@ phase_run autoreconf build_autoreconf "$root"
 phase_run configure build_configure "$root" "$builddir" "${configure_args[@]}"
 phase_run lint lint_banned
 phase_run build build_make "$builddir"
+phase_run varnish-tools varnish_tools_setup "$builddir" "$install" \
+    "$fetch_varnish"
 raise_nofile
 phase_run check run_check
