@@ -285,4 +285,12 @@ int VAPI_QueryMatch(const struct vapi_query *q, struct vapi_tx * const *txs,
     unsigned ntx);
 void VAPI_QueryFree(struct vapi_query **qp);
 
+/*====================================================================
+ * Additions (issue #4, log tools), kept apart from the interface above.
+ *
+ * VAPI_CursorError(NULL): why the last VAPI_CursorShm() returned NULL
+ * (no Log segment yet, or its head not initialized yet), for callers
+ * that want more than VAPI_Error() says.
+ */
+
 #endif /* VENEER_VAPI_H */
