@@ -403,16 +403,19 @@ vsmr_minus(struct vapi *vd, struct vsmr_set *set, struct vsmr_seg *seg)
 	vsmr_seg_gone(vd, set, old);
 }
 
-/* One complete line, without its newline.  0, or -1 to stop reading. */
+/*
+ * One complete line, without its newline, starting at byte pos of the
+ * file.  0, or -1 to stop reading.
+ */
 static int
-vsmr_line(struct vapi *vd, struct vsmr_set *set, const char *p,
+vsmr_line(struct vapi *vd, struct vsmr_set *set, off_t pos, const char *p,
     const char *e)
 {
 	struct vsmr_seg *seg;
 
 	if (p == e)
 		return (0);
-	if (*p == '#')
+	if (*p == '#' && pos == 0)
 		return (vsmr_header(vd, set, p, e));
 	if (*p != '+' && *p != '-')
 		return (0);
@@ -452,7 +455,8 @@ vsmr_read_index(struct vapi *vd, struct vsmr_set *set)
 		    NULL) {
 			if (set->skipping)
 				set->skipping = 0;
-			else if (vsmr_line(vd, set, p, nl) != 0)
+			else if (vsmr_line(vd, set,
+			    set->consumed + (p - buf), p, nl) != 0)
 				return (-1);
 			p = nl + 1;
 		}
