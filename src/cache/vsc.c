@@ -76,13 +76,60 @@ VSC_Tick(void)
 	    (uint64_t)(TIM_mono() - vsc_t0), __ATOMIC_RELAXED);
 }
 
+/* The manager's counters, for the manual only (mgt_vsc.c has them). */
+static const struct vscw_desc vsc_mgt_desc[] = {
+#define VSC_FIELD(n, t, l, d)						\
+	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
+	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
+	    NULL, d },
+#include "vsc_mgt_fields.h"
+};
+
+/* Text for roff: backslashes and minus signs escaped. */
+static void
+vsc_roff_text(const char *s)
+{
+
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", stdout);
+	for (; *s != '\0'; s++) {
+		if (*s == '\\')
+			fputs("\\e", stdout);
+		else if (*s == '-')
+			fputs("\\-", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static void
+vsc_roff_group(const char *prefix, const struct vscw_desc *desc,
+    unsigned n)
+{
+	unsigned u;
+
+	for (u = 0; u < n; u++) {
+		printf(".TP\n.B %s.", prefix);
+		vsc_roff_text(desc[u].name);
+		printf("\n.RI ( %s \", \" %s \", \" %s )\n", desc[u].type,
+		    VSCW_Format(desc[u].name), desc[u].level);
+		vsc_roff_text(desc[u].oneliner);
+		fputs(".\n", stdout);
+	}
+}
+
+/*
+ * `veneerd -x counters`: both tables as man page source, one .TP entry
+ * per counter: its full name as the tools show it, then (type, format,
+ * level) as published in shared memory, then its description.
+ */
 void
 VSC_DumpRoff(void)
 {
 
-#define VSC_FIELD(n, t, l, d)						\
-	printf(".TP\n.B MAIN.%s\n%s, %s. %s.\n", #n,			\
-	    #t[0] == 'C' ? "counter" : "gauge",				\
-	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug", d);
-#include "vsc_fields.h"
+	fputs(".SS \"The manager's counters (MGT)\"\n", stdout);
+	vsc_roff_group("MGT", vsc_mgt_desc,
+	    sizeof vsc_mgt_desc / sizeof vsc_mgt_desc[0]);
+	fputs(".SS \"The child's counters (MAIN)\"\n", stdout);
+	vsc_roff_group("MAIN", vsc_desc, VSC_NFIELDS);
 }

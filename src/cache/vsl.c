@@ -436,19 +436,57 @@ VSL(enum VSL_tag_e tag, uint32_t vxid, const char *fmt, ...)
 	vsl_direct(tag, vxid, buf, (size_t)n);
 }
 
+/* Text for roff: backslashes and minus signs escaped. */
+static void
+vsl_roff_text(const char *s)
+{
+
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", stdout);
+	for (; *s != '\0'; s++) {
+		if (*s == '\\')
+			fputs("\\e", stdout);
+		else if (*s == '-')
+			fputs("\\-", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static const char * const vsl_tag_docs[SLT__Max] = {
+#define VSL_TAG(nm, fl, doc)	[SLT_##nm] = doc,
+#include "vsl_tags.h"
+};
+
+/*
+ * `veneerd -x tags`: the tag table as man page source, one .TP entry per
+ * tag in number order: name and number, description, and what its flags
+ * mean for a reader.
+ */
 void
 VSL_DumpRoff(void)
 {
-	unsigned u;
+	unsigned u, fl;
 
 	for (u = 1; u < SLT__Max; u++) {
 		if (VSL_tag_names[u] == NULL)
 			continue;
-		printf(".TP\n.B %s\n", VSL_tag_names[u]);
-#define VSL_TAG(nm, fl, doc)						\
-		if (u == SLT_##nm)					\
-			printf("%s%s.\n", doc, (fl) & VSL_F_UNUSED ?	\
-			    " (not written by Veneer)" : "");
-#include "vsl_tags.h"
+		fl = VSL_tag_flags[u];
+		printf(".TP\n.BR %s \" (%u)\"\n", VSL_tag_names[u], u);
+		vsl_roff_text(vsl_tag_docs[u]);
+		fputs(".\n", stdout);
+		if (fl & VSL_F_UNUSED)
+			fputs("Not written by Veneer; the number is kept so "
+			    "that Varnish's numbering holds.\n", stdout);
+		if (fl & VSL_F_UNSAFE)
+			fputs("The payload may hold bytes as the client sent "
+			    "them; readers print it escaped.\n", stdout);
+		if (fl & VSL_F_BINARY)
+			fputs("The payload is binary; readers print it in "
+			    "hexadecimal.\n", stdout);
+		/* VdpAcct is the last tag Varnish 7.1 knows. */
+		if (u > SLT_VdpAcct)
+			fputs("Veneer's own tag: Varnish 7.1's tools print "
+			    "its name as (null).\n", stdout);
 	}
 }
