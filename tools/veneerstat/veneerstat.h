@@ -1,0 +1,37 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * veneerstat.h -- what the parts of veneerstat share: the one-shot
+ * outputs and options live in veneerstat.c, the Prometheus text in
+ * veneerstat_prom.c, the curses screen in veneerstat_curses.c.
+ */
+
+#ifndef VENEER_VENEERSTAT_H
+#define VENEER_VENEERSTAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct vapi;
+struct vapi_counter;
+
+/* Exit statuses. */
+#define VSTAT_EXIT_OK		0
+#define VSTAT_EXIT_DAEMON	1	/* no veneerd, or output failed */
+#define VSTAT_EXIT_USAGE	2
+
+/* varnishstat's letters: type c/g/b, format i/B/d/b; '?' if unknown. */
+char VSTAT_Flag(const struct vapi_counter *c);
+char VSTAT_Format(const struct vapi_counter *c);
+/*
+ * The value as shown: a gauge that went below zero (>= 2^63 as
+ * uint64_t) shows as 0, as varnishstat does without -r.
+ */
+uint64_t VSTAT_Value(const struct vapi_counter *c);
+
+/* The -p output; 0, or -1 if writing failed. */
+int VSTAT_Prometheus(struct vapi *vd, FILE *fo);
+/* The screen until 'q'; an exit status. */
+int VSTAT_Curses(struct vapi *vd);
+
+#endif /* VENEER_VENEERSTAT_H */
