@@ -604,9 +604,11 @@ vs_key(struct vs *vs, int ch)
 		free(keep);
 		break;
 	case 12:			/* ^L */
+	case KEY_RESIZE:		/* ncurses has the new LINES, COLS */
+		/* Paint everything again, not just what changed. */
 		(void)clearok(curscr, TRUE);
 		break;
-	default:			/* KEY_RESIZE too: just redraw */
+	default:
 		break;
 	}
 	return (0);
