@@ -1,0 +1,749 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_veneerstat.c -- issue #4, end to end: veneerstat against a real
+ * veneerd.  After N requests, -1, -j, -p and -l each show
+ * MAIN.client_req = N in their format (the JSON is checked with
+ * libveneerapi's own parser, compiled in); after the child is killed and
+ * restarted the counters start again; with no veneerd, or a crashed one,
+ * it exits 1 with a message, at once with -t 0; bad options exit 2; and
+ * the screen, run under a pseudo-terminal of 80x24 and 40x10 and resized,
+ * draws the counters and quits cleanly on 'q'.
+ *
+ * veneerstat is $VENEER_BUILDDIR/veneerstat.  Every run has a deadline;
+ * nothing sleeps to synchronize.
+ */
+
+#include "config.h"
+
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "lib/harness.h"
+#include "vsm/vapi_json.h"
+
+extern char **environ;
+
+#define VS_T_TOOL	10.0		/* one run of veneerstat */
+#define VS_NREQ		7
+#define VS_MAXARG	12
+
+/*--------------------------------------------------------------------
+ * Running veneerstat.
+ */
+
+struct vs_run {
+	int		status;		/* exit status; 128 + signal */
+	char		*out;
+	char		*err;
+	double		took;		/* seconds */
+};
+
+static void
+vs_run_free(struct vs_run *r)
+{
+
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof *r);
+}
+
+static const char *
+vs_tool(void)
+{
+	static char path[4096];
+	const char *b = getenv("VENEER_BUILDDIR");
+
+	ck_assert_msg(b != NULL && *b != '\0', "VENEER_BUILDDIR is not set "
+	    "(run through make check)");
+	(void)snprintf(path, sizeof path, "%s/veneerstat", b);
+	ck_assert_msg(access(path, X_OK) == 0, "%s: %s", path,
+	    strerror(errno));
+	return (path);
+}
+
+/* Read what fd has into *buf; 0 at EOF or error. */
+static int
+vs_drain(int fd, char **buf, size_t *len)
+{
+	char tmp[8192];
+	ssize_t n;
+
+	n = read(fd, tmp, sizeof tmp);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return (1);
+	if (n <= 0)
+		return (0);
+	*buf = realloc(*buf, *len + (size_t)n + 1);
+	ck_assert_ptr_nonnull(*buf);
+	memcpy(*buf + *len, tmp, (size_t)n);
+	*len += (size_t)n;
+	(*buf)[*len] = '\0';
+	return (1);
+}
+
+/* veneerstat ARGS... (NULL-terminated); fails the test on timeout. */
+static void
+vs_run(struct vs_run *r, ...)
+{
+	char *argv[VS_MAXARG + 2];
+	struct pollfd pfd[2];
+	size_t len[2] = { 0, 0 };
+	char *buf[2] = { NULL, NULL };
+	int po[2], pe[2], open_n = 2, st, i;
+	double t0, deadline;
+	va_list ap;
+	pid_t pid;
+
+	memset(r, 0, sizeof *r);
+	argv[0] = (char *)(uintptr_t)vs_tool();
+	va_start(ap, r);
+	for (i = 1; i <= VS_MAXARG; i++)
+		if ((argv[i] = va_arg(ap, char *)) == NULL)
+			break;
+	va_end(ap);
+	ck_assert_int_le(i, VS_MAXARG);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	t0 = HX_Now();
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		st = open("/dev/null", O_RDONLY);
+		(void)dup2(st, 0);
+		(void)dup2(po[1], 1);
+		(void)dup2(pe[1], 2);
+		(void)execve(argv[0], argv, environ);
+		_exit(127);
+	}
+	(void)close(po[1]);
+	(void)close(pe[1]);
+	pfd[0].fd = po[0];
+	pfd[1].fd = pe[0];
+	buf[0] = strdup("");
+	buf[1] = strdup("");
+	deadline = t0 + VS_T_TOOL;
+	while (open_n > 0 && HX_Now() < deadline) {
+		pfd[0].events = pfd[1].events = POLLIN;
+		if (poll(pfd, 2, HXC_PollMs(deadline)) <= 0)
+			continue;
+		for (i = 0; i < 2; i++)
+			if (pfd[i].fd >= 0 && pfd[i].revents != 0 &&
+			    !vs_drain(pfd[i].fd, &buf[i], &len[i])) {
+				(void)close(pfd[i].fd);
+				pfd[i].fd = -1;
+				open_n--;
+			}
+	}
+	if (open_n > 0)
+		(void)kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		continue;
+	for (i = 0; i < 2; i++)
+		if (pfd[i].fd >= 0)
+			(void)close(pfd[i].fd);
+	r->took = HX_Now() - t0;
+	r->out = buf[0];
+	r->err = buf[1];
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	ck_assert_msg(open_n == 0, "veneerstat %s ran past %.0f s; stderr: "
+	    "%.500s", argv[1], VS_T_TOOL, r->err);
+}
+
+/* A run that must succeed. */
+#define VS_OK(r, ...)							\
+	do {								\
+		vs_run(r, __VA_ARGS__, NULL);				\
+		ck_assert_msg((r)->status == 0, "veneerstat exited %d: "\
+		    "%.800s", (r)->status, (r)->err);			\
+	} while (0)
+
+/* The value of name in -1 output: "name value rate description". */
+static int
+vs_one_value(const char *out, const char *name, uint64_t *val)
+{
+	const char *p;
+	size_t l = strlen(name);
+	uintmax_t v;
+
+	for (p = out; p != NULL && *p != '\0'; p = strchr(p, '\n'),
+	    p = p != NULL ? p + 1 : NULL) {
+		if (strncmp(p, name, l) != 0 || p[l] != ' ')
+			continue;
+		if (sscanf(p + l, "%ju", &v) != 1)
+			return (-1);
+		*val = v;
+		return (0);
+	}
+	return (-1);
+}
+
+/*--------------------------------------------------------------------
+ * A veneerd that served N requests.
+ */
+
+static struct vnd *
+vs_setup(struct origin **op, unsigned n)
+{
+	struct client *cl;
+	struct hx_msg *m;
+	struct vnd *v;
+	char url[64];
+	unsigned u;
+
+	*op = ORIGIN_New(NULL, NULL);
+	v = VND_Launch(ORIGIN_Port(*op), "vsl_space=4M", NULL);
+	cl = VND_Connect(v);
+	for (u = 0; u < n; u++) {
+		(void)snprintf(url, sizeof url, "/stat/%u", u);
+		m = CLIENT_Fetch(cl, "GET", url, NULL, HX_T_RESP);
+		ck_assert_int_eq(m->status, 200);
+		HX_MsgFree(&m);
+	}
+	CLIENT_Free(&cl);
+	(void)VND_WaitCounter(v, "client_req", "==", n, HX_T_RESP);
+	return (v);
+}
+
+START_TEST(stat_one)
+{
+	struct origin *o;
+	struct vnd *v;
+	struct vs_run r;
+	uint64_t val;
+	char want[128];
+
+	v = vs_setup(&o, VS_NREQ);
+	VS_OK(&r, "-n", VND_Workdir(v), "-1", "-f", "MAIN.client_req");
+	/* Exactly one line, in varnishstat -1's columns. */
+	(void)snprintf(want, sizeof want, "MAIN.client_req   %12u ",
+	    VS_NREQ);
+	ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0 &&
+	    strchr(r.out, '\n') == r.out + strlen(r.out) - 1,
+	    "veneerstat -1 -f MAIN.client_req printed:\n%.1000s", r.out);
+	vs_run_free(&r);
+
+	/* Everything: MGT first, then MAIN; rates against MAIN.uptime. */
+	VS_OK(&r, "-n", VND_Workdir(v), "-1");
+	ck_assert_msg(strncmp(r.out, "MGT.uptime ", 11) == 0, "first line: "
+	    "%.200s", r.out);
+	ck_assert_int_eq(vs_one_value(r.out, "MAIN.client_req", &val), 0);
+	ck_assert_uint_eq(val, VS_NREQ);
+	ck_assert_int_eq(vs_one_value(r.out, "MGT.child_start", &val), 0);
+	ck_assert_uint_eq(val, 1);
+	ck_assert_ptr_nonnull(strstr(r.out, "\nMAIN.uptime "));
+	vs_run_free(&r);
+
+	/* Exclusions: the first match decides. */
+	VS_OK(&r, "-n", VND_Workdir(v), "-1", "-f", "^MAIN.client_req",
+	    "-f", "MAIN.client_*");
+	ck_assert_int_eq(vs_one_value(r.out, "MAIN.client_req", &val), -1);
+	ck_assert_ptr_null(strstr(r.out, "MGT."));
+	ck_assert_ptr_nonnull(strstr(r.out, "MAIN.client_"));
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/* The JSON, parsed: the shape of varnishstat -j. */
+START_TEST(stat_json)
+{
+	const struct vjson *c, *m, *e, *k;
+	struct origin *o;
+	struct vjson *j;
+	struct vnd *v;
+	struct vs_run r;
+	char err[256];
+	uint64_t val;
+	unsigned n = 0;
+
+	v = vs_setup(&o, VS_NREQ);
+	VS_OK(&r, "-n", VND_Workdir(v), "-j");
+	j = VJSON_Parse(r.out, strlen(r.out), err, sizeof err);
+	ck_assert_msg(j != NULL, "veneerstat -j is not JSON (%s):\n%.2000s",
+	    err, r.out);
+	ck_assert_int_eq(VJSON_Uint(VJSON_Member(j, "version"), &val), 0);
+	ck_assert_uint_eq(val, 1);
+	m = VJSON_Member(j, "timestamp");
+	ck_assert_msg(m != NULL && m->type == VJSON_STRING &&
+	    strlen(m->str) == 19 && m->str[10] == 'T', "timestamp");
+	c = VJSON_Member(j, "counters");
+	ck_assert_msg(c != NULL && c->type == VJSON_OBJECT, "no counters");
+	for (e = c->child; e != NULL; e = e->next) {
+		n++;
+		ck_assert_int_eq(e->type, VJSON_OBJECT);
+		k = VJSON_Member(e, "description");
+		ck_assert_msg(k != NULL && k->type == VJSON_STRING, "%s: "
+		    "description", e->key);
+		k = VJSON_Member(e, "flag");
+		ck_assert_msg(k != NULL && k->type == VJSON_STRING &&
+		    strlen(k->str) == 1 && strchr("cgb", k->str[0]) != NULL,
+		    "%s: flag", e->key);
+		k = VJSON_Member(e, "format");
+		ck_assert_msg(k != NULL && k->type == VJSON_STRING &&
+		    strlen(k->str) == 1 && strchr("iBdb", k->str[0]) != NULL,
+		    "%s: format", e->key);
+		ck_assert_msg(VJSON_Uint(VJSON_Member(e, "value"), &val) == 0,
+		    "%s: value", e->key);
+	}
+	ck_assert_uint_gt(n, 20);
+	ck_assert_str_eq(c->child->key, "MGT.uptime");
+	m = VJSON_Member(c, "MAIN.client_req");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(VJSON_Uint(VJSON_Member(m, "value"), &val), 0);
+	ck_assert_uint_eq(val, VS_NREQ);
+	ck_assert_str_eq(VJSON_Member(m, "flag")->str, "c");
+	ck_assert_str_eq(VJSON_Member(m, "format")->str, "i");
+	VJSON_Free(&j);
+	vs_run_free(&r);
+
+	/* No counter: still JSON, an empty "counters". */
+	VS_OK(&r, "-n", VND_Workdir(v), "-j", "-f", "nothing.at.all");
+	j = VJSON_Parse(r.out, strlen(r.out), err, sizeof err);
+	ck_assert_msg(j != NULL, "%s:\n%.500s", err, r.out);
+	ck_assert_ptr_null(VJSON_Member(j, "counters")->child);
+	VJSON_Free(&j);
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/* Each family: one HELP, one TYPE, then its samples; names valid. */
+static void
+vs_check_prom(const char *out)
+{
+	char fam[256], prev[256] = "", line[1024];
+	const char *p, *nl;
+	size_t l;
+	int state = 0;		/* 0 want HELP, 1 want TYPE, 2 samples */
+
+	for (p = out; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		ck_assert_msg(nl != NULL, "last line unterminated");
+		l = (size_t)(nl - p) < sizeof line ? (size_t)(nl - p) :
+		    sizeof line - 1;
+		memcpy(line, p, l);
+		line[l] = '\0';
+		if (!strncmp(line, "# HELP ", 7)) {
+			ck_assert_msg(sscanf(line + 7, "%255s", fam) == 1,
+			    "%s", line);
+			ck_assert_msg(strcmp(fam, prev) != 0, "second HELP "
+			    "for %s", fam);
+			(void)snprintf(prev, sizeof prev, "%s", fam);
+			state = 1;
+			continue;
+		}
+		if (!strncmp(line, "# TYPE ", 7)) {
+			ck_assert_msg(state == 1, "TYPE without HELP: %s",
+			    line);
+			ck_assert_msg(strncmp(line + 7, fam, strlen(fam)) == 0,
+			    "%s after HELP %s", line, fam);
+			state = 2;
+			continue;
+		}
+		ck_assert_msg(state == 2 && !strncmp(line, fam, strlen(fam))
+		    && (line[strlen(fam)] == ' ' || line[strlen(fam)] == '{'),
+		    "sample outside its family (%s): %s", fam, line);
+		ck_assert_msg(strspn(fam, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(fam),
+		    "bad metric name %s", fam);
+	}
+}
+
+START_TEST(stat_prometheus)
+{
+	struct origin *o;
+	struct vnd *v;
+	struct vs_run r;
+	char want[128];
+
+	v = vs_setup(&o, VS_NREQ);
+	VS_OK(&r, "-n", VND_Workdir(v), "-p");
+	(void)snprintf(want, sizeof want, "\nveneer_main_client_req %u\n",
+	    VS_NREQ);
+	ck_assert_msg(strstr(r.out, want) != NULL, "no \"%s\" in:\n%.1500s",
+	    want + 1, r.out);
+	ck_assert_ptr_nonnull(strstr(r.out,
+	    "# HELP veneer_main_client_req "));
+	ck_assert_ptr_nonnull(strstr(r.out,
+	    "# TYPE veneer_main_client_req counter\n"));
+	ck_assert_ptr_nonnull(strstr(r.out,
+	    "# TYPE veneer_mgt_uptime counter\n"));
+	ck_assert_msg(strncmp(r.out, "# HELP veneer_mgt_uptime ", 25) == 0,
+	    "%.200s", r.out);
+	vs_check_prom(r.out);
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(stat_list)
+{
+	static const char head[] = "Veneerstat -f option fields:\n"
+	    "Field name                     Description\n"
+	    "----------                     -----------\n";
+	struct origin *o;
+	struct vnd *v;
+	struct vs_run r;
+
+	v = vs_setup(&o, 1);
+	VS_OK(&r, "-n", VND_Workdir(v), "-l");
+	ck_assert_msg(strncmp(r.out, head, sizeof head - 1) == 0,
+	    "%.300s", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "\nMAIN.client_req "));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nMGT.uptime "));
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(stat_child_restart)
+{
+	struct origin *o;
+	struct vnd *v;
+	struct vs_run r;
+	uint64_t val, mgt_up, main_up;
+	double deadline;
+	pid_t old;
+
+	v = vs_setup(&o, VS_NREQ);
+	VND_ExpectChildDeath(v);
+	/* A child old enough that a new one's uptime is visibly less. */
+	(void)VND_WaitCounter(v, "uptime", ">=", 2, HX_T_SLOW);
+	old = VND_ChildPid(v);
+	ck_assert_int_eq(kill(old, SIGKILL), 0);
+	HX_WaitGone(old, HX_T_RESP);
+	(void)VND_WaitChildPidChange(v, old, HX_T_SLOW);
+
+	/* The new child lists its counters when it is ready: wait. */
+	deadline = HX_Now() + HX_T_SLOW;
+	for (;;) {
+		VS_OK(&r, "-n", VND_Workdir(v), "-1");
+		if (vs_one_value(r.out, "MAIN.uptime", &main_up) == 0 ||
+		    HX_Now() > deadline)
+			break;
+		vs_run_free(&r);
+	}
+	ck_assert_msg(vs_one_value(r.out, "MAIN.uptime", &main_up) == 0,
+	    "no MAIN counters after the restart:\n%.1000s", r.out);
+	ck_assert_int_eq(vs_one_value(r.out, "MGT.uptime", &mgt_up), 0);
+	ck_assert_int_eq(vs_one_value(r.out, "MAIN.client_req", &val), 0);
+	ck_assert_uint_eq(val, 0);
+	ck_assert_msg(main_up < mgt_up, "MAIN.uptime %ju, MGT.uptime %ju",
+	    (uintmax_t)main_up, (uintmax_t)mgt_up);
+	ck_assert_int_eq(vs_one_value(r.out, "MGT.child_start", &val), 0);
+	ck_assert_uint_eq(val, 2);
+	ck_assert_int_eq(vs_one_value(r.out, "MGT.child_died", &val), 0);
+	ck_assert_uint_eq(val, 1);
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(stat_no_daemon)
+{
+	struct vs_run r;
+	char *dir, path[4096];
+
+	dir = HX_TempDir("vstat");
+	(void)snprintf(path, sizeof path, "%s/none", dir);
+	vs_run(&r, "-n", path, "-t", "0", "-1", NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "no running veneerd in") != NULL &&
+	    strstr(r.err, path) != NULL && strstr(r.err, "-n") != NULL,
+	    "message: %s", r.err);
+	ck_assert_msg(r.took < 3, "-t 0 took %.1f s", r.took);
+	ck_assert_str_eq(r.out, "");
+	vs_run_free(&r);
+
+	/* The workdir is there, veneerd is not. */
+	vs_run(&r, "-n", dir, "-t", "0.3", "-j", NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "_.vsm_mgt") != NULL &&
+	    strstr(r.err, "after 0.3 s") != NULL, "message: %s", r.err);
+	ck_assert_msg(r.took >= 0.3 && r.took < 3, "-t 0.3 took %.1f s",
+	    r.took);
+	vs_run_free(&r);
+	HX_RemoveTree(dir);
+	free(dir);
+}
+END_TEST
+
+/* veneerd killed outright leaves its files: the pid tells. */
+START_TEST(stat_crashed_daemon)
+{
+	struct origin *o;
+	struct vnd *v;
+	struct vs_run r;
+	pid_t child;
+
+	v = vs_setup(&o, 1);
+	VND_ExpectChildDeath(v);
+	child = VND_ChildPid(v);
+	VND_Kill(v, SIGKILL);
+	ck_assert_int_eq(VND_Wait(v, HX_T_SLOW), 128 + SIGKILL);
+	HX_WaitGone(child, HX_T_SLOW);
+	vs_run(&r, "-n", VND_Workdir(v), "-t", "0", "-1", NULL);
+	ck_assert_msg(r.status == 1 && strstr(r.err, "gone") != NULL,
+	    "status %d, stderr: %s", r.status, r.err);
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(stat_bad_options)
+{
+	static const char *const bad[][3] = {
+		{ "-Z", NULL, NULL },
+		{ "-t", "soon", NULL },
+		{ "-t", "-1", NULL },
+		{ "-f", "", NULL },
+		{ "-1", "-j", NULL },
+		{ "-n", NULL, NULL },
+		{ "extra", NULL, NULL },
+	};
+	struct vs_run r;
+	unsigned u;
+
+	for (u = 0; u < sizeof bad / sizeof bad[0]; u++) {
+		vs_run(&r, bad[u][0], bad[u][1], bad[u][2], NULL);
+		ck_assert_msg(r.status == 2, "%s %s: status %d", bad[u][0],
+		    bad[u][1] != NULL ? bad[u][1] : "", r.status);
+		ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) -
+		    1 && !strncmp(r.err, "veneerstat: ", 12),
+		    "not one line: %s", r.err);
+		vs_run_free(&r);
+	}
+	VS_OK(&r, "-V");
+	ck_assert_ptr_nonnull(strstr(r.out, "veneerstat (veneer-"));
+	vs_run_free(&r);
+	VS_OK(&r, "-h");
+	ck_assert_ptr_nonnull(strstr(r.out, "Usage: veneerstat"));
+	vs_run_free(&r);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
+ * The screen, in a pseudo-terminal.
+ */
+
+struct vs_pty {
+	pid_t		pid;
+	int		fd;
+	char		*out;		/* everything drawn */
+	size_t		len;
+};
+
+static void
+vs_pty_start(struct vs_pty *p, unsigned short rows, unsigned short cols,
+    char **argv)
+{
+	static char term[] = "TERM=xterm";
+	struct winsize ws;
+	char *envp[64];
+	unsigned n = 0, u;
+
+	memset(p, 0, sizeof *p);
+	memset(&ws, 0, sizeof ws);
+	ws.ws_row = rows;
+	ws.ws_col = cols;
+	/* Built before the fork: the child only execs. */
+	for (u = 0; environ[u] != NULL && n < 62; u++)
+		if (strncmp(environ[u], "TERM=", 5) != 0 &&
+		    strncmp(environ[u], "LINES=", 6) != 0 &&
+		    strncmp(environ[u], "COLUMNS=", 8) != 0)
+			envp[n++] = environ[u];
+	envp[n++] = term;
+	envp[n] = NULL;
+	p->pid = forkpty(&p->fd, NULL, NULL, &ws);
+	ck_assert_msg(p->pid >= 0, "forkpty: %s", strerror(errno));
+	if (p->pid == 0) {
+		(void)execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	HX_RegisterPid(p->pid);
+	p->out = strdup("");
+}
+
+/* Read until what was drawn since byte from holds s; 0 or -1. */
+static int
+vs_pty_wait(struct vs_pty *p, size_t from, const char *s, double timeout)
+{
+	struct pollfd pfd;
+	double deadline = HX_Now() + timeout;
+
+	while (strstr(p->out + from, s) == NULL) {
+		if (HX_Now() >= deadline)
+			return (-1);
+		pfd.fd = p->fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, HXC_PollMs(deadline)) <= 0)
+			continue;
+		if (!vs_drain(p->fd, &p->out, &p->len))
+			return (strstr(p->out + from, s) != NULL ? 0 : -1);
+	}
+	return (0);
+}
+
+/* Wait for anything drawn after byte mark; 0 or -1. */
+static int
+vs_pty_more(struct vs_pty *p, size_t mark, double timeout)
+{
+	struct pollfd pfd;
+	double deadline = HX_Now() + timeout;
+
+	while (p->len <= mark) {
+		if (HX_Now() >= deadline)
+			return (-1);
+		pfd.fd = p->fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, HXC_PollMs(deadline)) > 0 &&
+		    !vs_drain(p->fd, &p->out, &p->len))
+			return (p->len > mark ? 0 : -1);
+	}
+	return (0);
+}
+
+/* Send keys, then wait for the exit; the exit status. */
+static int
+vs_pty_quit(struct vs_pty *p, const char *keys)
+{
+	double deadline = HX_Now() + HX_T_RESP;
+	struct pollfd pfd;
+	int st;
+	pid_t r;
+
+	ck_assert_int_eq(write(p->fd, keys, strlen(keys)),
+	    (ssize_t)strlen(keys));
+	for (;;) {
+		r = waitpid(p->pid, &st, WNOHANG);
+		if (r == p->pid)
+			break;
+		ck_assert_msg(HX_Now() < deadline, "veneerstat did not quit "
+		    "on '%s'; screen:\n%.2000s", keys, p->out);
+		pfd.fd = p->fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 50) > 0)
+			(void)vs_drain(p->fd, &p->out, &p->len);
+	}
+	while (vs_drain(p->fd, &p->out, &p->len))
+		continue;		/* The last of it: EIO once gone. */
+	(void)close(p->fd);
+	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+START_TEST(stat_screen)
+{
+	struct origin *o;
+	struct vnd *v;
+	struct vs_pty p;
+	struct winsize ws;
+	char *argv[8];
+	size_t mark;
+
+	v = vs_setup(&o, VS_NREQ);
+	argv[0] = (char *)(uintptr_t)vs_tool();
+	argv[1] = (char *)(uintptr_t)"-n";
+	argv[2] = (char *)(uintptr_t)VND_Workdir(v);
+	argv[3] = NULL;
+	vs_pty_start(&p, 24, 80, argv);
+	ck_assert_msg(vs_pty_wait(&p, 0, "MGT.uptime", HX_T_RESP) == 0 &&
+	    vs_pty_wait(&p, 0, "Uptime child:", HX_T_RESP) == 0 &&
+	    vs_pty_wait(&p, 0, "MAIN.uptime", HX_T_RESP) == 0,
+	    "80x24: no counters drawn:\n%.3000s", p.out);
+	/* The screen keeps going: the uptimes change every second. */
+	mark = p.len;
+	ck_assert_msg(vs_pty_more(&p, mark, 3) == 0,
+	    "80x24: no refresh within 3 s");
+
+	/* Shrunk to 40x10: drawn again at the new size. */
+	memset(&ws, 0, sizeof ws);
+	ws.ws_row = 10;
+	ws.ws_col = 40;
+	ck_assert_int_eq(ioctl(p.fd, TIOCSWINSZ, &ws), 0);
+	(void)kill(p.pid, SIGWINCH);
+	mark = p.len;
+	ck_assert_msg(vs_pty_wait(&p, mark, "MGT.uptime", HX_T_RESP) == 0,
+	    "40x10 after resize: not redrawn:\n%.3000s", p.out + mark);
+	/* Keys: the bottom, verbosity, the top; then q. */
+	ck_assert_int_eq(vs_pty_quit(&p, "Gvvvgq"), 0);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(stat_screen_small)
+{
+	struct origin *o;
+	struct vnd *v;
+	struct vs_pty p;
+	char *argv[8];
+
+	v = vs_setup(&o, VS_NREQ);
+	argv[0] = (char *)(uintptr_t)vs_tool();
+	argv[1] = (char *)(uintptr_t)"-n";
+	argv[2] = (char *)(uintptr_t)VND_Workdir(v);
+	argv[3] = (char *)(uintptr_t)"-f";
+	argv[4] = (char *)(uintptr_t)"MAIN.client_req*";
+	argv[5] = NULL;
+	vs_pty_start(&p, 10, 40, argv);
+	ck_assert_msg(vs_pty_wait(&p, 0, "MAIN.client_req", HX_T_RESP) == 0,
+	    "40x10: no counter drawn:\n%.3000s", p.out);
+	ck_assert_msg(strstr(p.out, "MGT.uptime") == NULL,
+	    "-f ignored:\n%.3000s", p.out);
+	ck_assert_int_eq(vs_pty_quit(&p, "q"), 0);
+
+	/* No terminal at all: a clear refusal, not a garbled screen. */
+	{
+		struct vs_run r;
+
+		vs_run(&r, "-n", VND_Workdir(v), NULL);
+		ck_assert_int_eq(r.status, 2);
+		ck_assert_ptr_nonnull(strstr(r.err, "terminal"));
+		vs_run_free(&r);
+	}
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+static Suite *
+veneerstat_suite(void)
+{
+	TCase *tc;
+	Suite *s;
+
+	s = suite_create("veneerstat");
+	tc = tcase_create("veneerstat");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, stat_one);
+	tcase_add_test(tc, stat_json);
+	tcase_add_test(tc, stat_prometheus);
+	tcase_add_test(tc, stat_list);
+	tcase_add_test(tc, stat_child_restart);
+	tcase_add_test(tc, stat_no_daemon);
+	tcase_add_test(tc, stat_crashed_daemon);
+	tcase_add_test(tc, stat_bad_options);
+	tcase_add_test(tc, stat_screen);
+	tcase_add_test(tc, stat_screen_small);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+
+	return (HX_Run(veneerstat_suite()));
+}
