@@ -18,6 +18,7 @@
 # Processes we started, killed by pid on exit.
 
 tmp=""
+workdirs=""	# where start_veneerd puts workdirs if not in $tmp
 pids=()
 
 # shellcheck disable=SC2317  # run by the EXIT trap
@@ -42,6 +43,13 @@ cleanup() {
 			rm -rf "$tmp"
 			[ "$rc" -eq 0 ] || echo "$bench_name: run again with" \
 			    "--keep to keep the servers' logs" >&2
+		fi
+	fi
+	if [ -n "$workdirs" ] && [ -d "$workdirs" ]; then
+		if [ "$keep" = yes ]; then
+			echo "$bench_name: kept $workdirs"
+		else
+			rm -rf "$workdirs"
 		fi
 	fi
 }
@@ -248,12 +256,12 @@ start_nginx() {
 }
 
 # start_veneerd LABEL [ARGS...]: start $veneerd in front of nginx, its
-# workdir $tmp/LABEL-work, its output in $tmp/LABEL.log, ARGS added
-# (-p name=value...).  It picks its own port (-a 127.0.0.1:0) and writes
-# it to WORKDIR/_.listen as "a0 127.0.0.1 PORT".  Sets veneerd_pid,
-# veneerd_port and veneerd_work.
+# workdir LABEL-work in $workdirs (default $tmp), its output in
+# $tmp/LABEL.log, ARGS added (-p name=value...).  It picks its own port
+# (-a 127.0.0.1:0) and writes it to WORKDIR/_.listen as "a0 127.0.0.1
+# PORT".  Sets veneerd_pid, veneerd_port and veneerd_work.
 start_veneerd() {
-	local label=$1 work=$tmp/$1-work log=$tmp/$1.log i
+	local label=$1 work=${workdirs:-$tmp}/$1-work log=$tmp/$1.log i
 	shift
 	mkdir -p "$work"
 	pin "$proxy_cpu"
