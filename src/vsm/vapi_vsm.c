@@ -83,7 +83,7 @@ struct vsmr_set {
 	int			ifd;		/* its _.index, or -1 */
 	dev_t			idev;
 	ino_t			iino;
-	off_t			consumed;	/* bytes of whole lines applied */
+	off_t			consumed;	/* bytes of whole lines read */
 	unsigned		skipping;	/* inside an overlong line */
 	unsigned		have_header;	/* of the open index */
 	intmax_t		pid;		/* 0: header without a pid */
@@ -96,6 +96,7 @@ struct vsmr_set {
 	unsigned		changed;	/* VAPI_*_CHANGED */
 	unsigned		restarted;	/* VAPI_*_RESTARTED */
 	char			why[512];	/* why not running */
+	unsigned		denied;		/* ...no permission */
 };
 
 struct vapi {
@@ -497,6 +498,28 @@ vsmr_set_down(struct vapi *vd, struct vsmr_set *set, const char *fmt, ...)
 	vsmr_drop_list(vd, set, &set->old);
 	vsmr_drop_list(vd, set, &set->segs);
 	set->running = 0;
+	set->denied = 0;
+}
+
+/* Why path could not be opened, for VAPI_Error. */
+static void
+vsmr_why(struct vapi *vd, struct vsmr_set *set, const char *sub,
+    const char *file, int e)
+{
+	char path[1024];
+
+	(void)snprintf(path, sizeof path, "%s%s%s%s%s", vd->workdir,
+	    sub != NULL ? "/" : "", sub != NULL ? sub : "",
+	    file != NULL ? "/" : "", file != NULL ? file : "");
+	if (e == ENOENT || e == ENOTDIR)
+		vsmr_set_down(vd, set, "no %s", path);
+	else if (e == EACCES || e == EPERM)
+		vsmr_set_down(vd, set, "cannot read %s (%s): run as veneerd's "
+		    "user or as a member of its group", path, strerror(e));
+	else
+		vsmr_set_down(vd, set, "cannot read %s: %s", path,
+		    strerror(e));
+	set->denied = (e == EACCES || e == EPERM);
 }
 
 static void
@@ -521,6 +544,7 @@ static int
 vsmr_set_dir(struct vapi *vd, struct vsmr_set *set)
 {
 	struct stat st;
+	int e;
 
 	if (set->dfd >= 0 && (fstatat(vd->wfd, set->name, &st, 0) != 0 ||
 	    !vsmr_same(&st, set->ddev, set->dino)))
@@ -530,11 +554,11 @@ vsmr_set_dir(struct vapi *vd, struct vsmr_set *set)
 	set->dfd = openat(vd->wfd, set->name,
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (set->dfd < 0 || fstat(set->dfd, &st) != 0) {
+		e = errno;
 		if (set->dfd >= 0)
 			(void)close(set->dfd);
 		set->dfd = -1;
-		vsmr_set_down(vd, set, "no %s/%s (%s)", vd->workdir,
-		    set->name, strerror(errno));
+		vsmr_why(vd, set, set->name, NULL, e);
 		return (-1);
 	}
 	set->ddev = st.st_dev;
@@ -558,8 +582,7 @@ vsmr_set_index(struct vapi *vd, struct vsmr_set *set)
 	TAILQ_CONCAT(&set->old, &set->segs, list);
 	set->ifd = openat(set->dfd, "_.index", O_RDONLY | O_CLOEXEC);
 	if (set->ifd < 0 || fstat(set->ifd, &st) != 0) {
-		vsmr_set_down(vd, set, "no %s/%s/_.index (%s)", vd->workdir,
-		    set->name, strerror(errno));
+		vsmr_why(vd, set, set->name, "_.index", errno);
 		return (-1);
 	}
 	set->idev = st.st_dev;
@@ -606,6 +629,7 @@ static int
 vsmr_workdir(struct vapi *vd)
 {
 	struct stat st;
+	int e;
 
 	if (vd->wfd >= 0 && (stat(vd->workdir, &st) != 0 ||
 	    !vsmr_same(&st, vd->wdev, vd->wino))) {
@@ -618,11 +642,11 @@ vsmr_workdir(struct vapi *vd)
 		return (0);
 	vd->wfd = open(vd->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (vd->wfd < 0 || fstat(vd->wfd, &st) != 0) {
+		e = errno;
 		if (vd->wfd >= 0)
 			(void)close(vd->wfd);
 		vd->wfd = -1;
-		vsmr_set_down(vd, &vd->mgt, "cannot open %s (%s)",
-		    vd->workdir, strerror(errno));
+		vsmr_why(vd, &vd->mgt, NULL, NULL, e);
 		vsmr_set_down(vd, &vd->child, "%s", vd->mgt.why);
 		return (-1);
 	}
@@ -750,7 +774,10 @@ VAPI_Attach(struct vapi *vd, double timeout)
 		ts.tv_nsec = (long)(left * 1e9);
 		(void)nanosleep(&ts, NULL);
 	}
-	if (timeout > 0)
+	if (vd->mgt.denied)
+		vapi_err(vd, "no access to veneerd's files in %s: %s",
+		    vd->workdir, vd->mgt.why);
+	else if (timeout > 0)
 		vapi_err(vd, "no running veneerd in %s after %g s: %s; is it "
 		    "running with -n %s?", vd->workdir, timeout, vd->mgt.why,
 		    vd->workdir);

@@ -179,7 +179,8 @@ add_doc(const char *set, const char *file, uint64_t id, const char *json,
 	ck_assert_ptr_nonnull(b);
 	vsc_head(b, ready, id);
 	memcpy(b + 24, json, l);
-	seg_write(set, file, 0, b, 24 + l + 1, (off_t)((24 + l + PG) / PG * PG));
+	seg_write(set, file, 0, b, 24 + l + 1,
+	    (off_t)((24 + l + PG) / PG * PG));
 	free(b);
 	idx_append(set, "+ %s 0 %zu StatDoc %jx\n", file, 24 + l + 1,
 	    (uintmax_t)id);
