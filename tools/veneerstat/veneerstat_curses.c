@@ -208,7 +208,8 @@ vs_rebuild(struct vs *vs)
 	if (vs->sel < vs->nvis)
 		keep = strdup(vs->pt[vs->vis[vs->sel]].name);
 	old = vs->pt;
-	qsort(old, vs->npt, sizeof *old, vs_cmp_name);
+	if (vs->npt > 0)
+		qsort(old, vs->npt, sizeof *old, vs_cmp_name);
 	for (u = 0; u < col.n; u++) {
 		key.name = col.pt[u].name;
 		o = vs->npt == 0 ? NULL : bsearch(&key, old, vs->npt,
