@@ -642,6 +642,8 @@ vs_pty_quit(struct vs_pty *p, const char *keys)
 	while (vs_drain(p->fd, &p->out, &p->len))
 		continue;		/* The last of it: EIO once gone. */
 	(void)close(p->fd);
+	free(p->out);
+	p->out = NULL;
 	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
