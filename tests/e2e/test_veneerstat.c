@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -537,6 +538,85 @@ START_TEST(stat_bad_options)
 END_TEST
 
 /*--------------------------------------------------------------------
+ * Escaping, on a workdir written here: a description with quotes,
+ * backslashes and control characters, a backend name with a quote.
+ * Varnish 7.1's varnishstat -j prints such text raw; we must not.
+ */
+
+static void
+vs_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	char path[4096];
+	int fd;
+
+	(void)snprintf(path, sizeof path, "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0640);
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+	ck_assert_int_eq(ftruncate(fd, 4096), 0);
+	ck_assert_int_eq(close(fd), 0);
+}
+
+START_TEST(stat_escaping)
+{
+	static const char doc[] = "{\"elem\":{\"req\":{\"name\":\"req\","
+	    "\"type\":\"counter\",\"level\":\"info\","
+	    "\"format\":\"integer\",\"index\":0,\"docs\":\"\","
+	    "\"oneliner\":\"Say \\\"hi\\\" \\\\ \\n\\t\\u0001 \\u00e9\"}}}";
+	const char want[] = "Say \"hi\" \\ \n\t\001 \xc3\xa9";
+	const struct vjson *m;
+	char *dir, sub[4200], path[4300], buf[4096], err[256];
+	uint64_t head[3], v = 42;
+	int fd;
+	struct vjson *j;
+	struct vs_run r;
+	size_t l;
+
+	dir = HX_TempDir("vstat");
+	(void)snprintf(sub, sizeof sub, "%s/_.vsm_mgt", dir);
+	ck_assert_int_eq(mkdir(sub, 0750), 0);
+	head[0] = 1;
+	head[1] = 24;
+	head[2] = 0x77;
+	memcpy(buf, head, 24);
+	memcpy(buf + 24, doc, sizeof doc);
+	vs_file(sub, "_.StatDoc.1", buf, 24 + sizeof doc);
+	memcpy(buf + 24, &v, 8);
+	vs_file(sub, "_.Stat.1", buf, 32);
+	l = (size_t)snprintf(buf, sizeof buf, "# %ld 1\n"
+	    "+ _.StatDoc.1 0 %zu StatDoc 77\n"
+	    "+ _.Stat.1 0 32 Stat VBE.v1.b\"x\\y\n", (long)getpid(),
+	    24 + sizeof doc);
+	(void)snprintf(path, sizeof path, "%s/_.index", sub);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0640);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, l), (ssize_t)l);
+	ck_assert_int_eq(close(fd), 0);
+
+	VS_OK(&r, "-n", dir, "-t", "0", "-j");
+	j = VJSON_Parse(r.out, strlen(r.out), err, sizeof err);
+	ck_assert_msg(j != NULL, "-j is not JSON (%s):\n%.1000s", err, r.out);
+	m = VJSON_Member(VJSON_Member(j, "counters"), "VBE.v1.b\"x\\y.req");
+	ck_assert_msg(m != NULL, "name lost:\n%.1000s", r.out);
+	ck_assert_str_eq(VJSON_Member(m, "description")->str, want);
+	VJSON_Free(&j);
+	vs_run_free(&r);
+
+	VS_OK(&r, "-n", dir, "-t", "0", "-p");
+	ck_assert_msg(strstr(r.out, "\nveneer_backend_req{vcl=\"v1\","
+	    "backend=\"b\\\"x\\\\y\"} 42\n") != NULL, "-p:\n%.1000s",
+	    r.out);
+	/* HELP escapes the backslash and the newline. */
+	ck_assert_msg(strstr(r.out, "# HELP veneer_backend_req Say \"hi\" "
+	    "\\\\ \\n\t\001 \xc3\xa9\n") != NULL, "-p:\n%.1000s", r.out);
+	vs_check_prom(r.out);
+	vs_run_free(&r);
+	HX_RemoveTree(dir);
+	free(dir);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
  * The screen, in a pseudo-terminal.
  */
 
@@ -737,6 +817,7 @@ veneerstat_suite(void)
 	tcase_add_test(tc, stat_no_daemon);
 	tcase_add_test(tc, stat_crashed_daemon);
 	tcase_add_test(tc, stat_bad_options);
+	tcase_add_test(tc, stat_escaping);
 	tcase_add_test(tc, stat_screen);
 	tcase_add_test(tc, stat_screen_small);
 	suite_add_tcase(s, tc);
