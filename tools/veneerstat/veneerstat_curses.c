@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <curses.h>
+#include <term.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -636,6 +637,16 @@ vs_init_screen(struct vs *vs)
 	if (vs->screen == NULL) {
 		fprintf(stderr, "veneerstat: cannot use the terminal "
 		    "(TERM=%s); set TERM, or use -1, -j or -p\n",
+		    getenv("TERM") != NULL ? getenv("TERM") : "");
+		return (-1);
+	}
+	/* "dumb" and the like: the screen would be a smear of blanks. */
+	if (tigetstr("cup") == NULL || tigetstr("cup") == (char *)-1) {
+		(void)endwin();
+		delscreen(vs->screen);
+		vs->screen = NULL;
+		fprintf(stderr, "veneerstat: the terminal (TERM=%s) cannot "
+		    "move the cursor; set TERM, or use -1, -j or -p\n",
 		    getenv("TERM") != NULL ? getenv("TERM") : "");
 		return (-1);
 	}
