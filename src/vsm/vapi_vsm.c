@@ -353,8 +353,11 @@ vsmr_header(struct vapi *vd, struct vsmr_set *set, const char *p,
 	set->have_header = 1;
 	set->pid = pid;
 	set->birth = birth;
-	if (set->seen && (pid != set->last_pid || birth != set->last_birth))
+	if (set->seen && (pid != set->last_pid || birth != set->last_birth)) {
+		/* A new writer: even identical lines name new files. */
 		set->restarted = 1;
+		vsmr_drop_list(vd, set, &set->old);
+	}
 	set->seen = 1;
 	set->last_pid = pid;
 	set->last_birth = birth;

@@ -646,6 +646,29 @@ START_TEST(test_child_restart)
 	VAPI_SegRelease(vd, &log2);
 	VAPI_SegRelease(vd, &log);
 
+	/* A new child whose index replaces the old one at once, naming a
+	 * file of the same name: a new file, not the old segment. */
+	{
+		char data[PG];
+
+		memset(data, 'N', sizeof data);
+		path_of(p, sizeof p, "_.vsm_child", "_.Log.3");
+		ck_assert_int_eq(unlink(p), 0);
+		seg_write("_.vsm_child", "_.Log.3", 0, data, sizeof data, PG);
+	}
+	ck_assert_int_eq(VAPI_SegFind(vd, "Log", NULL, &log), 0);
+	ck_assert_int_eq(*(const char *)log.b, 'L');
+	idx_write("_.vsm_child", "# %jd 1700000098\n+ _.Log.3 0 %d Log Log\n",
+	    (intmax_t)getpid(), PG);
+	st = VAPI_Status(vd);
+	ck_assert_uint_eq(st & VAPI_CHILD_RESTARTED, VAPI_CHILD_RESTARTED);
+	ck_assert_int_eq(VAPI_SegValid(vd, &log), 0);
+	ck_assert_int_eq(*(const char *)log.b, 'L');	/* still mapped */
+	ck_assert_int_eq(VAPI_SegFind(vd, "Log", NULL, &log2), 0);
+	ck_assert_int_eq(*(const char *)log2.b, 'N');
+	VAPI_SegRelease(vd, &log2);
+	VAPI_SegRelease(vd, &log);
+
 	/* The whole child directory replaced (Varnish's way). */
 	path_of(p, sizeof p, "_.vsm_child", NULL);
 	{
