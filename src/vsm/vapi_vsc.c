@@ -459,7 +459,9 @@ VAPI_Counters(struct vapi *vd, vapi_counter_f *func, void *priv)
 	return (vsc_iter(vd, 0, func, priv));
 }
 
-struct vsc_get {
+struct vsc_lookup {
+	unsigned		magic;
+#define VSC_LOOKUP_MAGIC	0x2b8e5d17
 	const char		*name;
 	uint64_t		*value;
 };
@@ -467,8 +469,9 @@ struct vsc_get {
 static int
 vsc_get_one(void *priv, const struct vapi_counter *c)
 {
-	struct vsc_get *g = priv;
+	struct vsc_lookup *g;
 
+	CAST_OBJ_NOTNULL(g, priv, VSC_LOOKUP_MAGIC);
 	if (strcmp(c->name, g->name) != 0)
 		return (0);
 	*g->value = *c->value;
@@ -478,10 +481,11 @@ vsc_get_one(void *priv, const struct vapi_counter *c)
 int
 VAPI_CounterGet(struct vapi *vd, const char *name, uint64_t *value)
 {
-	struct vsc_get g;
+	struct vsc_lookup g;
 
 	assert(name != NULL);
 	assert(value != NULL);
+	INIT_OBJ(&g, VSC_LOOKUP_MAGIC);
 	g.name = name;
 	g.value = value;
 	return (vsc_iter(vd, 1, vsc_get_one, &g) == 1 ? 0 : -1);

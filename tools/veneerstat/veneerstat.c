@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/miniobj.h"
 #include "vapi.h"
 #include "veneerstat.h"
 
@@ -111,6 +112,8 @@ VSTAT_Value(const struct vapi_counter *c)
  */
 
 struct vstat_once {
+	unsigned		magic;
+#define VSTAT_ONCE_MAGIC	0x51f0c3a6
 	FILE			*fo;
 	uint64_t		up;		/* MAIN.uptime, or 0 */
 	int			pad;
@@ -119,9 +122,10 @@ struct vstat_once {
 static int
 vstat_once_one(void *priv, const struct vapi_counter *c)
 {
-	struct vstat_once *o = priv;
+	struct vstat_once *o;
 	int l = (int)strlen(c->name);
 
+	CAST_OBJ_NOTNULL(o, priv, VSTAT_ONCE_MAGIC);
 	if (l >= o->pad)
 		o->pad = l + 1;
 	if (VSTAT_Flag(c) == 'c')
@@ -139,6 +143,7 @@ vstat_once(struct vapi *vd, FILE *fo)
 {
 	struct vstat_once o;
 
+	INIT_OBJ(&o, VSTAT_ONCE_MAGIC);
 	o.fo = fo;
 	o.pad = 18;
 	if (VAPI_CounterGet(vd, "MAIN.uptime", &o.up) != 0)
@@ -173,6 +178,8 @@ vstat_json_str(FILE *fo, const char *s)
 }
 
 struct vstat_json {
+	unsigned		magic;
+#define VSTAT_JSON_MAGIC	0x0c7e29d4
 	FILE			*fo;
 	unsigned		n;
 };
@@ -180,8 +187,9 @@ struct vstat_json {
 static int
 vstat_json_one(void *priv, const struct vapi_counter *c)
 {
-	struct vstat_json *j = priv;
+	struct vstat_json *j;
 
+	CAST_OBJ_NOTNULL(j, priv, VSTAT_JSON_MAGIC);
 	fprintf(j->fo, "%s    ", j->n++ > 0 ? ",\n" : "");
 	vstat_json_str(j->fo, c->name);
 	fprintf(j->fo, ": {\n      \"description\": ");
@@ -207,8 +215,8 @@ vstat_json(struct vapi *vd, FILE *fo)
 		ts[0] = '\0';
 	fprintf(fo, "{\n  \"version\": 1,\n  \"timestamp\": \"%s\",\n"
 	    "  \"counters\": {\n", ts);
+	INIT_OBJ(&j, VSTAT_JSON_MAGIC);
 	j.fo = fo;
-	j.n = 0;
 	(void)VAPI_Counters(vd, vstat_json_one, &j);
 	fprintf(fo, "\n  }\n}\n");
 }

@@ -110,6 +110,8 @@ vs_level(const char *level)
 }
 
 struct vs_collect {
+	unsigned		magic;
+#define VS_COLLECT_MAGIC	0x7d15a0e2
 	struct vs_pt		*pt;
 	unsigned		n;
 	unsigned		cap;
@@ -119,10 +121,11 @@ struct vs_collect {
 static int
 vs_collect(void *priv, const struct vapi_counter *c)
 {
-	struct vs_collect *col = priv;
+	struct vs_collect *col;
 	struct vs_pt *p;
 	unsigned cap;
 
+	CAST_OBJ_NOTNULL(col, priv, VS_COLLECT_MAGIC);
 	if (col->n == col->cap) {
 		cap = col->cap == 0 ? 256 : 2 * col->cap;
 		p = realloc(col->pt, cap * sizeof *p);
@@ -200,7 +203,7 @@ vs_rebuild(struct vs *vs)
 	char *keep = NULL;
 	unsigned u;
 
-	memset(&col, 0, sizeof col);
+	INIT_OBJ(&col, VS_COLLECT_MAGIC);
 	(void)VAPI_Counters(vs->vd, vs_collect, &col);
 	if (col.oom) {
 		vs_free_pts(col.pt, col.n);
