@@ -785,6 +785,9 @@ START_TEST(stat_screen_small)
 	    "40x10: no counter drawn:\n%.3000s", p.out);
 	ck_assert_msg(strstr(p.out, "MGT.uptime") == NULL,
 	    "-f ignored:\n%.3000s", p.out);
+	/* The uptimes come by name, whatever the filters. */
+	ck_assert_msg(vs_pty_wait(&p, 0, "Uptime child: 0+", HX_T_RESP) == 0,
+	    "40x10 -f: no child uptime:\n%.3000s", p.out);
 	ck_assert_int_eq(vs_pty_quit(&p, "q"), 0);
 
 	/* No terminal at all: a clear refusal, not a garbled screen. */

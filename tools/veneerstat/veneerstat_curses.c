@@ -63,10 +63,10 @@ struct vs {
 	unsigned		sel;		/* selected row, in vis */
 	unsigned		status;		/* of the last VAPI_Status */
 	double			t_sample;
-	const struct vapi_counter *mgt_up;
-	const struct vapi_counter *main_up;
-	const struct vapi_counter *hit;
-	const struct vapi_counter *miss;
+	/* By name, whatever the filters: -1 when there is none. */
+	int64_t			mgt_up;
+	int64_t			main_up;
+	unsigned		have_hitmiss;
 	uint64_t		rhit[VS_RING];
 	uint64_t		rmiss[VS_RING];
 	unsigned		rn;		/* samples in the ring */
@@ -226,17 +226,6 @@ vs_rebuild(struct vs *vs)
 	vs_free_pts(old, vs->npt);
 	vs->pt = col.pt;
 	vs->npt = col.n;
-	vs->mgt_up = vs->main_up = vs->hit = vs->miss = NULL;
-	for (u = 0; u < vs->npt; u++) {
-		if (!strcmp(vs->pt[u].name, "MGT.uptime"))
-			vs->mgt_up = vs->pt[u].c;
-		else if (!strcmp(vs->pt[u].name, "MAIN.uptime"))
-			vs->main_up = vs->pt[u].c;
-		else if (!strcmp(vs->pt[u].name, "MAIN.cache_hit"))
-			vs->hit = vs->pt[u].c;
-		else if (!strcmp(vs->pt[u].name, "MAIN.cache_miss"))
-			vs->miss = vs->pt[u].c;
-	}
 	vs_visible(vs, keep);
 	free(keep);
 }
@@ -247,7 +236,7 @@ vs_sample(struct vs *vs)
 {
 	struct vs_pt *p;
 	double now, dt;
-	uint64_t v;
+	uint64_t v, hit = 0, miss = 0;
 	unsigned u, changes;
 
 	vs->status = VAPI_Status(vs->vd);
@@ -273,9 +262,16 @@ vs_sample(struct vs *vs)
 		p->cur = v;
 		p->have = 1;
 	}
-	if (vs->hit != NULL && vs->miss != NULL) {
-		vs->rhit[vs->rpos] = *vs->hit->value;
-		vs->rmiss[vs->rpos] = *vs->miss->value;
+	vs->mgt_up = VAPI_CounterGet(vs->vd, "MGT.uptime", &v) == 0 ?
+	    (int64_t)(v & INT64_MAX) : -1;
+	vs->main_up = VAPI_CounterGet(vs->vd, "MAIN.uptime", &v) == 0 ?
+	    (int64_t)(v & INT64_MAX) : -1;
+	vs->have_hitmiss =
+	    VAPI_CounterGet(vs->vd, "MAIN.cache_hit", &hit) == 0 &&
+	    VAPI_CounterGet(vs->vd, "MAIN.cache_miss", &miss) == 0;
+	if (vs->have_hitmiss) {
+		vs->rhit[vs->rpos] = hit;
+		vs->rmiss[vs->rpos] = miss;
 		vs->rpos = (vs->rpos + 1) % VS_RING;
 		if (vs->rn < VS_RING)
 			vs->rn++;
@@ -397,14 +393,14 @@ vs_draw_head(const struct vs *vs)
 	int x = 32;
 
 	buf[0] = '\0';
-	if (vs->mgt_up != NULL)
-		vs_duration(buf, sizeof buf, *vs->mgt_up->value);
+	if (vs->mgt_up >= 0)
+		vs_duration(buf, sizeof buf, (uint64_t)vs->mgt_up);
 	vs_put(0, 0, COLS, "Uptime mgt:");
-	vs_put(0, 14, COLS, vs->mgt_up != NULL ? buf : "-");
-	if (vs->main_up != NULL)
-		vs_duration(buf, sizeof buf, *vs->main_up->value);
+	vs_put(0, 14, COLS, vs->mgt_up >= 0 ? buf : "-");
+	if (vs->main_up >= 0)
+		vs_duration(buf, sizeof buf, (uint64_t)vs->main_up);
 	vs_put(1, 0, COLS, "Uptime child:");
-	vs_put(1, 14, COLS, vs->main_up != NULL ? buf : "-");
+	vs_put(1, 14, COLS, vs->main_up >= 0 ? buf : "-");
 	if (COLS < x + 12 + 3 * 9)
 		return;
 	for (u = 0; u < 3; u++)
@@ -413,7 +409,7 @@ vs_draw_head(const struct vs *vs)
 	vs_put(1, x, COLS, "   avg(n):");
 	for (u = 0; u < 3; u++) {
 		/* No cache_hit/cache_miss (yet): nothing to count. */
-		if (vs->hit != NULL && vs->miss != NULL)
+		if (vs->have_hitmiss)
 			(void)snprintf(buf, sizeof buf, "%8u", used[u]);
 		else
 			(void)snprintf(buf, sizeof buf, "%8s", "-");
@@ -467,7 +463,7 @@ vs_draw_row(const struct vs *vs, const struct vs_pt *p, int y, int ncol,
 	}
 	if (ncol >= 3) {
 		buf[0] = '\0';
-		up = vs->main_up != NULL ? (double)*vs->main_up->value : 0;
+		up = vs->main_up > 0 ? (double)vs->main_up : 0;
 		if (p->flag == 'c')
 			vs_scaled(buf, sizeof buf, up > 0 ?
 			    (double)p->cur / up : 0, 1000, 1);
