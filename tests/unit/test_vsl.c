@@ -720,6 +720,80 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* Timestamps exactly as printf's "%.6f" writes them ----------------*/
+
+/* Log one Timestamp for (first, prev, now); compare with snprintf. */
+static void
+ts_check(vtim_real first, vtim_real prev, vtim_real now)
+{
+	char want[1024];
+	vtim_real p = prev;
+
+	vsl_setup();
+	VSL_SetId(vsl, 5 | VSL_CLIENTMARKER);
+	VSLb_ts(vsl, "Beresp", first, &p, now);
+	ck_assert(p == now || (p != p && now != now));
+	VSL_Flush(vsl);
+	ck_assert_uint_eq(ring_parse(), 1);
+	(void)snprintf(want, sizeof want, "Beresp: %.6f %.6f %.6f", now,
+	    now - first, now - prev);
+	want[VSL_RECLEN - 1] = '\0';	/* the record is cut there */
+	rec_is(0, SLT_Timestamp, 5 | VSL_CLIENTMARKER, want);
+}
+
+/* (first, prev, now): rounding ties, carries, signs, huge and odd. */
+static const double ts_cases[][3] = {
+	{ 0, 0, 0 },
+	{ 0, 0, -0.0 },
+	{ 0, 0, 0.0000005 },
+	{ 0, 0, 0.00000049999999 },
+	{ 0, 0, 0.0000015 },
+	{ 0, 0, 0.9999995 },
+	{ 0, 0, 0.99999949999 },
+	{ 0, 0, 9.9999999 },
+	{ 1795367082.312922, 1795367082.312922, 1795367082.312922 },
+	{ 1795367082.0, 1795367082.5, 1795367082.9999996 },
+	{ 1795367082.0, 1795367082.5, 1795367082.9999994 },
+	{ 1795367082.0, 1795367082.0, 1795367082.0000005 },
+	{ 1000.000001, 1000.5, 1000.0 },	/* the clock went back */
+	{ 1e-9, 1e-9, 0 },			/* "-0.000000" */
+	{ -1e14, 0, 1e14 + 0.5 },
+	{ 0, 0, 123456789012.3456789 },
+	{ 0, 0, 999999999999999.9 },
+	{ 0, 0, 1e15 },
+	{ 0, 0, 1e16 },
+	{ 0, 0, -1e300 },
+	{ 0, 0, 1.0 / 0.0 },
+	{ 0, 0, -1.0 / 0.0 },
+	{ 0, 0, 0.0 / 0.0 },
+};
+
+START_TEST(test_timestamp_format)
+{
+
+	ts_check(ts_cases[_i][0], ts_cases[_i][1], ts_cases[_i][2]);
+}
+END_TEST
+
+/* Times as the request path makes them: now, and deltas of any size. */
+START_TEST(test_timestamp_sweep)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	double now, first, prev;
+	unsigned u;
+
+	for (u = 0; u < 20000; u++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		now = 1.7e9 + (double)(x % 100000000000ULL) / 1e3;
+		first = now - (double)(x >> 40) / (double)(1U << (x % 24));
+		prev = now - (double)((x >> 20) & 0xfffff) / 1e9;
+		ts_check(first, prev, now);
+	}
+}
+END_TEST
+
 static Suite *
 vsl_suite(void)
 {
@@ -744,6 +818,9 @@ vsl_suite(void)
 	tcase_add_test(tc, test_masked);
 	tcase_add_test(tc, test_direct);
 	tcase_add_test(tc, test_no_buffer);
+	tcase_add_loop_test(tc, test_timestamp_format, 0,
+	    (int)ARRAY_SIZE(ts_cases));
+	tcase_add_test(tc, test_timestamp_sweep);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("init");
