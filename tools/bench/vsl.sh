@@ -39,6 +39,8 @@ full logging vs every tag masked, and with log readers attached.
   --reader PROG      the reader: veneerlog or varnishlog (default
                      build/veneerlog if it exists, else varnishlog)
   --reader-nice N    run the readers at this nice level (default 0)
+  --mask SPEC        vsl_mask of the masked configuration (default -*,
+                     nothing logged; -Timestamp tells what one tag costs)
   --on-disk          put veneerd's workdirs (and so its log) in the
                      temporary directory under /tmp instead of in
                      /dev/shm (tmpfs, the usual place for a workdir)
@@ -61,6 +63,7 @@ connections=50
 nreaders=4
 reader=""
 reader_nice=0
+mask='-*'
 on_disk=no
 veneerd=""
 install=yes
@@ -91,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--readers)	need_arg "$1" $#; nreaders=$2; shift ;;
 	--reader)	need_arg "$1" $#; reader=$2; shift ;;
 	--reader-nice)	need_arg "$1" $#; reader_nice=$2; shift ;;
+	--mask)		need_arg "$1" $#; mask=$2; shift ;;
 	--on-disk)	on_disk=yes ;;
 	--veneerd)	need_arg "$1" $#; veneerd=$2; shift ;;
 	--no-install)	install=no ;;
@@ -197,15 +201,20 @@ start_readers() {
 	reader_t0=$(date +%s%N)
 }
 
-# stop_readers: stop them, after saying how much CPU they used; fail if
-# one died while measured.
+# stop_readers: stop them, after saying how much CPU they used and
+# whether one died meanwhile.  Varnish 7.1's readers abort when they fall
+# a whole lap behind in the middle of a transaction (varnishd's log does
+# that to them too): the run still counts, with fewer readers.
 stop_readers() {
 	local pid i=0 ticks=0 t1
 	for pid in "${reader_pids[@]}"; do
 		i=$((i + 1))
 		if ! kill -0 "$pid" 2>/dev/null; then
-			cat "$tmp/reader-$i.err" >&2
-			die "log reader $i ($reader) died while measured"
+			echo "vsl.sh: warning: log reader $i ($reader) died" \
+			    "while measured: $(grep -v -e '^Log overrun' \
+			    -e '^Log reacquired' "$tmp/reader-$i.err" |
+			    head -n 2 | tr '\n' ' ')" >&2
+			continue
 		fi
 		ticks=$((ticks + $(proc_ticks "$pid")))
 	done
@@ -270,19 +279,24 @@ print_table() {
 		cpu=$(median "$c" 5)
 		case $c in
 		full)	what="default vsl_mask" ;;
-		masked)	what="vsl_mask=-* (nothing logged)" ;;
+		masked)	what="vsl_mask=$mask" ;;
 		readers) what="default vsl_mask, $nreaders ${reader}s" ;;
 		esac
 		printf '%-9s %-34s %12.0f %12.1f\n' "$c" "$what" "$rps" "$cpu"
 	done
 	echo
 	base_rps=$(median masked 3) base_cpu=$(median masked 5)
-	awk -v a="$(median full 3)" -v b="$base_rps" \
+	# The target is for everything masked; another mask is a probe.
+	awk -v a="$(median full 3)" -v b="$base_rps" -v m="$mask" \
 	    -v ca="$(median full 5)" -v cb="$base_cpu" 'BEGIN {
 		cost = (b - a) / b * 100
 		printf "full logging:  %5.1f%% of throughput (req/s %.3fx), " \
-		    "cpu/req %+.1f%%; target under 10%%: %s\n", cost, a / b,
-		    (ca - cb) / cb * 100, cost < 10 ? "met" : "MISSED" }'
+		    "cpu/req %+.1f%%", cost, a / b, (ca - cb) / cb * 100
+		if (m == "-*")
+			printf "; target under 10%%: %s\n",
+			    cost < 10 ? "met" : "MISSED"
+		else
+			printf " (against vsl_mask=%s)\n", m }'
 	base_rps=$(median full 3) base_cpu=$(median full 5)
 	awk -v a="$(median readers 3)" -v b="$base_rps" \
 	    -v ca="$(median readers 5)" -v cb="$base_cpu" -v n="$nreaders" \
@@ -307,7 +321,7 @@ fi
 start_nginx
 start_veneerd full
 full_pid=$veneerd_pid full_port=$veneerd_port full_work=$veneerd_work
-start_veneerd masked -p 'vsl_mask=-*'
+start_veneerd masked -p "vsl_mask=$mask"
 masked_pid=$veneerd_pid masked_port=$veneerd_port
 masked_work=$veneerd_work
 echo "readers:  $nreaders x ${READER[-1]} -n $full_work" \
@@ -324,6 +338,6 @@ n_masked=$(count_begins "$masked_work")
 echo
 echo "Begin records in the ring ($reader -d): full $n_full," \
     "masked $n_masked"
-[ "$n_masked" -eq 0 ] ||
+[ "$n_masked" -eq 0 ] || [ "$mask" != '-*' ] ||
     echo "vsl.sh: warning: vsl_mask=-* left $n_masked records" >&2
 print_table
