@@ -363,8 +363,8 @@ ring_overrun(struct vapi_cursor *c)
 	uint32_t dist;
 
 	if (c->vd != NULL && !VAPI_SegValid(c->vd, &c->seg)) {
-		cursor_err(c, "log abandoned: the child's log segment is "
-		    "gone (restart?)");
+		cursor_err(c, "the Log segment is no longer listed: the "
+		    "child stopped or restarted");
 		c->dead = VAPI_ABANDONED;
 		return (c->dead);
 	}
@@ -416,8 +416,8 @@ ring_at_end(struct vapi_cursor *c)
 	c->t_valid = now;
 	if (VAPI_SegValid(c->vd, &c->seg))
 		return (VAPI_MORE);
-	cursor_err(c, "log abandoned: the child's log segment is gone "
-	    "(restart?)");
+	cursor_err(c, "the Log segment is no longer listed: the child "
+	    "stopped or restarted");
 	c->dead = VAPI_ABANDONED;
 	return (c->dead);
 }
