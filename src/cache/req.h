@@ -31,7 +31,6 @@ enum req_step {
 	R_STP_RECV,
 	R_STP_PIPE,
 	R_STP_PASS,
-	R_STP_HASH,
 	R_STP_MISS,
 	R_STP_FETCH,
 	R_STP_DELIVER,

@@ -7,8 +7,8 @@
  * max_restarts.  One function per step.  Runs on the session's worker;
  * no locks.
  *
- * XXX issue 5: hash and miss run the lookup and the cache; until then a
- * lookup always misses and the fetch is not stored.
+ * XXX issue 5: the lookup and the cache; until then a lookup always
+ * misses and the fetch is not stored.
  */
 
 #include "config.h"
@@ -157,6 +157,14 @@ req_step_recv(struct worker *wrk, struct req *req)
 	ret = req_method(req, VCL_MET_RECV);
 	if (req_ws_check(req))
 		return;
+	/* As in Varnish, vcl_hash runs for everything that is looked up,
+	 * passed or purged. */
+	if ((ret == VCL_RET_PASS || ret == VCL_RET_HASH ||
+	    ret == VCL_RET_PURGE) &&
+	    req_method(req, VCL_MET_HASH) != VCL_RET_LOOKUP) {
+		req_synth(req, 503, "VCL failed");
+		return;
+	}
 	switch (ret) {
 	case VCL_RET_PASS:
 		req->step = R_STP_PASS;
@@ -165,7 +173,8 @@ req_step_recv(struct worker *wrk, struct req *req)
 		req->step = R_STP_PIPE;
 		break;
 	case VCL_RET_HASH:
-		req->step = R_STP_HASH;
+		/* XXX issue 5: the lookup; without a cache every one misses. */
+		req->step = R_STP_MISS;
 		break;
 	case VCL_RET_SYNTH:
 		req->step = R_STP_SYNTH;
@@ -209,18 +218,6 @@ req_step_pass(struct worker *wrk, struct req *req)
 }
 
 static void
-req_step_hash(struct worker *wrk, struct req *req)
-{
-
-	(void)wrk;
-	if (req_method(req, VCL_MET_HASH) != VCL_RET_LOOKUP) {
-		req_synth(req, 503, "VCL failed");
-		return;
-	}
-	req->step = R_STP_MISS;
-}
-
-static void
 req_step_miss(struct worker *wrk, struct req *req)
 {
 
@@ -251,6 +248,8 @@ req_step_fetch(struct worker *wrk, struct req *req)
 
 	i = FETCH_Pass(wrk, req);
 	if (i == 0) {
+		VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev,
+		    TIM_real());
 		req->step = R_STP_DELIVER;
 		return;
 	}
@@ -447,7 +446,6 @@ REQ_Process(struct worker *wrk, struct req *req)
 		case R_STP_PIPE:
 			req->step = (enum req_step)FETCH_Pipe(wrk, req);
 			break;
-		case R_STP_HASH:	req_step_hash(wrk, req); break;
 		case R_STP_MISS:	req_step_miss(wrk, req); break;
 		case R_STP_FETCH:	req_step_fetch(wrk, req); break;
 		case R_STP_DELIVER:	req_step_deliver(wrk, req); break;

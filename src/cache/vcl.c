@@ -37,6 +37,12 @@ static const char * const vcl_method_names[VCL_MET__MAX] = {
 #include "vcl_returns.h"
 };
 
+/* VCL_call records name methods in capitals, as Varnish logs them. */
+static const char * const vcl_method_log[VCL_MET__MAX] = {
+#define VCL_MET(l, U, side, rets)	[VCL_MET_##U] = #U,
+#include "vcl_returns.h"
+};
+
 static const unsigned vcl_method_rets[VCL_MET__MAX] = {
 #define VCL_MET(l, U, side, rets)	[VCL_MET_##U] = (rets),
 #include "vcl_returns.h"
@@ -178,7 +184,7 @@ VCL_Method(struct vcl *vcl, enum vcl_method m, struct vrt_ctx *ctx)
 	assert(m < VCL_MET__MAX);
 	ctx->method = m;
 	ctx->vcl = vcl;
-	VSLbs(ctx->vsl, SLT_VCL_call, vcl_method_names[m]);
+	VSLbs(ctx->vsl, SLT_VCL_call, vcl_method_log[m]);
 	func = vcl_func(vcl->conf, m);
 	ret = func == NULL ? VCL_RET_FAIL : func(ctx);
 	if (ctx->failed)

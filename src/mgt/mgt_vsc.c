@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <syslog.h>
 
@@ -35,6 +36,7 @@ struct vsc_mgt *VSC_C_mgt = &mgt_vsc_dummy;
 static struct vsmw *mgt_vsmw;
 static ev_timer mgt_uptime_w;
 static vtim_mono mgt_t0;
+static const char *mgt_workdir;
 
 static void
 mgt_uptime_cb(struct ev_loop *loop, ev_timer *w, int revents)
@@ -55,6 +57,7 @@ MGT_VscInit(const char *workdir)
 	uint64_t *p;
 
 	mgt_t0 = TIM_mono();
+	mgt_workdir = workdir;
 	(void)snprintf(dir, sizeof dir, "%s/_.vsm_mgt", workdir);
 	mgt_vsmw = VSMW_New(dir, 0640, err, sizeof err);
 	if (mgt_vsmw == NULL)
@@ -75,9 +78,15 @@ MGT_VscInit(const char *workdir)
 void
 MGT_VscFini(void)
 {
+	char dir[1024];
 
 	ev_timer_stop(EV_DEFAULT_UC, &mgt_uptime_w);
 	VSC_C_mgt = &mgt_vsc_dummy;
 	if (mgt_vsmw != NULL)
 		VSMW_Destroy(&mgt_vsmw);
+	/* Nothing of a stopped veneerd may look alive to a reader. */
+	(void)snprintf(dir, sizeof dir, "%s/_.vsm_mgt", mgt_workdir);
+	(void)rmdir(dir);
+	(void)snprintf(dir, sizeof dir, "%s/_.vsm_child", mgt_workdir);
+	(void)rmdir(dir);
 }

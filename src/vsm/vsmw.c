@@ -161,7 +161,8 @@ VSMW_New(const char *dir, int mode, char *err, size_t errlen)
 	struct vsmw *vsmw;
 	int dfd;
 
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+	/* Only the owner and its group may read the log (client data). */
+	if (mkdir(dir, 0750) != 0 && errno != EEXIST) {
 		(void)snprintf(err, errlen, "cannot create %s: %s", dir,
 		    strerror(errno));
 		return (NULL);
@@ -227,7 +228,8 @@ VSMW_Alloc(struct vsmw *vsmw, const char *class, size_t len,
 		return (NULL);
 	seg->class = strdup(class);
 	seg->ident = strdup(ident);
-	seg->len = len;
+	/* Lengths in the index are multiples of 8, as Varnish's are. */
+	seg->len = (len + 7) & ~(size_t)7;
 	seg->maplen = (len + ps - 1) & ~(ps - 1);
 	ASSERT_ZERO(pthread_mutex_lock(&vsmw->mtx));
 	fd = vsmw_create(vsmw, seg);
