@@ -53,6 +53,11 @@ struct lf {
 	int			A_arg;
 	FILE			*fo;		/* text */
 	struct vapi_writer	*wr;		/* binary (-w without -A) */
+
+	/* A group in varnishlog's order. */
+	struct vapi_tx		**order;
+	unsigned		*depth;
+	unsigned		norder;
 };
 
 static void __attribute__((__noreturn__))
@@ -348,13 +353,66 @@ output_error(struct lf *lf)
 	return (VLT_STOP);
 }
 
-static int
-lf_group(void *priv, struct vapi_tx * const *txs, unsigned ntx)
+/* How many generations below the top of its group tx is. */
+static unsigned
+tx_depth(const struct vapi_tx *tx, unsigned ntx)
 {
+	unsigned d = 0;
+
+	while (tx->parent != NULL && d < ntx) {
+		tx = tx->parent;
+		d++;
+	}
+	return (d);
+}
+
+/*
+ * The group in varnishlog's order: breadth first (the top, its
+ * children, their children...).  The dispatcher hands it over depth
+ * first; at each depth both orders agree, so a stable sort by depth
+ * does it.  0, or -1 (memory).
+ */
+static int
+lf_order(struct lf *lf, struct vapi_tx * const *txs, unsigned ntx)
+{
+	struct vapi_tx **o;
+	unsigned *depth, u, v, n, d;
+
+	if (ntx > lf->norder) {
+		o = realloc(lf->order, ntx * sizeof *o);
+		depth = realloc(lf->depth, ntx * sizeof *depth);
+		if (o != NULL)
+			lf->order = o;
+		if (depth != NULL)
+			lf->depth = depth;
+		if (o == NULL || depth == NULL)
+			return (-1);
+		lf->norder = ntx;
+	}
+	for (u = 0; u < ntx; u++)
+		lf->depth[u] = tx_depth(txs[u], ntx);
+	for (d = 0, n = 0; n < ntx; d++)
+		for (v = 0; v < ntx; v++)
+			if (lf->depth[v] == d)
+				lf->order[n++] = txs[v];
+	return (0);
+}
+
+static int
+lf_group(void *priv, struct vapi_tx * const *txs_df, unsigned ntx)
+{
+	struct vapi_tx * const *txs = txs_df;
 	struct lf *lf;
 	unsigned t, u, shown = 0;
 
 	CAST_OBJ_NOTNULL(lf, priv, LF_MAGIC);
+	if (ntx > 2) {
+		if (lf_order(lf, txs_df, ntx) != 0) {
+			VLT_Err(&lf->vlt, "out of memory");
+			return (VLT_STOP);
+		}
+		txs = lf->order;
+	}
 	for (t = 0; t < ntx; t++) {
 		if (!lf_tx_shown(lf, txs[t]))
 			continue;
@@ -500,5 +558,7 @@ main(int argc, char **argv)
 		VAPI_WriterClose(&lf->wr);
 	if (lf->fo != NULL && lf->fo != stdout && fclose(lf->fo) != 0)
 		status = 1;
+	free(lf->order);
+	free(lf->depth);
 	return (status);
 }
