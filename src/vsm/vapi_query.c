@@ -69,7 +69,7 @@ enum qkind {
 };
 
 struct qtest {
-	int			vxid;		/* tests the vxid, not records */
+	int			vxid;		/* tests vxids, not records */
 	unsigned char		tags[VAPI_TAG_MAX];
 	int			has_level;
 	unsigned		level;
@@ -118,7 +118,7 @@ enum qtok {
 
 struct qparse {
 	const char		*text;		/* the whole query */
-	char			*work;		/* copy, continuations blanked */
+	char			*work;		/* copy, \ + newline blanked */
 	const char		*p;		/* lexer position in work */
 	const char		*eol;		/* end of the current line */
 	/* The current token. */

@@ -492,8 +492,8 @@ END_TEST
 
 START_TEST(ncsa_lines)
 {
-	static const char re[] = "^127\\.0\\.0\\.1 - - \\[[0-9]{2}/[A-Z][a-z]{2}/"
-	    "[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2} [-+][0-9]{4}\\] "
+	static const char re[] = "^127\\.0\\.0\\.1 - - \\[[0-9]{2}/"
+	    "[A-Z][a-z]{2}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2} [-+][0-9]{4}\\] "
 	    "\"GET http://e2e\\.test(/[xy]/[0-9]+) HTTP/1\\.1\" "
 	    "([0-9]{3}) ([0-9]+) \"http://ref/\" \"vl-test\"$";
 	struct req q[VL_N];
@@ -946,8 +946,8 @@ check_varnish_version(void)
 	run_argv(&r, argv, VL_T_TOOL);
 	if (r.status != 0 || (strstr(r.out, "varnish-7.1.") == NULL &&
 	    strstr(r.err, "varnish-7.1.") == NULL))
-		(void)snprintf(vn_why, sizeof vn_why, "%.2000s -V is not Varnish "
-		    "7.1: %.100s%.100s", path, r.out, r.err);
+		(void)snprintf(vn_why, sizeof vn_why, "%.2000s -V is not "
+		    "Varnish 7.1: %.100s%.100s", path, r.out, r.err);
 	run_free(&r);
 }
 

@@ -498,8 +498,8 @@ compile_braced(struct compile *c, const char *at)
 		compile_x(c, at, arg);
 		break;
 	default:
-		compile_err(c, at, "unknown format code %%{%s}%c (veneerncsa(1) "
-		    "lists them)", arg, e[1]);
+		compile_err(c, at, "unknown format code %%{%s}%c "
+		    "(veneerncsa(1) lists them)", arg, e[1]);
 		break;
 	}
 	free(arg);

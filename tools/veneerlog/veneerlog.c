@@ -99,8 +99,8 @@ taglist(const char *list, unsigned char set[VAPI_TAG_MAX], char *err,
 	char buf[1024], *p, *q;
 
 	if (strlen(list) >= sizeof buf || *list == '\0') {
-		(void)snprintf(err, errlen, "\"%.200s\": give a comma-separated "
-		    "list of tags", list);
+		(void)snprintf(err, errlen, "\"%.200s\": give a "
+		    "comma-separated list of tags", list);
 		return (-1);
 	}
 	(void)snprintf(buf, sizeof buf, "%s", list);

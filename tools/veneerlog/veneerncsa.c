@@ -117,8 +117,8 @@ nc_group(void *priv, struct vapi_tx * const *txs, unsigned ntx)
 		}
 		if (r == 0)
 			continue;
-		if (fwrite(nc->line.b, 1, nc->line.len, nc->fo) != nc->line.len ||
-		    fputc('\n', nc->fo) == EOF)
+		if (fwrite(nc->line.b, 1, nc->line.len, nc->fo) !=
+		    nc->line.len || fputc('\n', nc->fo) == EOF)
 			return (output_error(nc));
 	}
 	return (0);
