@@ -246,6 +246,30 @@ ring_offset(const struct vapi_cursor *c, uint32_t segment)
 	    __ATOMIC_ACQUIRE));
 }
 
+/*
+ * The words of the record (or whole batch) whose word 0 is w, at next:
+ * 0 if w is no record head or it does not end before the end of the
+ * log (where the writer always leaves room for the end marker).
+ */
+static uint32_t
+ring_record_words(const struct vapi_cursor *c, uint32_t w)
+{
+	uint64_t n;
+	uint32_t blen;
+
+	if (w == 0 || LOG_TAG(w) == LOG_TAG_RESERVED ||
+	    c->nwords - c->next <= LOG_OVERHEAD)
+		return (0);
+	if (LOG_TAG(w) == LOG_TAG_BATCH) {
+		blen = ring_word(c, c->next + 1);
+		if (blen % 4 != 0)
+			return (0);
+		n = LOG_OVERHEAD + (uint64_t)blen / 4;
+	} else
+		n = LOG_OVERHEAD + LOG_WORDS(LOG_LEN(w));
+	return (n < c->nwords - c->next ? (uint32_t)n : 0);
+}
+
 /* -d: the start of the segment 5 behind the writer's. */
 static int
 ring_start_head(struct vapi_cursor *c)
@@ -309,12 +333,8 @@ ring_start_tail_once(struct vapi_cursor *c)
 			c->priv = (c->priv | (LOG_SEGMENTS - 1)) + 1;
 			continue;
 		}
-		if (LOG_TAG(w) == LOG_TAG_BATCH)
-			n = LOG_OVERHEAD + LOG_WORDS(ring_word(c, c->next + 1));
-		else
-			n = LOG_OVERHEAD + LOG_WORDS(LOG_LEN(w));
-		if (w == 0 || LOG_TAG(w) == LOG_TAG_RESERVED ||
-		    n >= c->nwords - c->next) {
+		n = ring_record_words(c, w);
+		if (n == 0) {
 			if (ring_segment_n(c) - u > 1)
 				return (1);
 			cursor_err(c, "corrupt log: bad record word 0x%08x at "
@@ -480,22 +500,16 @@ ring_next(struct vapi_cursor *c, struct vapi_rec *rec)
 			c->priv = (c->priv | (LOG_SEGMENTS - 1)) + 1;
 			continue;
 		}
-		if (w == 0 || LOG_TAG(w) == LOG_TAG_RESERVED)
-			return (ring_bad(c, priv, "not a record", w));
+		n = ring_record_words(c, w);
+		if (n == 0)
+			return (ring_bad(c, priv, "not a record, or one past "
+			    "the end of the log", w));
 		if (LOG_TAG(w) == LOG_TAG_BATCH) {
-			n = ring_word(c, c->next + 1);
-			if (n % 4 != 0 || n / 4 >= c->nwords - c->next -
-			    LOG_OVERHEAD)
-				return (ring_bad(c, priv, "bad batch length",
-				    n));
-			c->batch_end = c->next + LOG_OVERHEAD + n / 4;
+			c->batch_end = c->next + n;
 			c->next += LOG_OVERHEAD;
 			ring_follow(c);
 			continue;
 		}
-		n = LOG_OVERHEAD + LOG_WORDS(LOG_LEN(w));
-		if (n >= c->nwords - c->next)
-			return (ring_bad(c, priv, "record past the end", w));
 		return (ring_take(c, w, n, rec));
 	}
 }

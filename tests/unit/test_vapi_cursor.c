@@ -456,6 +456,38 @@ START_TEST(test_bad_heads)
 }
 END_TEST
 
+/* A record head in the last words of the log: VAPI_BAD, no crash. */
+START_TEST(test_edge_of_ring)
+{
+	static const uint32_t heads[] = { 0xff000000U, 0xff000000U | 8,
+	    (uint32_t)SLT_ReqURL << 24 | 1, 0x01000000U };
+	struct vapi_cursor *c;
+	struct vapi_rec rec;
+	uint32_t *log, nwords;
+	int64_t *offset;
+	unsigned u, back, flags;
+
+	log = (uint32_t *)((char *)ring + RING_HEAD);
+	offset = (int64_t *)((char *)ring + 24);
+	nwords = (uint32_t)((ringlen - RING_HEAD) / 4 / 8 * 8);
+	for (u = 0; u < 4; u++)
+		for (back = 1; back <= 3; back++)
+			for (flags = 0; flags <= VAPI_CUR_HEAD; flags++) {
+				VSL_Init(ring, ringlen);
+				offset[0] = nwords - back;
+				log[nwords - back] = heads[u];
+				if (back > 1)
+					log[nwords - back + 1] = 4;
+				c = VAPI_CursorMem(ring, ringlen, flags);
+				if (c == NULL)
+					continue;	/* the tail scan saw it */
+				ck_assert_int_eq(VAPI_CursorNext(c, &rec),
+				    VAPI_BAD);
+				VAPI_CursorFree(&c);
+			}
+}
+END_TEST
+
 /* Garbage in the log words: VAPI_BAD or records, nothing else. */
 START_TEST(test_garbage_ring)
 {
@@ -769,6 +801,7 @@ cursor_suite(void)
 	tcase_add_test(tc, test_no_false_overrun);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_bad_heads);
+	tcase_add_test(tc, test_edge_of_ring);
 	tcase_add_test(tc, test_garbage_ring);
 	suite_add_tcase(s, tc);
 
