@@ -394,6 +394,7 @@ vlt_main_shm(struct vlt *vlt)
 				VLT_Fail(vlt, "-d: no log to read in %s: %s",
 				    VAPI_Workdir(vlt->vd),
 				    VAPI_CursorError(NULL));
+			(void)VAPI_Status(vlt->vd);	/* free gone segments */
 			vlt_sleep(VLT_RETRY_NS);
 			continue;
 		}
