@@ -202,6 +202,15 @@ PARAM_Check(char *err, size_t errlen)
 		    (uintmax_t)(need + 1023) / 1024);
 		return (-1);
 	}
+	/* A batch must fit well inside one of the log's 8 segments. */
+	if (pp->vsl_buffer > pp->vsl_space / 16) {
+		(void)snprintf(err, errlen,
+		    "vsl_buffer (%ju) must be at most vsl_space/16 (%ju); "
+		    "raise vsl_space or lower vsl_buffer",
+		    (uintmax_t)pp->vsl_buffer,
+		    (uintmax_t)(pp->vsl_space / 16));
+		return (-1);
+	}
 	if (pp->vsl_buffer < pp->vsl_reclen + 12) {
 		(void)snprintf(err, errlen,
 		    "vsl_buffer (%ju) must be larger than vsl_reclen (%ju) "

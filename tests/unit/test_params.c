@@ -318,6 +318,24 @@ START_TEST(test_format)
 }
 END_TEST
 
+/* A log batch larger than a segment of the log crashed the child. */
+START_TEST(test_vsl_buffer_fits_the_log)
+{
+
+	ck_assert_int_eq(PARAM_Set("vsl_space", "1M", err, sizeof err), 0);
+	ck_assert_int_eq(PARAM_Set("workspace_client", "4M", err, sizeof err),
+	    0);
+	ck_assert_int_eq(PARAM_Set("workspace_backend", "4M", err,
+	    sizeof err), 0);
+	ck_assert_int_eq(PARAM_Set("vsl_buffer", "512k", err, sizeof err), 0);
+	ck_assert_int_eq(PARAM_Check(err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "vsl_buffer"));
+	ck_assert_ptr_nonnull(strstr(err, "vsl_space"));
+	ck_assert_int_eq(PARAM_Set("vsl_buffer", "64k", err, sizeof err), 0);
+	ck_assert_int_eq(PARAM_Check(err, sizeof err), 0);
+}
+END_TEST
+
 static Suite *
 params_suite(void)
 {
@@ -336,6 +354,7 @@ params_suite(void)
 	tcase_add_test(tc, test_defaults_after_init);
 	tcase_add_test(tc, test_check);
 	tcase_add_test(tc, test_format);
+	tcase_add_test(tc, test_vsl_buffer_fits_the_log);
 	suite_add_tcase(s, tc);
 	return (s);
 }
