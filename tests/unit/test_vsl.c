@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "common/miniobj.h"
@@ -652,6 +654,41 @@ START_TEST(test_wrap_segment_n)
 }
 END_TEST
 
+/* VSLb formats without printf: the same text as snprintf gives. */
+START_TEST(test_format_like_printf)
+{
+	char want[VSL_RECLEN];
+	unsigned n = 0;
+
+#define FMT_CASE(...)							\
+	do {								\
+		(void)snprintf(want, sizeof want, __VA_ARGS__);	\
+		VSLb(vsl, SLT_Debug + 1, __VA_ARGS__);			\
+		VSL_Flush(vsl);						\
+		ck_assert_uint_eq(ring_parse(), ++n);			\
+		ck_assert_str_eq(recs[n - 1].data, want);		\
+	} while (0)
+
+	VSL_SetId(vsl, 9 | VSL_CLIENTMARKER);
+	FMT_CASE("req %u rxreq", 4294967295U);
+	FMT_CASE("%d %s %s %s %s %s reuse", -17, "default", "127.0.0.1",
+	    "8080", "::1", "0");
+	FMT_CASE("%ju %ju %ju %ju %ju %ju", (uintmax_t)0, (uintmax_t)1,
+	    UINTMAX_MAX, (uintmax_t)42, (uintmax_t)100, (uintmax_t)7);
+	FMT_CASE("%jd %ld %zu %lu", INTMAX_MIN, -1L, (size_t)12345,
+	    ULONG_MAX);
+	FMT_CASE("%s: %.*s|", "cut", 3, "abcdef");
+	FMT_CASE("%.*s", 10, "short");
+	FMT_CASE("100%% %c%c", 'o', 'k');
+	FMT_CASE("%s", "");
+	FMT_CASE("no conversion at all");
+	/* What it does not know goes to printf, with the same result. */
+	FMT_CASE("%x %5d %-3s| %.2f", 255U, 42, "a", 1.005);
+	FMT_CASE("%p", (void *)0);
+#undef FMT_CASE
+}
+END_TEST
+
 /* Racing writers ---------------------------------------------------*/
 
 #define NTHREAD		4
@@ -837,6 +874,7 @@ vsl_suite(void)
 	tcase_add_test(tc, test_batches_fit);
 	tcase_add_test(tc, test_wrap);
 	tcase_add_test(tc, test_head);
+	tcase_add_test(tc, test_format_like_printf);
 	tcase_add_test(tc, test_wrap_segment_n);
 	tcase_add_test(tc, test_threads);
 	suite_add_tcase(s, tc);
