@@ -55,6 +55,9 @@ struct child_args {
 /* Set by the manager before fork; const in the child. */
 extern const struct child_args *child_args;
 
+/* "Via: 1.1 <hostname> (Veneer/<version>)", made once at start. */
+extern const char *child_via;
+
 /* The child's shared-memory segments (_.vsm_child). */
 extern struct vsmw *child_vsmw;
 

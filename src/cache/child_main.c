@@ -40,6 +40,8 @@
 
 const struct child_args *child_args;
 struct vsmw *child_vsmw;
+const char *child_via = "Via: 1.1 localhost (Veneer)";
+static char child_via_buf[320];
 volatile unsigned child_draining;
 static unsigned child_started;
 
@@ -226,6 +228,9 @@ CHILD_Main(const struct child_args *ca)
 
 	CHECK_OBJ(ca, CHILD_ARGS_MAGIC);
 	child_args = ca;
+	(void)snprintf(child_via_buf, sizeof child_via_buf,
+	    "Via: 1.1 %.255s (Veneer/%s)", ca->hostname, PACKAGE_VERSION);
+	child_via = child_via_buf;
 	setproctitle("child -n %s", ca->workdir);
 	child_signals();
 	PANIC_Init(ca->panic_buf, ca->panic_len);

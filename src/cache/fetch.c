@@ -119,8 +119,7 @@ bo_build_bereq(struct busyobj *bo, const struct req *req)
 		    "too many headers for the backend request (http_max_hdr)");
 	HTTP_Log(bereq);
 	(void)HTTP_PrintfHeader(bereq, "X-Varnish: %u", bo->vxid);
-	(void)HTTP_PrintfHeader(bereq, "Via: 1.1 %s (Veneer/%s)",
-	    child_args->hostname, PACKAGE_VERSION);
+	(void)HTTP_SetHeader(bereq, child_via);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/fmt.h"
 #include "common/miniobj.h"
 #include "cache/http.h"
 #include "cache/vsl.h"
@@ -234,9 +235,9 @@ HTTP_PrintfHeader(struct http *hp, const char *fmt, ...)
 	avail = WS_ReserveAll(hp->ws);
 	p = WS_Reservation(hp->ws);
 	va_start(ap, fmt);
-	n = vsnprintf(p, avail, fmt, ap);
+	n = avail == 0 ? 0 : FMT_Vsnprintf(p, avail, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= avail) {
+	if ((size_t)n >= avail) {
 		WS_Release(hp->ws, 0);
 		WS_MarkOverflow(hp->ws);
 		VSLb(hp->vsl, SLT_LostHeader, "%.20s (workspace full)", fmt);

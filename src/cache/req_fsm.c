@@ -281,8 +281,7 @@ req_common_resp(struct req *req)
 		(void)HTTP_PrintfHeader(req->resp, "Date: %s", date);
 	}
 	(void)HTTP_PrintfHeader(req->resp, "X-Varnish: %u", req->vxid);
-	(void)HTTP_PrintfHeader(req->resp, "Via: 1.1 %s (Veneer/%s)",
-	    child_args->hostname, PACKAGE_VERSION);
+	(void)HTTP_SetHeader(req->resp, child_via);
 }
 
 /* resp from beresp: status, headers but hop-by-hop and framing ones. */

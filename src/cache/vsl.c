@@ -18,6 +18,7 @@
 #include <fnmatch.h>
 
 #include "common/miniobj.h"
+#include "common/fmt.h"
 #include "common/param.h"
 #include "cache/vsl.h"
 
@@ -366,134 +367,12 @@ VSLbs(struct vsl_log *vsl, enum VSL_tag_e tag, const char *s)
 	VSLbt(vsl, tag, TXT_Str(s == NULL ? "" : s));
 }
 
-/*
- * A printf for the formats log records use: literal text, %s, %.*s, %c,
- * %d %u %ld %lu %jd %ju %zu (and %%).  glibc's vsnprintf made a quarter
- * of the log's cost.  Returns the length written (truncated to len - 1,
- * always NUL-terminated), or -1 for a conversion it does not know, for
- * the caller to hand to vsnprintf.
- */
-static size_t
-vsl_udec(char *p, uintmax_t v)
+/* The length of what FMT_Vsnprintf left in len bytes. */
+static inline size_t
+vsl_cut(int n, size_t len)
 {
-	char d[24];
-	size_t n = 0, l = 0;
 
-	do {
-		d[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	while (n > 0)
-		p[l++] = d[--n];
-	return (l);
-}
-
-/* The argument of an integer conversion after %, l, j or z; 0 if unknown. */
-static int
-vsl_fmt_int(const char **fmtp, va_list *ap, uintmax_t *u, intmax_t *sv)
-{
-	const char *f = *fmtp;
-
-	switch (*f) {
-	case 'u': *u = va_arg(*ap, unsigned); return ('u');
-	case 'd': *sv = va_arg(*ap, int); return ('d');
-	case 'l': case 'j': case 'z': break;
-	default: return (0);
-	}
-	*fmtp = ++f;
-	if (f[-1] == 'l' && *f == 'u')
-		*u = va_arg(*ap, unsigned long);
-	else if (f[-1] == 'j' && *f == 'u')
-		*u = va_arg(*ap, uintmax_t);
-	else if (f[-1] == 'z' && *f == 'u')
-		*u = va_arg(*ap, size_t);
-	else if (f[-1] == 'l' && *f == 'd')
-		*sv = va_arg(*ap, long);
-	else if (f[-1] == 'j' && *f == 'd')
-		*sv = va_arg(*ap, intmax_t);
-	else
-		return (0);
-	return (*f);
-}
-
-static int
-vsl_fmt(char *dst, size_t len, const char *fmt, va_list ap)
-{
-	char num[24];
-	const char *s;
-	size_t n = 0, l;
-	uintmax_t u;
-	intmax_t sv;
-	int star, k;
-	va_list aq;
-
-	assert(len > 0);
-	/* A va_list of our own: the parameter's type is not va_list's. */
-	va_copy(aq, ap);
-	for (; *fmt != '\0'; fmt++) {
-		if (*fmt != '%') {
-			if (n + 1 < len)
-				dst[n++] = *fmt;
-			continue;
-		}
-		fmt++;
-		star = fmt[0] == '.' && fmt[1] == '*';
-		if (star)
-			fmt += 2;
-		if (*fmt == '%' && !star) {
-			s = "%";
-			l = 1;
-		} else if (*fmt == 's') {
-			k = star ? va_arg(aq, int) : -1;
-			s = va_arg(aq, const char *);
-			if (s == NULL)
-				s = "(null)";
-			l = k >= 0 ? strnlen(s, (size_t)k) : strlen(s);
-		} else if (*fmt == 'c' && !star) {
-			num[0] = (char)va_arg(aq, int);
-			s = num;
-			l = 1;
-		} else if (!star && (k = vsl_fmt_int(&fmt, &aq, &u, &sv)) != 0) {
-			s = num;
-			if (k == 'u') {
-				l = vsl_udec(num, u);
-			} else if (sv < 0) {
-				num[0] = '-';
-				l = 1 + vsl_udec(num + 1,
-				    (uintmax_t)0 - (uintmax_t)sv);
-			} else {
-				l = vsl_udec(num, (uintmax_t)sv);
-			}
-		} else {
-			va_end(aq);
-			return (-1);
-		}
-		if (l > len - 1 - n)
-			l = len - 1 - n;
-		memcpy(dst + n, s, l);
-		n += l;
-	}
-	va_end(aq);
-	dst[n] = '\0';
-	return ((int)n);
-}
-
-/* vsl_fmt, or vsnprintf for what it does not know. */
-static int
-vsl_format(char *dst, size_t len, const char *fmt, va_list ap)
-{
-	va_list aq;
-	int n;
-
-	va_copy(aq, ap);
-	n = vsl_fmt(dst, len, fmt, aq);
-	va_end(aq);
-	if (n >= 0)
-		return (n);
-	n = vsnprintf(dst, len, fmt, ap);
-	if (n < 0)
-		return (0);
-	return ((size_t)n >= len ? (int)len - 1 : n);
+	return ((size_t)n < len ? (size_t)n : len - 1);
 }
 
 void
@@ -508,14 +387,14 @@ VSLbv(struct vsl_log *vsl, enum VSL_tag_e tag, const char *fmt, va_list ap)
 	if (VSL_Masked(tag))
 		return;
 	if (!vsl_room(vsl, reclen)) {
-		n = vsl_format(buf, sizeof buf, fmt, ap);
-		vsl_direct(tag, vsl->wid, buf, (size_t)n);
+		n = FMT_Vsnprintf(buf, sizeof buf, fmt, ap);
+		vsl_direct(tag, vsl->wid, buf, vsl_cut(n, sizeof buf));
 		return;
 	}
 	/* Straight into the buffer: no copy, no size limit on the stack. */
 	d = (char *)(vsl->wlp + VSL_OVERHEAD);
-	n = vsl_format(d, reclen, fmt, ap);
-	vsl->wlp += vsl_hdr(vsl->wlp, tag, vsl->wid, (size_t)n + 1);
+	n = FMT_Vsnprintf(d, reclen, fmt, ap);
+	vsl->wlp += vsl_hdr(vsl->wlp, tag, vsl->wid, vsl_cut(n, reclen) + 1);
 	vsl->wlr++;
 }
 
@@ -527,49 +406,6 @@ VSLb(struct vsl_log *vsl, enum VSL_tag_e tag, const char *fmt, ...)
 	va_start(ap, fmt);
 	VSLbv(vsl, tag, fmt, ap);
 	va_end(ap);
-}
-
-/*
- * Write v at p as printf's "%.6f" would, with integer arithmetic on its
- * exact integral and fractional parts (modf), rounding half to even as
- * printf does.  Returns the length (at most 24), or 0 for a value that
- * is not finite or not under 1e15 in size: the caller prints those.
- *
- * printf's floating point made Timestamp records (three times each, six
- * to eight records a request) a quarter of a worker's CPU time with the
- * default vsl_mask (perf on tools/bench/vsl.sh).  The product fp * 1e6
- * is rounded once; it can only land on the other side of a tie that is
- * less than 1e-13 us away, which no clock produces.
- */
-static size_t
-vsl_fixed6(char *p, double v)
-{
-	char digits[20];
-	double ip, fp;
-	uint64_t sec, usec;
-	size_t n = 0, d = 0;
-
-	if (!(fabs(v) < 1e15))
-		return (0);
-	if (signbit(v))
-		p[n++] = '-';
-	fp = modf(fabs(v), &ip);
-	sec = (uint64_t)ip;
-	usec = (uint64_t)nearbyint(fp * 1e6);
-	if (usec == 1000000) {
-		sec++;
-		usec = 0;
-	}
-	do {
-		digits[d++] = (char)('0' + sec % 10);
-		sec /= 10;
-	} while (sec > 0);
-	while (d > 0)
-		p[n++] = digits[--d];
-	p[n++] = '.';
-	for (d = 6; d-- > 0; usec /= 10)
-		p[n + d] = (char)('0' + usec % 10);
-	return (n + 6);
 }
 
 void
@@ -590,7 +426,7 @@ VSLb_ts(struct vsl_log *vsl, const char *event, vtim_real first,
 	buf[n++] = ':';
 	for (u = 0; u < 3; u++) {
 		buf[n++] = ' ';
-		l = vsl_fixed6(buf + n, t[u]);
+		l = FMT_Fixed6(buf + n, t[u]);
 		if (l == 0) {
 			/* Not a time a clock gives: let printf say it. */
 			VSLb(vsl, SLT_Timestamp, "%s: %.6f %.6f %.6f", event,
@@ -612,9 +448,9 @@ VSL(enum VSL_tag_e tag, uint32_t vxid, const char *fmt, ...)
 	if (VSL_Masked(tag))
 		return;
 	va_start(ap, fmt);
-	n = vsl_format(buf, sizeof buf, fmt, ap);
+	n = FMT_Vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	vsl_direct(tag, vxid, buf, (size_t)n);
+	vsl_direct(tag, vxid, buf, vsl_cut(n, sizeof buf));
 }
 
 /* Text for roff: backslashes and minus signs escaped. */

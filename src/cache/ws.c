@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fmt.h"
 #include "common/miniobj.h"
 #include "cache/ws.h"
 
@@ -162,9 +163,9 @@ WS_Printf(struct ws *ws, const char *fmt, ...)
 	avail = WS_ReserveAll(ws);
 	p = ws->f;
 	va_start(ap, fmt);
-	n = vsnprintf(p, avail, fmt, ap);
+	n = avail == 0 ? 0 : FMT_Vsnprintf(p, avail, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= avail) {
+	if ((size_t)n >= avail) {
 		WS_Release(ws, 0);
 		ws->overflow = 1;
 		return (NULL);
