@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fmt.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/child.h"
@@ -67,7 +68,7 @@ h1_framing(struct req *req, int body, char *buf, size_t len)
 			known = 1;
 		}
 		if (known)
-			l += (size_t)snprintf(buf + l, len - l,
+			l += (size_t)FMT_Snprintf(buf + l, len - l,
 			    "Content-Length: %ju\r\n", (uintmax_t)blen);
 		else if (req->proto11)
 			chunked = 1;
@@ -84,12 +85,12 @@ h1_framing(struct req *req, int body, char *buf, size_t len)
 	if (child_draining && req->doclose == SC_NULL)
 		req->doclose = SC_RESP_CLOSE;
 	if (req->doclose != SC_NULL)
-		l += (size_t)snprintf(buf + l, len - l, "Connection: close\r\n");
+		l += (size_t)FMT_Snprintf(buf + l, len - l, "Connection: close\r\n");
 	else if (!req->proto11)
-		l += (size_t)snprintf(buf + l, len - l,
+		l += (size_t)FMT_Snprintf(buf + l, len - l,
 		    "Connection: keep-alive\r\n");
 	if (chunked)
-		l += (size_t)snprintf(buf + l, len - l,
+		l += (size_t)FMT_Snprintf(buf + l, len - l,
 		    "Transfer-Encoding: chunked\r\n");
 	assert(l < len);
 	return (chunked);

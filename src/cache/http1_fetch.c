@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fmt.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/backend.h"
@@ -52,9 +53,9 @@ h1f_framing(const struct busyobj *bo, char *buf, size_t len)
 	if (req == NULL)
 		return;
 	if (req->body_bs == BS_CHUNKED)
-		(void)snprintf(buf, len, "Transfer-Encoding: chunked");
+		(void)FMT_Snprintf(buf, len, "Transfer-Encoding: chunked");
 	else if (req->body_bs == BS_LENGTH || req->body_cl_sent)
-		(void)snprintf(buf, len, "Content-Length: %ju",
+		(void)FMT_Snprintf(buf, len, "Content-Length: %ju",
 		    (uintmax_t)req->body_cl);
 }
 

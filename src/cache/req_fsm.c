@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fmt.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/backend.h"
@@ -123,16 +124,16 @@ req_xff(struct req *req)
 	}
 	avail = WS_ReserveAll(req->ws);
 	b = WS_Reservation(req->ws);
-	n = snprintf(b, avail, "X-Forwarded-For: ");
+	n = FMT_Snprintf(b, avail, "X-Forwarded-For: ");
 	l = n > 0 ? (size_t)n : avail;
 	for (u = HTTP_FindHdr(hp, "X-Forwarded-For", 0); u != 0 && l < avail;
 	    u = HTTP_FindHdr(hp, "X-Forwarded-For", u + 1)) {
 		v = HTTP_HdrValue(hp, u);
-		n = snprintf(b + l, avail - l, "%.*s, ", (int)TXT_LEN(v), v.b);
+		n = FMT_Snprintf(b + l, avail - l, "%.*s, ", (int)TXT_LEN(v), v.b);
 		l += n > 0 ? (size_t)n : avail;
 	}
 	if (l < avail) {
-		n = snprintf(b + l, avail - l, "%s", req->sp->client_ip);
+		n = FMT_Snprintf(b + l, avail - l, "%s", req->sp->client_ip);
 		l += n > 0 ? (size_t)n : avail;
 	}
 	if (l >= avail) {

@@ -152,11 +152,18 @@ VSL_Init(void *mem, size_t len)
 	ASSERT_ZERO(pthread_mutex_unlock(&vsl_mtx));
 }
 
+static inline int
+vsl_masked(enum VSL_tag_e tag)
+{
+
+	return ((unsigned)tag < SLT__Max && vsl_mask[tag]);
+}
+
 int
 VSL_Masked(enum VSL_tag_e tag)
 {
 
-	return ((unsigned)tag < SLT__Max && vsl_mask[tag]);
+	return (vsl_masked(tag));
 }
 
 /* Start a new lap at log[0].  vsl_mtx held. */
@@ -261,7 +268,7 @@ VSL_Flush(struct vsl_log *vsl)
  * The longest payload of a record, NUL included: vsl_reclen, 255 before
  * the parameters exist (unit tests).
  */
-static size_t
+static inline size_t
 vsl_reclen(void)
 {
 	size_t l = VSL_RECLEN;
@@ -276,22 +283,29 @@ vsl_reclen(void)
 }
 
 /* Lay a record header for len payload bytes (NUL included) at p. */
-static size_t
+static inline size_t
 vsl_hdr(uint32_t *p, enum VSL_tag_e tag, uint32_t wid, size_t len)
 {
 
+	char *c = (char *)(p + VSL_OVERHEAD);
+
 	assert(len > 0 && len <= VSL_LENMASK);
-	((char *)(p + VSL_OVERHEAD))[len - 1] = '\0';
+	c[len - 1] = '\0';
 	/* Pad with zeros: a reader never sees stale bytes. */
-	if (len % 4 != 0)
-		memset((char *)(p + VSL_OVERHEAD) + len, 0, 4 - len % 4);
+	if (len % 4 != 0) {
+		c[len] = '\0';
+		if (len % 4 <= 2)
+			c[len + 1] = '\0';
+		if (len % 4 == 1)
+			c[len + 2] = '\0';
+	}
 	p[0] = ((uint32_t)tag << 24) | (uint32_t)len;
 	p[1] = wid;
 	return (VSL_OVERHEAD + VSL_WORDS(len));
 }
 
 /* Write one record at p (enough room checked); return words used. */
-static size_t
+static inline size_t
 vsl_record(uint32_t *p, enum VSL_tag_e tag, uint32_t wid, const char *b,
     size_t len, size_t reclen)
 {
@@ -308,7 +322,7 @@ vsl_record(uint32_t *p, enum VSL_tag_e tag, uint32_t wid, const char *b,
  * record directly, and the buffer stays empty (no batch header taken, so
  * no empty batch reaches the ring).
  */
-static int
+static inline int
 vsl_room(struct vsl_log *vsl, size_t reclen)
 {
 	size_t need = VSL_OVERHEAD + VSL_WORDS(reclen);
@@ -326,6 +340,10 @@ vsl_room(struct vsl_log *vsl, size_t reclen)
 	assert((size_t)(vsl->wle - vsl->wlp) >= need);
 	return (1);
 }
+
+/* A Timestamp's event name is cut here; the text is at most TS_MAX. */
+#define VSL_TS_EVENT_MAX	64U
+#define VSL_TS_MAX		(VSL_TS_EVENT_MAX + 1 + 3 * 25 + 1)
 
 /* Outside any buffer: at most 1k of payload. */
 #define VSL_DIRECT_MAX	1024U
@@ -347,7 +365,7 @@ VSLbt(struct vsl_log *vsl, enum VSL_tag_e tag, struct txt t)
 	size_t reclen = vsl_reclen();
 
 	assert(vsl != NULL);
-	if (VSL_Masked(tag))
+	if (vsl_masked(tag))
 		return;
 	if (t.b == NULL)
 		t = TXT_Str("");
@@ -384,7 +402,7 @@ VSLbv(struct vsl_log *vsl, enum VSL_tag_e tag, const char *fmt, va_list ap)
 	int n;
 
 	assert(vsl != NULL);
-	if (VSL_Masked(tag))
+	if (vsl_masked(tag))
 		return;
 	if (!vsl_room(vsl, reclen)) {
 		n = FMT_Vsnprintf(buf, sizeof buf, fmt, ap);
@@ -408,34 +426,56 @@ VSLb(struct vsl_log *vsl, enum VSL_tag_e tag, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "event: now since-first since-prev" at d; 0 if a time is not a clock's. */
+static size_t
+vsl_ts_text(char *d, const char *event, size_t elen, const double *t)
+{
+	size_t n, l;
+	unsigned u;
+
+	memcpy(d, event, elen);
+	n = elen;
+	d[n++] = ':';
+	for (u = 0; u < 3; u++) {
+		d[n++] = ' ';
+		l = FMT_Fixed6(d + n, t[u]);
+		if (l == 0)
+			return (0);
+		n += l;
+	}
+	return (n);
+}
+
 void
 VSLb_ts(struct vsl_log *vsl, const char *event, vtim_real first,
     vtim_real *prev, vtim_real now)
 {
 	const double t[3] = { now, now - first, now - *prev };
-	char buf[64 + 1 + 3 * 25];
-	size_t n, l;
-	unsigned u;
+	char buf[VSL_TS_MAX];
+	size_t reclen = vsl_reclen(), elen, n;
+	char *d = buf;
 
 	assert(prev != NULL);
 	*prev = now;
-	if (VSL_Masked(SLT_Timestamp))
+	if (vsl_masked(SLT_Timestamp))
 		return;
-	n = strnlen(event, 64);
-	memcpy(buf, event, n);
-	buf[n++] = ':';
-	for (u = 0; u < 3; u++) {
-		buf[n++] = ' ';
-		l = FMT_Fixed6(buf + n, t[u]);
-		if (l == 0) {
-			/* Not a time a clock gives: let printf say it. */
-			VSLb(vsl, SLT_Timestamp, "%s: %.6f %.6f %.6f", event,
-			    t[0], t[1], t[2]);
-			return;
-		}
-		n += l;
+	elen = strnlen(event, VSL_TS_EVENT_MAX);
+	/* Straight into the buffer when the longest text fits a record. */
+	if (reclen >= VSL_TS_MAX && vsl_room(vsl, reclen))
+		d = (char *)(vsl->wlp + VSL_OVERHEAD);
+	n = vsl_ts_text(d, event, elen, t);
+	if (n == 0) {
+		/* Not a time a clock gives: let printf say it. */
+		VSLb(vsl, SLT_Timestamp, "%.*s: %.6f %.6f %.6f", (int)elen,
+		    event, t[0], t[1], t[2]);
+		return;
 	}
-	VSLbt(vsl, SLT_Timestamp, TXT_Make(buf, buf + n));
+	if (d == buf) {
+		VSLbt(vsl, SLT_Timestamp, TXT_Make(buf, buf + n));
+		return;
+	}
+	vsl->wlp += vsl_hdr(vsl->wlp, SLT_Timestamp, vsl->wid, n + 1);
+	vsl->wlr++;
 }
 
 void
@@ -445,7 +485,7 @@ VSL(enum VSL_tag_e tag, uint32_t vxid, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (VSL_Masked(tag))
+	if (vsl_masked(tag))
 		return;
 	va_start(ap, fmt);
 	n = FMT_Vsnprintf(buf, sizeof buf, fmt, ap);

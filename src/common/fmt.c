@@ -20,70 +20,125 @@ static const char fmt_pairs[] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
+/* How many decimal digits v has. */
+static inline size_t
+fmt_ndigits(uintmax_t v)
+{
+	size_t n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	if (v >= 100)
+		n += v >= 1000 ? 3 : 2;
+	else if (v >= 10)
+		n += 1;
+	return (n);
+}
+
+/* The digits of v ending at e, two at a time (32 bits when they do). */
+static inline void
+fmt_digits_back(char *e, uintmax_t v)
+{
+	uint32_t w, r;
+
+	while (v > UINT32_MAX) {
+		r = (uint32_t)(v % 100);
+		v /= 100;
+		e -= 2;
+		e[0] = fmt_pairs[2 * r];
+		e[1] = fmt_pairs[2 * r + 1];
+	}
+	for (w = (uint32_t)v; w >= 100; w /= 100) {
+		r = w % 100;
+		e -= 2;
+		e[0] = fmt_pairs[2 * r];
+		e[1] = fmt_pairs[2 * r + 1];
+	}
+	if (w >= 10) {
+		e -= 2;
+		e[0] = fmt_pairs[2 * w];
+		e[1] = fmt_pairs[2 * w + 1];
+	} else {
+		e[-1] = (char)('0' + w);
+	}
+}
+
 size_t
 FMT_Uint(char *p, uintmax_t v)
 {
-	char d[24];
-	size_t n = sizeof d, l;
-	unsigned r;
+	size_t n = fmt_ndigits(v);
 
-	while (v >= 100) {
-		r = (unsigned)(v % 100);
-		v /= 100;
-		n -= 2;
-		memcpy(d + n, fmt_pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		n -= 2;
-		memcpy(d + n, fmt_pairs + 2 * v, 2);
-	} else {
-		d[--n] = (char)('0' + v);
-	}
-	l = sizeof d - n;
-	memcpy(p, d + n, l);
-	return (l);
+	fmt_digits_back(p + n, v);
+	return (n);
+}
+
+/* The six digits of a fraction in whole microseconds. */
+static inline void
+fmt_six(char *p, uint32_t f)
+{
+	uint32_t a = f / 10000, b = f / 100 % 100, c = f % 100;
+
+	p[0] = fmt_pairs[2 * a];
+	p[1] = fmt_pairs[2 * a + 1];
+	p[2] = fmt_pairs[2 * b];
+	p[3] = fmt_pairs[2 * b + 1];
+	p[4] = fmt_pairs[2 * c];
+	p[5] = fmt_pairs[2 * c + 1];
 }
 
 /*
- * Integer arithmetic on the exact integral and fractional parts of v
- * (modf).  The fraction is scaled by 1e6 with one rounding, which keeps
- * it on the same side of every half but may land on one: only then is
- * the exact product's side of it asked of fma().  Ties go to even, as
- * printf's do.
+ * x rounded to a whole number, half to even, as printf rounds.  x is
+ * exact * 1e6 rounded once; the rounding keeps it on the same side of
+ * every half but may land on one, and only then is the exact product's
+ * side of it asked of fma().  0 <= x < 2^53.
+ */
+static inline uint64_t
+fmt_round_scaled(double exact, double x)
+{
+	uint64_t k = (uint64_t)x;
+	double d = x - (double)k, r;
+
+	if (d < 0.5)
+		return (k);
+	if (d > 0.5)
+		return (k + 1);
+	r = fma(exact, 1e6, -x);
+	return (k + (r > 0 || (r == 0 && (k & 1) != 0)));
+}
+
+/*
+ * A time or duration in seconds to six decimals, to the microsecond that
+ * printf would print.  Under 2^53 microseconds (until the year 2255) the
+ * product with 1e6 is exact enough to round; beyond that, the exact
+ * fractional part (modf) is scaled instead.
  */
 size_t
 FMT_Fixed6(char *p, double v)
 {
-	double ip, fp, sc, fl, r;
-	uint64_t sec, frac;
+	double a = fabs(v), ip, fp;
+	uint64_t us, sec;
 	size_t n = 0;
-	unsigned u;
 
-	if (!(fabs(v) < 1e15))
+	if (!(a < 1e15))
 		return (0);
 	if (signbit(v))
 		p[n++] = '-';
-	fp = modf(fabs(v), &ip);
-	sec = (uint64_t)ip;
-	sc = fp * 1e6;
-	fl = floor(sc);
-	if (sc - fl != 0.5)
-		frac = (uint64_t)nearbyint(sc);
-	else {
-		r = fma(fp, 1e6, -sc);
-		frac = (uint64_t)fl +
-		    (r > 0 || (r == 0 && ((uint64_t)fl & 1) != 0));
-	}
-	if (frac == 1000000) {
-		sec++;
-		frac = 0;
+	if (a < 9007199254.0) {
+		us = fmt_round_scaled(a, a * 1e6);
+		sec = us / 1000000;
+		us -= sec * 1000000;
+	} else {
+		fp = modf(a, &ip);
+		sec = (uint64_t)ip;
+		us = fmt_round_scaled(fp, fp * 1e6);
+		if (us == 1000000) {
+			sec++;
+			us = 0;
+		}
 	}
 	n += FMT_Uint(p + n, sec);
 	p[n++] = '.';
-	for (u = 0; u < 3; u++) {
-		memcpy(p + n + 4 - 2 * u, fmt_pairs + 2 * (frac % 100), 2);
-		frac /= 100;
-	}
+	fmt_six(p + n, (uint32_t)us);
 	return (n + 6);
 }
 
@@ -115,69 +170,103 @@ fmt_int(const char **fmtp, va_list *ap, uintmax_t *u, intmax_t *sv)
 	return (*f);
 }
 
+/*
+ * Append l bytes of s at dst + n, as far as len leaves room (one byte
+ * is kept for the NUL); the length counts on regardless.
+ */
+static inline size_t
+fmt_put(char *dst, size_t len, size_t n, const char *s, size_t l)
+{
+
+	if (n < len - 1)
+		memcpy(dst + n, s, l < len - 1 - n ? l : len - 1 - n);
+	return (n + l);
+}
+
+/* An unsigned number, written in place when it surely fits. */
+static inline size_t
+fmt_put_uint(char *dst, size_t len, size_t n, uintmax_t v)
+{
+	char num[24];
+
+	if (n + 21 < len)
+		return (n + FMT_Uint(dst + n, v));
+	return (fmt_put(dst, len, n, num, FMT_Uint(num, v)));
+}
+
 /* The fast path: -1 when a conversion is not one it knows. */
 static int
 fmt_fast(char *dst, size_t len, const char *fmt, va_list ap)
 {
-	char num[24];
-	const char *s, *pct;
+	const char *s;
 	size_t n = 0, l;
 	uintmax_t u;
 	intmax_t sv;
-	int star, k;
+	int k;
+	char c;
 	va_list aq;
 
 	/* A va_list of our own: the parameter's type is not va_list's. */
 	va_copy(aq, ap);
-	while (*fmt != '\0') {
-		pct = strchr(fmt, '%');
-		l = pct == NULL ? strlen(fmt) : (size_t)(pct - fmt);
-		if (l > 0) {
-			/* Literal text, copied in one go. */
-			s = fmt;
-			fmt += l;
-		} else {
-			fmt++;
-			star = fmt[0] == '.' && fmt[1] == '*';
-			if (star)
-				fmt += 2;
-			if (*fmt == '%' && !star) {
-				s = "%";
-				l = 1;
-			} else if (*fmt == 's') {
-				k = star ? va_arg(aq, int) : -1;
-				s = va_arg(aq, const char *);
-				if (s == NULL)
-					s = "(null)";
-				l = k >= 0 ? strnlen(s, (size_t)k) : strlen(s);
-			} else if (*fmt == 'c' && !star) {
-				num[0] = (char)va_arg(aq, int);
-				s = num;
-				l = 1;
-			} else if (!star &&
-			    (k = fmt_int(&fmt, &aq, &u, &sv)) != 0) {
-				s = num;
-				if (k == 'u')
-					l = FMT_Uint(num, u);
-				else if (sv < 0) {
-					num[0] = '-';
-					l = 1 + FMT_Uint(num + 1,
-					    (uintmax_t)0 - (uintmax_t)sv);
-				} else
-					l = FMT_Uint(num, (uintmax_t)sv);
-			} else {
-				va_end(aq);
-				return (-1);
-			}
-			fmt++;
+	while ((c = *fmt++) != '\0') {
+		if (c != '%') {
+			if (n < len - 1)
+				dst[n] = c;
+			n++;
+			continue;
 		}
-		if (n < len - 1)
-			memcpy(dst + n, s, l < len - 1 - n ? l : len - 1 - n);
-		n += l;
+		switch (*fmt) {
+		case '%':
+			if (n < len - 1)
+				dst[n] = '%';
+			n++;
+			break;
+		case 's':
+			s = va_arg(aq, const char *);
+			if (s == NULL)
+				s = "(null)";
+			n = fmt_put(dst, len, n, s, strlen(s));
+			break;
+		case '.':
+			if (fmt[1] != '*' || fmt[2] != 's')
+				goto slow;
+			fmt += 2;
+			k = va_arg(aq, int);
+			s = va_arg(aq, const char *);
+			if (s == NULL)
+				s = "(null)";
+			l = k >= 0 ? strnlen(s, (size_t)k) : strlen(s);
+			n = fmt_put(dst, len, n, s, l);
+			break;
+		case 'c':
+			if (n < len - 1)
+				dst[n] = (char)va_arg(aq, int);
+			n++;
+			break;
+		default:
+			k = fmt_int(&fmt, &aq, &u, &sv);
+			if (k == 0)
+				goto slow;
+			if (k != 'u') {
+				if (sv < 0) {
+					if (n < len - 1)
+						dst[n] = '-';
+					n++;
+					u = (uintmax_t)0 - (uintmax_t)sv;
+				} else
+					u = (uintmax_t)sv;
+			}
+			n = fmt_put_uint(dst, len, n, u);
+			break;
+		}
+		fmt++;
 	}
 	va_end(aq);
 	dst[n < len - 1 ? n : len - 1] = '\0';
 	return (n > INT_MAX ? INT_MAX : (int)n);
+slow:
+	va_end(aq);
+	return (-1);
 }
 
 int
@@ -194,5 +283,17 @@ FMT_Vsnprintf(char *dst, size_t len, const char *fmt, va_list ap)
 		*dst = '\0';
 		return (0);
 	}
+	return (n);
+}
+
+int
+FMT_Snprintf(char *dst, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = FMT_Vsnprintf(dst, len, fmt, ap);
+	va_end(ap);
 	return (n);
 }

@@ -32,4 +32,8 @@ size_t FMT_Fixed6(char *p, double v);
 int FMT_Vsnprintf(char *dst, size_t len, const char *fmt, va_list ap)
     __attribute__((__format__(__printf__, 3, 0)));
 
+/* FMT_Vsnprintf with its arguments in line. */
+int FMT_Snprintf(char *dst, size_t len, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 3, 4)));
+
 #endif /* VENEER_FMT_H */

@@ -10,6 +10,7 @@
 
 #include <check.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -136,7 +137,8 @@ static const double fixed6_cases[] = {
 	9.9999999, 1795367082.312922, 1795367082.9999996, 1e-9, -1e-9,
 	123456789012.3456789, 999999999999999.9, 79269.7578125, 0.5e-6,
 	-42.1234565, 0.0000035, 0.0000045, 1.0000005, 2.0000015, 0.1234565,
-	0.1234575, 1712729756.3670005,
+	0.1234575, 1712729756.3670005, 9007199253.9999995, 9007199254.0000005,
+	9007199255.5, 4503599627.3704965, 1e10 + 0.0000005, 99999999999999.99,
 };
 
 START_TEST(test_fixed6)
@@ -165,6 +167,49 @@ START_TEST(test_fixed6_refuses)
 }
 END_TEST
 
+/*
+ * Random values of every size, and values next to a half microsecond
+ * (where one rounding too many would show), against snprintf.
+ */
+START_TEST(test_fixed6_sweep)
+{
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	char a[32], b[64];
+	double v;
+	size_t n;
+	unsigned u;
+
+	for (u = 0; u < 200000; u++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		switch (u % 3) {
+		case 0:		/* anything from 1e-9 to 1e15 */
+			v = (double)(x >> 11) / (double)(1ULL << 53) *
+			    pow(10, (double)(x % 24) - 9);
+			break;
+		case 1:		/* k + 1/2 microseconds, and a neighbour */
+			v = ((double)(x % 10000000000000ULL) + 0.5) / 1e6;
+			if (x & 1)
+				v = nextafter(v, (x & 2) ? 0 : 1e300);
+			break;
+		default:	/* clock times */
+			v = 1.7e9 + (double)(x % 1000000000000ULL) / 1e3;
+			break;
+		}
+		if (x & 4)
+			v = -v;
+		n = FMT_Fixed6(a, v);
+		if (n == 0)
+			continue;
+		a[n] = '\0';
+		(void)snprintf(b, sizeof b, "%.6f", v);
+		ck_assert_msg(strcmp(a, b) == 0, "%.17g: \"%s\", printf \"%s\"",
+		    v, a, b);
+	}
+}
+END_TEST
+
 static Suite *
 fmt_suite(void)
 {
@@ -182,6 +227,7 @@ fmt_suite(void)
 	tc = tcase_create("fixed6");
 	tcase_add_loop_test(tc, test_fixed6, 0, (int)ARRAY_SIZE(fixed6_cases));
 	tcase_add_test(tc, test_fixed6_refuses);
+	tcase_add_test(tc, test_fixed6_sweep);
 	suite_add_tcase(s, tc);
 	return (s);
 }
