@@ -370,7 +370,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		vbc = be_get_idle(be, vsl);
 		if (vbc != NULL) {
 			*reused = 1;
-			wrk->stats->backend_reuse++;
+			VSC_Count(wrk->stats, backend_reuse, 1);
 			VSLb(vsl, SLT_BackendOpen, "%d %s %s %s %s %s reuse",
 			    vbc->fd, be->vcl_name, vbc->raddr, be->port,
 			    vbc->laddr, vbc->lport);
@@ -383,7 +383,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		be->n_conn++;
 	ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
 	if (busy) {
-		wrk->stats->backend_busy++;
+		VSC_Count(wrk->stats, backend_busy, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: busy (max_connections %u)",
 		    be->vcl_name, be->max_connections);
 		return (NULL);
@@ -400,7 +400,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
 		be->n_conn--;
 		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
-		wrk->stats->backend_fail++;
+		VSC_Count(wrk->stats, backend_fail, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: fail errno %d (%s)",
 		    be->vcl_name, e, e == ETIMEDOUT ?
 		    "connect_timeout" : strerror(e));
@@ -420,7 +420,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	vbc->be = be;
 	vbc->raddr = be->ip[u];
 	be_local_addr(vbc);
-	wrk->stats->backend_conn++;
+	VSC_Count(wrk->stats, backend_conn, 1);
 	VSLb(vsl, SLT_BackendOpen, "%d %s %s %s %s %s connect", fd,
 	    be->vcl_name, vbc->raddr, be->port, vbc->laddr, vbc->lport);
 	return (vbc);

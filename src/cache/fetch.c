@@ -51,7 +51,7 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	bo->beresp = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,
 	    SLT_BerespMethod);
 	if (bo->bereq == NULL || bo->beresp == NULL) {
-		wrk->stats->ws_backend_overflow++;
+		VSC_Count(wrk->stats, ws_backend_overflow, 1);
 		VSLb(req->vsl, SLT_Error, "workspace_backend overflow (%ju "
 		    "bytes) for http_max_hdr %u headers; raise "
 		    "workspace_backend",
@@ -250,7 +250,7 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 		bo_close(bo, "error");
 		if (!reused || !nothing || !bo_can_retry(bo, &mark))
 			return (H1F_ERROR);
-		wrk->stats->backend_retry++;
+		VSC_Count(wrk->stats, backend_retry, 1);
 		VSLb(bo->vsl, SLT_FetchError,
 		    "kept-alive connection was closed; retrying on a new one");
 	}
@@ -264,7 +264,7 @@ bo_error(struct worker *wrk, struct busyobj *bo)
 	char date[TIM_FORMAT_SIZE];
 
 	bo_close(bo, "error");
-	wrk->stats->fetch_failed++;
+	VSC_Count(wrk->stats, fetch_failed, 1);
 	HTTP_Clear(bo->beresp);
 	bo->beresp->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
 	HTTP_SetStatus(bo->beresp, 503, "Backend fetch failed");
@@ -293,7 +293,7 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	if (bo == NULL)
 		return (-1);
 	req->bo = bo;
-	wrk->stats->s_fetch++;
+	VSC_Count(wrk->stats, s_fetch, 1);
 	bo_build_bereq(bo, req);
 	bo->director = req->director_hint;
 	ret = bo_method(bo, VCL_MET_BACKEND_FETCH);

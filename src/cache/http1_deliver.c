@@ -200,7 +200,7 @@ H1_Transmit(struct worker *wrk, struct req *req)
 		hdr_bytes = w->cnt;
 	req->acct_resp_hdr += hdr_bytes;
 	req->acct_resp_body += w->cnt - hdr_bytes;
-	wrk->stats->s_resp_hdrbytes += hdr_bytes;
-	wrk->stats->s_resp_bodybytes += w->cnt - hdr_bytes;
+	VSC_Count(wrk->stats, s_resp_hdrbytes, hdr_bytes);
+	VSC_Count(wrk->stats, s_resp_bodybytes, w->cnt - hdr_bytes);
 	REQ_CountStatus(wrk, req->resp->status);
 }

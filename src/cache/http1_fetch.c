@@ -119,8 +119,8 @@ H1F_Send(struct busyobj *bo, unsigned with_body)
 		hdr = w->cnt;
 	bo->acct_bereq_hdr += hdr;
 	bo->acct_bereq_body += w->cnt - hdr;
-	bo->wrk->stats->s_bereq_hdrbytes += hdr;
-	bo->wrk->stats->s_bereq_bodybytes += w->cnt - hdr;
+	VSC_Count(bo->wrk->stats, s_bereq_hdrbytes, hdr);
+	VSC_Count(bo->wrk->stats, s_bereq_bodybytes, w->cnt - hdr);
 	if (i < 0)
 		return (H1F_REQBODY);
 	if (err != 0) {
@@ -172,7 +172,7 @@ h1f_read_head(struct busyobj *bo, unsigned first)
 			continue;
 		VSLb(bo->vsl, SLT_FetchError, "%s",
 		    first ? "first_byte_timeout" : "between_bytes_timeout");
-		bo->wrk->stats->fetch_timeout++;
+		VSC_Count(bo->wrk->stats, fetch_timeout, 1);
 		return (-1);
 	}
 }
@@ -180,22 +180,22 @@ h1f_read_head(struct busyobj *bo, unsigned first)
 static void
 h1f_count_framing(struct busyobj *bo)
 {
-	struct vsc_main *st = bo->wrk->stats;
+	struct vsc_worker *st = bo->wrk->stats;
 
 	if (bo->beresp->status == 204)
-		st->fetch_204++;
+		VSC_Count(st, fetch_204, 1);
 	else if (bo->beresp->status == 304)
-		st->fetch_304++;
+		VSC_Count(st, fetch_304, 1);
 	switch (bo->bs) {
 	case BS_NONE:
 		if (!strcmp(bo->bereq->hd[HTTP_HDR_METHOD].b, "HEAD"))
-			st->fetch_head++;
+			VSC_Count(st, fetch_head, 1);
 		else
-			st->fetch_none++;
+			VSC_Count(st, fetch_none, 1);
 		break;
-	case BS_LENGTH: st->fetch_length++; break;
-	case BS_CHUNKED: st->fetch_chunked++; break;
-	case BS_EOF: st->fetch_eof++; break;
+	case BS_LENGTH: VSC_Count(st, fetch_length, 1); break;
+	case BS_CHUNKED: VSC_Count(st, fetch_chunked, 1); break;
+	case BS_EOF: VSC_Count(st, fetch_eof, 1); break;
 	default: WRONG("body status");
 	}
 }
@@ -212,13 +212,13 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 	    (size_t)cache_param->http_resp_hdr_len, &why) != 0) {
 		VSLb(bo->vsl, SLT_FetchError, "bad backend response: %s",
 		    why);
-		bo->wrk->stats->fetch_bad++;
+		VSC_Count(bo->wrk->stats, fetch_bad, 1);
 		return (-1);
 	}
 	bo->acct_beresp_hdr += (uint64_t)(he - bo->rx_p);
 	bo->rx_p = he;
 	if (bo->beresp->status < 200) {
-		bo->wrk->stats->fetch_1xx++;
+		VSC_Count(bo->wrk->stats, fetch_1xx, 1);
 		if (bo->beresp->status == 101) {
 			VSLb(bo->vsl, SLT_FetchError,
 			    "backend switched protocols (101) unasked");
@@ -236,7 +236,7 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 		VSLb(bo->vsl, SLT_FetchError,
 		    "backend response has more header lines than "
 		    "http_max_hdr (%u)", cache_param->http_max_hdr);
-		bo->wrk->stats->fetch_bad++;
+		VSC_Count(bo->wrk->stats, fetch_bad, 1);
 		return (-1);
 	}
 	is_head = !strcmp(bo->bereq->hd[HTTP_HDR_METHOD].b, "HEAD");
@@ -244,7 +244,7 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 	    &bo->content_length, &bo->must_close, &why) != 0) {
 		VSLb(bo->vsl, SLT_FetchError, "bad backend response: %s",
 		    why);
-		bo->wrk->stats->fetch_bad++;
+		VSC_Count(bo->wrk->stats, fetch_bad, 1);
 		return (-1);
 	}
 	h1f_count_framing(bo);
@@ -257,7 +257,8 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 	bo->in_b = bo->rx_p;
 	bo->in_e = bo->rx_e;
 	bo->acct_beresp_body += (uint64_t)(bo->in_e - bo->in_b);
-	bo->wrk->stats->s_beresp_bodybytes += (uint64_t)(bo->in_e - bo->in_b);
+	VSC_Count(bo->wrk->stats, s_beresp_bodybytes,
+	    (uint64_t)(bo->in_e - bo->in_b));
 	return (0);
 }
 
@@ -349,7 +350,7 @@ h1f_fill(struct busyobj *bo, size_t max)
 				continue;
 			VSLb(bo->vsl, SLT_FetchError,
 			    "between_bytes_timeout");
-			wrk->stats->fetch_timeout++;
+			VSC_Count(wrk->stats, fetch_timeout, 1);
 			return (-1);
 		}
 		VSLb(bo->vsl, SLT_FetchError, "backend read error: %d (%s)",
@@ -359,7 +360,7 @@ h1f_fill(struct busyobj *bo, size_t max)
 	bo->in_b = wrk->iobuf;
 	bo->in_e = wrk->iobuf + n;
 	bo->acct_beresp_body += (uint64_t)n;
-	wrk->stats->s_beresp_bodybytes += (uint64_t)n;
+	VSC_Count(wrk->stats, s_beresp_bodybytes, (uint64_t)n);
 	return (1);
 }
 
@@ -370,7 +371,7 @@ h1f_body_fail(struct busyobj *bo, const char *why)
 	if (why != NULL)
 		VSLb(bo->vsl, SLT_FetchError, "%s", why);
 	bo->failed = 1;
-	bo->wrk->stats->fetch_failed++;
+	VSC_Count(bo->wrk->stats, fetch_failed, 1);
 	return (-1);
 }
 

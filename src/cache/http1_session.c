@@ -77,7 +77,7 @@ h1_open_session(struct worker *wrk, struct sess *sp)
 	VSL(SLT_SessOpen, sp->vxid | VSL_CLIENTMARKER, "%s %s %s %s %s %.6f %d",
 	    sp->client_ip, sp->client_port, sp->ls->name, sp->ls->addr,
 	    sp->ls->port, sp->t_open, sp->fd);
-	wrk->stats->s_sess++;
+	VSC_Count(wrk->stats, s_sess, 1);
 }
 
 /*
@@ -226,11 +226,11 @@ h1_count_reject(struct worker *wrk, unsigned status)
 {
 
 	switch (status) {
-	case 413: wrk->stats->client_req_413++; break;
-	case 417: wrk->stats->client_req_417++; break;
-	case 431: wrk->stats->client_req_431++; break;
-	case 505: wrk->stats->client_req_505++; break;
-	default: wrk->stats->client_req_400++; break;
+	case 413: VSC_Count(wrk->stats, client_req_413, 1); break;
+	case 417: VSC_Count(wrk->stats, client_req_417, 1); break;
+	case 431: VSC_Count(wrk->stats, client_req_431, 1); break;
+	case 505: VSC_Count(wrk->stats, client_req_505, 1); break;
+	default: VSC_Count(wrk->stats, client_req_400, 1); break;
 	}
 }
 
@@ -373,7 +373,7 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 	req->http = HTTP_New(req->ws, cache_param->http_max_hdr + 8, req->vsl,
 	    SLT_ReqMethod);
 	if (req->http == NULL) {
-		wrk->stats->ws_client_overflow++;
+		VSC_Count(wrk->stats, ws_client_overflow, 1);
 		VSLb(req->vsl, SLT_Error, "workspace_client overflow (%ju "
 		    "bytes) for http_max_hdr %u headers; raise "
 		    "workspace_client", (uintmax_t)cache_param->workspace_client,
@@ -414,8 +414,8 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 		h1_reject(req, status, why);
 		return (-1);
 	}
-	wrk->stats->client_req++;
-	wrk->stats->s_req_hdrbytes += req->acct_req_hdr;
+	VSC_Count(wrk->stats, client_req, 1);
+	VSC_Count(wrk->stats, s_req_hdrbytes, req->acct_req_hdr);
 	if (req->proto11) {
 		if (HTTP_HdrHasToken(req->http, "Connection", "close"))
 			req->doclose = SC_REQ_CLOSE;
@@ -495,7 +495,7 @@ h1_body_limit(struct req *req)
 	VSLb(req->vsl, SLT_Error, "req.body larger than http_req_body_max");
 	req->body_state = RB_ERROR;
 	req->err_code = 413;
-	req->wrk->stats->client_req_413++;
+	VSC_Count(req->wrk->stats, client_req_413, 1);
 	return (-1);
 }
 
@@ -752,7 +752,7 @@ h1_loop(struct worker *wrk, struct sess *sp, struct req *req)
 		sp->t_idle = TIM_mono();
 		REQ_Recycle(req);
 		if (req->rx_e > req->rx_p)
-			wrk->stats->sess_readahead++;
-		VSC_Flush(wrk->stats);
+			VSC_Count(wrk->stats, sess_readahead, 1);
+		VSC_Publish(wrk->stats);
 	}
 }

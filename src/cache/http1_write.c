@@ -83,7 +83,7 @@ H1W_Open(struct h1w *w, struct worker *wrk, int fd, vtim_mono deadline,
 		w->siov = IOV_MAX;
 	if (w->siov < H1W_MIN_IOV) {
 		/* A thread workspace this small is a configuration bug. */
-		wrk->stats->ws_thread_overflow++;
+		VSC_Count(wrk->stats, ws_thread_overflow, 1);
 		WS_Release(wrk->aws, 0);
 		w->iov = NULL;
 		w->siov = 0;

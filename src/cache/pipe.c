@@ -119,7 +119,7 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 			req->err_code = 503;
 		return (R_STP_SYNTH);
 	}
-	wrk->stats->s_pipe++;
+	VSC_Count(wrk->stats, s_pipe, 1);
 	if (bo->director == NULL || bo->director->backend == NULL) {
 		VSLb(bo->vsl, SLT_FetchError, "no backend");
 		bo->vbc = NULL;
@@ -136,7 +136,7 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 	bo->between_bytes_timeout = cache_param->pipe_timeout;
 	if (H1F_Send(bo, 0) == H1F_OK) {
 		hdr = bo->acct_bereq_hdr;
-		wrk->stats->s_pipe_hdrbytes += hdr;
+		VSC_Count(wrk->stats, s_pipe_hdrbytes, hdr);
 		/* What the client sent after the head goes first. */
 		pending = (size_t)(req->rx_e - req->rx_p);
 		if (pending == 0 ||
@@ -146,8 +146,8 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 			pipe_copy(wrk, req->sp->fd, bo->vbc->fd, &in, &out);
 		}
 	}
-	wrk->stats->s_pipe_in += in;
-	wrk->stats->s_pipe_out += out;
+	VSC_Count(wrk->stats, s_pipe_in, in);
+	VSC_Count(wrk->stats, s_pipe_out, out);
 	VSLb(req->vsl, SLT_PipeAcct, "%ju %ju %ju %ju",
 	    (uintmax_t)req->acct_req_hdr, (uintmax_t)bo->acct_bereq_hdr,
 	    (uintmax_t)in, (uintmax_t)out);

@@ -167,7 +167,7 @@ pool_worker(void *priv)
 {
 	struct pool *pp;
 	struct worker wrk[1];
-	struct vsc_main stats;
+	struct vsc_worker stats;
 	struct pool_task *tp, t;
 	size_t wslen;
 	void *wsmem;
@@ -176,7 +176,7 @@ pool_worker(void *priv)
 	(void)pthread_setname_np(pthread_self(), "cache-worker");
 	PANIC_ThreadInit();
 	INIT_OBJ(wrk, WORKER_MAGIC);
-	memset(&stats, 0, sizeof stats);
+	VSC_WorkerInit(&stats);
 	wrk->stats = &stats;
 	wrk->pool = pp;
 	ASSERT_ZERO(pthread_cond_init(&wrk->cond, &pool_condattr));
@@ -198,13 +198,14 @@ pool_worker(void *priv)
 			break;
 		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
 		t.func(wrk, t.priv);
-		VSC_Flush(wrk->stats);
+		VSC_Publish(wrk->stats);
 		ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
 	}
 	pp->nthr--;
 	ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
 
 	pool_tls_wrk = NULL;
+	VSC_WorkerFini(&stats);
 	VSC_Sub(threads, 1);
 	VSC_Add(threads_destroyed, 1);
 	ASSERT_ZERO(pthread_cond_destroy(&wrk->cond));

@@ -48,7 +48,7 @@ struct worker {
 	TAILQ_ENTRY(worker)	list;		/* pool->mtx */
 	struct pool_task	task;		/* pool->mtx: handed-over task */
 	vtim_mono		lastused;	/* pool->mtx */
-	struct vsc_main		*stats;		/* owner thread */
+	struct vsc_worker	*stats;		/* owner thread */
 	uint32_t		vxid_next;	/* owner thread */
 	uint32_t		vxid_left;	/* owner thread */
 	struct ws		aws[1];		/* scratch: iovecs */

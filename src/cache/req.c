@@ -140,10 +140,10 @@ REQ_CountStatus(struct worker *wrk, unsigned status)
 {
 
 	if (status >= 500) {
-		wrk->stats->client_resp_5xx++;
+		VSC_Count(wrk->stats, client_resp_5xx, 1);
 		if (status == 500)
-			wrk->stats->client_resp_500++;
+			VSC_Count(wrk->stats, client_resp_500, 1);
 	} else if (status >= 400) {
-		wrk->stats->client_resp_4xx++;
+		VSC_Count(wrk->stats, client_resp_4xx, 1);
 	}
 }

@@ -75,7 +75,7 @@ req_ws_check(struct req *req)
 
 	if (!WS_Overflowed(req->ws))
 		return (0);
-	req->wrk->stats->ws_client_overflow++;
+	VSC_Count(req->wrk->stats, ws_client_overflow, 1);
 	VSLb(req->vsl, SLT_Error, "workspace_client overflow (%ju bytes); "
 	    "raise workspace_client", (uintmax_t)cache_param->workspace_client);
 	if (req->bo != NULL)
@@ -201,7 +201,7 @@ static void
 req_step_pass(struct worker *wrk, struct req *req)
 {
 
-	wrk->stats->s_pass++;
+	VSC_Count(wrk->stats, s_pass, 1);
 	switch (req_method(req, VCL_MET_PASS)) {
 	case VCL_RET_FETCH:
 		req->step = R_STP_FETCH;
@@ -363,7 +363,7 @@ req_step_synth(struct worker *wrk, struct req *req)
 {
 	unsigned status;
 
-	wrk->stats->s_synth++;
+	VSC_Count(wrk->stats, s_synth, 1);
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
 	status = req->err_code;
@@ -419,7 +419,7 @@ req_finish(struct worker *wrk, struct req *req)
 {
 
 	assert(req->bo == NULL);
-	wrk->stats->s_req_bodybytes += req->acct_req_body;
+	VSC_Count(wrk->stats, s_req_bodybytes, req->acct_req_body);
 	VSLb_ts(req->vsl, "Resp", req->t_first, &req->t_prev, TIM_real());
 	VSLb(req->vsl, SLT_ReqAcct, "%ju %ju %ju %ju %ju %ju",
 	    (uintmax_t)req->acct_req_hdr, (uintmax_t)req->acct_req_body,

@@ -2,12 +2,14 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * vsc.c -- publishing the child's counters (MAIN.*) in shared memory, in
- * the Varnish 7.1 layout (src/vsm/vscw.c).  Values only ever change by
- * atomic adds, so there is no lock.
+ * the Varnish 7.1 layout (src/vsm/vscw.c).  Shared values only ever
+ * change by atomic adds; workers' blocks are published as differences
+ * (see vsc.h).
  */
 
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +29,10 @@ static const struct vscw_desc vsc_desc[] = {
 static struct vsc_main vsc_dummy;
 struct vsc_main *VSC_C_main = &vsc_dummy;
 static vtim_mono vsc_t0;
+
+/* Every worker's block, for VSC_Tick. */
+static pthread_mutex_t vsc_reg_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct vsc_worker *vsc_reg;
 
 #define VSC_NFIELDS	(sizeof(struct vsc_main) / sizeof(uint64_t))
 
@@ -54,26 +60,69 @@ VSC_Init(struct vsmw *vsmw, char *err, size_t errlen)
 }
 
 void
-VSC_Flush(struct vsc_main *local)
+VSC_WorkerInit(struct vsc_worker *w)
 {
-	uint64_t *l = (uint64_t *)(void *)local;
+
+	INIT_OBJ(w, VSC_WORKER_MAGIC);
+	ASSERT_ZERO(pthread_mutex_init(&w->mtx, NULL));
+	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	w->next = vsc_reg;
+	if (vsc_reg != NULL)
+		vsc_reg->prevp = &w->next;
+	w->prevp = &vsc_reg;
+	vsc_reg = w;
+	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
+}
+
+void
+VSC_WorkerFini(struct vsc_worker *w)
+{
+
+	CHECK_OBJ(w, VSC_WORKER_MAGIC);
+	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	*w->prevp = w->next;
+	if (w->next != NULL)
+		w->next->prevp = w->prevp;
+	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
+	VSC_Publish(w);
+	ASSERT_ZERO(pthread_mutex_destroy(&w->mtx));
+	w->magic = 0;
+}
+
+void
+VSC_Publish(struct vsc_worker *w)
+{
+	const uint64_t *c = (const uint64_t *)(const void *)&w->cnt;
+	uint64_t *p = (uint64_t *)(void *)&w->pub;
 	uint64_t *g = (uint64_t *)(void *)VSC_C_main;
+	uint64_t v;
 	size_t u;
 
+	CHECK_OBJ(w, VSC_WORKER_MAGIC);
+	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
 	for (u = 0; u < VSC_NFIELDS; u++) {
-		if (l[u] == 0)
+		v = __atomic_load_n(&c[u], __ATOMIC_RELAXED);
+		if (v == p[u])
 			continue;
-		(void)__atomic_add_fetch(&g[u], l[u], __ATOMIC_RELAXED);
-		l[u] = 0;
+		/* Differences wrap as the shared gauges do. */
+		(void)__atomic_add_fetch(&g[u], v - p[u], __ATOMIC_RELAXED);
+		p[u] = v;
 	}
+	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
 }
 
 void
 VSC_Tick(void)
 {
 
+	struct vsc_worker *w;
+
 	__atomic_store_n(&VSC_C_main->uptime,
 	    (uint64_t)(TIM_mono() - vsc_t0), __ATOMIC_RELAXED);
+	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	for (w = vsc_reg; w != NULL; w = w->next)
+		VSC_Publish(w);
+	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
 }
 
 /* The manager's counters, for the manual only (mgt_vsc.c has them). */

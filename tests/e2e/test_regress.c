@@ -8,7 +8,8 @@
  * we add, http_max_hdr counted on what the client sent, the lingering
  * close after an unread body, absolute-form targets with a query, joined
  * X-Forwarded-For, Expect kept in pipe, SIGHUP to the child, parameter
- * limits, thread_queue_limit=0, zero timeouts and a relative -P.
+ * limits, thread_queue_limit=0, zero timeouts and a relative -P; and
+ * (issue #4) counters published while a long request still runs.
  *
  * Every URL is used once per veneerd, so no answer can come from the
  * cache.
@@ -35,12 +36,27 @@
 #define DEAD_BODY	400000
 #define DEAD_ROUNDS	3
 
+/* Written to by a test to let /long-body finish. */
+static int long_body_release[2] = { -1, -1 };
+
 static void
 regress_handler(struct origin_conn *oc, const struct hx_msg *req,
     void *priv)
 {
+	struct pollfd pfd;
 
 	(void)priv;
+	if (strcmp(req->url, "/long-body") == 0) {
+		/* Half the body, then the rest when the test says so. */
+		if (ORIGIN_Head(oc, 200, "Content-Length: 10\r\n") != 0 ||
+		    ORIGIN_Send(oc, "01234", 5) != 0)
+			return;
+		pfd.fd = long_body_release[0];
+		pfd.events = POLLIN;
+		(void)poll(&pfd, 1, 30000);
+		(void)ORIGIN_Send(oc, "56789", 5);
+		return;
+	}
 	if (strncmp(req->url, "/stall/", 7) == 0) {
 		if (ORIGIN_Stall(oc, 1.0) == 0)
 			(void)ORIGIN_Respond(oc, 200, NULL, req->url, -1);
@@ -636,6 +652,43 @@ START_TEST(relative_pidfile_removed_by_daemon)
 }
 END_TEST
 
+/*--------------------------------------------------------------------
+ * Counters show a request while it is still running: a worker's counts
+ * are published once a second, not only when its task ends.  Before the
+ * fix client_req stayed 0 until the body was complete.
+ */
+
+START_TEST(counters_published_during_long_request)
+{
+	struct client *cl;
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+
+	ck_assert_int_eq(pipe(long_body_release), 0);
+	o = ORIGIN_New(regress_handler, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "between_bytes_timeout=60s", NULL);
+	cl = VND_Connect(v);
+	CLIENT_Req(cl, "GET", "/long-body", NULL, NULL, 0);
+	ORIGIN_WaitReqs(o, 1, HX_T_RESP);
+	/* The origin holds the rest of the body until we release it. */
+	(void)VND_WaitCounter(v, "client_req", "==", 1, 5.0);
+	(void)VND_WaitCounter(v, "s_pass", "==", 1, 5.0);
+	(void)VND_WaitCounter(v, "backend_conn", "==", 1, 5.0);
+	ck_assert_int_eq(write(long_body_release[1], "x", 1), 1);
+	r = CLIENT_Resp(cl, 0, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	ck_assert_str_eq(r->body, "0123456789");
+	HX_MsgFree(&r);
+	/* And the end of the request publishes the rest at once. */
+	(void)VND_WaitCounter(v, "s_resp_bodybytes", "==", 10, HX_T_RESP);
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+	(void)close(long_body_release[0]);
+	(void)close(long_body_release[1]);
+}
+END_TEST
+
 static Suite *
 regress_suite(void)
 {
@@ -657,6 +710,7 @@ regress_suite(void)
 	tcase_add_test(tc, queue_limit_zero_pool_grows);
 	tcase_add_test(tc, zero_timeouts_mean_no_limit);
 	tcase_add_test(tc, relative_pidfile_removed_by_daemon);
+	tcase_add_test(tc, counters_published_during_long_request);
 	suite_add_tcase(s, tc);
 	return (s);
 }
