@@ -158,6 +158,32 @@ PARAM(default_keep, TIMEOUT, "seconds", "0", "0", NULL, 0,
     "How long past TTL and grace an object is kept to revalidate it "
     "with a conditional request.")
 
+PARAM(waitinglist_max, UINT, "requests", "1000", "0", NULL, 0,
+    "How many requests may wait for one fetch of an object; the next "
+    "ones fetch on their own (counted in waitinglist_overflow). 0: no "
+    "limit.")
+PARAM(waitinglist_timeout, TIMEOUT, "seconds", "10", "0", NULL, 0,
+    "How long a request waits for another request's fetch of the same "
+    "object to bring headers before it fetches on its own (counted in "
+    "waitinglist_timeout). 0: no limit.")
+PARAM(nuke_limit, UINT, "objects", "50", "0", NULL, 0,
+    "How many objects one allocation may nuke to make room in a full "
+    "store before it gives up (the object is then not cached).")
+PARAM(lru_interval, TIMEOUT, "seconds", "2", "0", NULL, 0,
+    "An object hit again within this time is not moved in the LRU list "
+    "again; saves lock traffic on popular objects.")
+PARAM(fetch_chunksize, BYTES, "bytes", "16k", "4k", "1G", 0,
+    "Size of the body pieces allocated for a response of unknown length "
+    "(chunked or read to the end); they grow up to fetch_maxchunksize.")
+PARAM(fetch_maxchunksize, BYTES, "bytes", "1M", "64k", "1G", 0,
+    "Largest body piece allocated at once.")
+PARAM(shortlived, TIMEOUT, "seconds", "10", "0", NULL, 0,
+    "Objects whose TTL + grace + keep is shorter than this go to the "
+    "Transient store instead of the main one.")
+PARAM(cache_status, BOOL, "bool", "on", NULL, NULL, 0,
+    "Add a Cache-Status header (RFC 9211) to every response, saying "
+    "whether it was a hit, a miss, why, and the remaining TTL.")
+
 /* The shared-memory log ---------------------------------------------------*/
 PARAM(vsl_space, BYTES, "bytes", "80M", "1M", "4G", PARAM_F_RESTART,
     "Size of the shared-memory log. Readers (veneerlog, veneerncsa) that "

@@ -9,6 +9,9 @@
  * Changelog (bump MINOR for additions, MAJOR for any other change):
  *   1.0  first version: methods and actions, contexts, headers, request
  *        and response fields, backends, synthetic bodies, logging.
+ *   1.1  the cache: hash_data(), beresp.ttl/grace/keep/uncacheable,
+ *        obj.ttl/grace/keep/hits, obj.http (ctx->http_obj), server.ip
+ *        as a string, req.hash_always_miss.
  */
 
 #ifndef VENEER_VRT_H
@@ -18,7 +21,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	1U
-#define VRT_MINOR_VERSION	0U
+#define VRT_MINOR_VERSION	1U
 
 struct busyobj;
 struct director;
@@ -103,6 +106,7 @@ struct vrt_ctx {
 	struct http		*http_beresp;
 	VCL_TIME		now;
 	void			*specific;
+	struct http		*http_obj;	/* 1.1: vcl_hit, vcl_deliver */
 };
 
 #define VRT_CTX		const struct vrt_ctx *ctx
@@ -184,6 +188,29 @@ VCL_BACKEND VRT_r_req_backend_hint(VRT_CTX);
 void VRT_l_req_backend_hint(VRT_CTX, VCL_BACKEND);
 VCL_BACKEND VRT_r_bereq_backend(VRT_CTX);
 void VRT_l_bereq_backend(VRT_CTX, VCL_BACKEND);
+
+/* The cache (1.1) ----------------------------------------------------------*/
+
+/* hash_data(): feed the lookup key (vcl_hash only). */
+void VRT_hashdata(VRT_CTX, const struct strands *);
+/* The local address the request came in on, numeric. */
+VCL_STRING VRT_r_server_ip(VRT_CTX);
+VCL_BOOL VRT_r_req_hash_always_miss(VRT_CTX);
+void VRT_l_req_hash_always_miss(VRT_CTX, VCL_BOOL);
+/* Durations left from now: ttl can be negative (stale). */
+VCL_DURATION VRT_r_beresp_ttl(VRT_CTX);
+void VRT_l_beresp_ttl(VRT_CTX, VCL_DURATION);
+VCL_DURATION VRT_r_beresp_grace(VRT_CTX);
+void VRT_l_beresp_grace(VRT_CTX, VCL_DURATION);
+VCL_DURATION VRT_r_beresp_keep(VRT_CTX);
+void VRT_l_beresp_keep(VRT_CTX, VCL_DURATION);
+VCL_BOOL VRT_r_beresp_uncacheable(VRT_CTX);
+void VRT_l_beresp_uncacheable(VRT_CTX, VCL_BOOL);
+VCL_BOOL VRT_r_bereq_uncacheable(VRT_CTX);
+VCL_DURATION VRT_r_obj_ttl(VRT_CTX);
+VCL_DURATION VRT_r_obj_grace(VRT_CTX);
+VCL_DURATION VRT_r_obj_keep(VRT_CTX);
+VCL_INT VRT_r_obj_hits(VRT_CTX);
 
 /* Bodies, logging, failure ------------------------------------------------*/
 

@@ -164,4 +164,51 @@ VSC_FIELD(vcl_fail,		COUNTER, INFO,	"VCL failures")
 	VSC_FIELD(sc_##l, COUNTER, DIAG, "Sessions closed: " doc)
 #include "sess_close.h"
 
+/* The cache (issue #5) */
+VSC_FIELD(cache_hit,		COUNTER, INFO,	"Requests served from a "
+	"fresh cached object")
+VSC_FIELD(cache_hit_grace,	COUNTER, INFO,	"Requests served a stale "
+	"object in grace while a fresh one is fetched (also in cache_hit)")
+VSC_FIELD(cache_hitpass,	COUNTER, INFO,	"Requests passed because of "
+	"a hit-for-pass marker")
+VSC_FIELD(cache_hitmiss,	COUNTER, INFO,	"Requests sent to the backend "
+	"because of a hit-for-miss marker (the object was uncacheable "
+	"last time)")
+VSC_FIELD(cache_miss,		COUNTER, INFO,	"Requests not found in the "
+	"cache (hit-for-miss included)")
+VSC_FIELD(cache_stale_if_error,	COUNTER, INFO,	"Stale objects served "
+	"because the backend failed (stale-if-error)")
+VSC_FIELD(busy_sleep,		COUNTER, INFO,	"Requests that waited for "
+	"another request's fetch of the same object (coalescing)")
+VSC_FIELD(busy_wakeup,		COUNTER, INFO,	"Waiting requests woken by "
+	"the arrival of the object they waited for")
+VSC_FIELD(waitinglist_queued,	GAUGE,	 INFO,	"Requests waiting for a "
+	"fetch of the same object now")
+VSC_FIELD(waitinglist_overflow,	COUNTER, INFO,	"Requests that found "
+	"waitinglist_max others waiting and fetched on their own")
+VSC_FIELD(waitinglist_timeout,	COUNTER, INFO,	"Requests that waited "
+	"waitinglist_timeout for a fetch and then fetched on their own; "
+	"the backend is slow to send headers")
+VSC_FIELD(n_object,		GAUGE,	 INFO,	"Objects in the cache "
+	"(markers not included)")
+VSC_FIELD(n_objectcore,		GAUGE,	 INFO,	"Object cores: objects, "
+	"markers, busy and private ones")
+VSC_FIELD(n_objecthead,		GAUGE,	 INFO,	"Distinct lookup keys "
+	"(URLs and hosts) in the cache")
+VSC_FIELD(n_vary,		GAUGE,	 INFO,	"Cached objects that are a "
+	"variant (the response had Vary)")
+VSC_FIELD(n_expired,		COUNTER, INFO,	"Objects removed because "
+	"their TTL, grace and keep ran out")
+VSC_FIELD(n_lru_nuked,		COUNTER, INFO,	"Objects removed early to "
+	"make room (the store was full); many means the cache is too "
+	"small for the working set")
+VSC_FIELD(n_lru_moved,		COUNTER, DIAG,	"Objects moved to the head "
+	"of their LRU list by a hit")
+VSC_FIELD(n_lru_limited,	COUNTER, INFO,	"Allocations that stopped "
+	"nuking after nuke_limit objects and failed")
+VSC_FIELD(n_purges,		COUNTER, INFO,	"Purges executed")
+VSC_FIELD(n_obj_purged,		COUNTER, INFO,	"Objects purged")
+VSC_FIELD(n_obj_invalidated,	COUNTER, INFO,	"Objects invalidated by a "
+	"successful unsafe request to their URL (RFC 9111 4.4)")
+
 #undef VSC_FIELD

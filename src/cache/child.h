@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include <stdint.h>
+
 #include "common/tim.h"
 
 struct vsmw;
@@ -35,6 +37,13 @@ struct backend_arg {
 	char			ipv6[64];	/* numeric, "" if none */
 };
 
+/* A -s store: [name=]malloc[,size]. */
+#define CHILD_MAX_STORES	16
+struct storage_arg {
+	char			name[32];	/* "s0", "Transient" */
+	uint64_t		size;		/* bytes; 0: no limit */
+};
+
 struct child_args {
 	unsigned		magic;
 #define CHILD_ARGS_MAGIC	0x98f36d44
@@ -50,6 +59,8 @@ struct child_args {
 	char			*panic_buf;	/* shared with the manager */
 	size_t			panic_len;
 	const char		*hostname;	/* for Via */
+	struct storage_arg	stores[CHILD_MAX_STORES];
+	unsigned		nstores;
 };
 
 /* Set by the manager before fork; const in the child. */

@@ -31,8 +31,11 @@
 #include "cache/acceptor.h"
 #include "cache/backend.h"
 #include "cache/child.h"
+#include "cache/expire.h"
+#include "cache/hash.h"
 #include "cache/panic.h"
 #include "cache/pool.h"
+#include "cache/storage.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
@@ -252,6 +255,9 @@ CHILD_Main(const struct child_args *ca)
 	VSL_Init(p, (size_t)cache_param->vsl_space);
 	child_drop_privileges(ca);
 	PARAM_Protect();
+	STV_Init();
+	HSH_Init();
+	EXP_Init();
 	POOL_Init();
 	child_cli_loop();
 }

@@ -17,12 +17,16 @@
 #include "common/param.h"
 #include "cache/backend.h"
 #include "cache/child.h"
+#include "cache/hash.h"
 #include "cache/fetch.h"
 #include "cache/http.h"
 #include "cache/http1_fetch.h"
 #include "cache/mempool.h"
+#include "cache/obj.h"
 #include "cache/pool.h"
 #include "cache/req.h"
+#include "cache/rfc.h"
+#include "cache/storage.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
@@ -61,10 +65,12 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 		MPL_Free(POOL_MplBo(req->sp->pool), bo);
 		return (NULL);
 	}
+	bo->pool = req->sp->pool;
 	bo->rx_l = bo->rx_b + cap;
 	bo->rx_p = bo->rx_e = bo->rx_b;
 	bo->wrk = wrk;
 	bo->req = req;
+	bo->interim_req = req;
 	bo->vcl = req->vcl;
 	bo->vxid = WRK_NewVxid(wrk);
 	VSL_SetId(bo->vsl, bo->vxid | VSL_BACKENDMARKER);
@@ -79,7 +85,6 @@ static void
 bo_free(struct busyobj **bop)
 {
 	struct busyobj *bo;
-	struct req *req;
 
 	TAKE_OBJ_NOTNULL(bo, bop, BUSYOBJ_MAGIC);
 	assert(bo->vbc == NULL);
@@ -90,9 +95,8 @@ bo_free(struct busyobj **bop)
 	    (uintmax_t)(bo->acct_beresp_hdr + bo->acct_beresp_body));
 	VSLb(bo->vsl, SLT_End, "%s", "");
 	VSL_Flush(bo->vsl);
-	req = bo->req;
 	bo->magic = 0;
-	MPL_Free(POOL_MplBo(req->sp->pool), bo);
+	MPL_Free(POOL_MplBo(bo->pool), bo);
 }
 
 /*
@@ -102,7 +106,7 @@ bo_free(struct busyobj **bop)
  * backend.
  */
 static void
-bo_build_bereq(struct busyobj *bo, const struct req *req)
+bo_build_bereq(struct busyobj *bo, const struct req *req, const char *method)
 {
 	struct http *bereq = bo->bereq;
 	struct http *rhp = req->http;
@@ -110,7 +114,10 @@ bo_build_bereq(struct busyobj *bo, const struct req *req)
 	HTTP_Filter(rhp, "Content-Length");
 	if (!bo->is_pipe)
 		HTTP_Filter(rhp, "Expect");
-	HTTP_CopySlot(bereq, rhp, HTTP_HDR_METHOD);
+	if (method != NULL)
+		bereq->hd[HTTP_HDR_METHOD] = TXT_Str(method);
+	else
+		HTTP_CopySlot(bereq, rhp, HTTP_HDR_METHOD);
 	HTTP_CopySlot(bereq, rhp, HTTP_HDR_URL);
 	bereq->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
 	bereq->protover = 11;
@@ -183,6 +190,8 @@ bo_can_retry(struct busyobj *bo, const struct bo_body_mark *m)
 	const char *method = bo->bereq->hd[HTTP_HDR_METHOD].b;
 	unsigned u;
 
+	if (req == NULL)
+		return (1);	/* a cache fetch: no body */
 	if (req->body_socket)
 		return (0);	/* part of the body is gone */
 	for (u = 0; u < ARRAY_SIZE(idem); u++) {
@@ -210,7 +219,7 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 		VSLb(bo->vsl, SLT_FetchError, "no backend");
 		return (H1F_ERROR);
 	}
-	if (bo->req->body_state != RB_NONE &&
+	if (bo->req != NULL && bo->req->body_state != RB_NONE &&
 	    bo->req->body_state != RB_UNREAD) {
 		/* A VCL retry or restart after the body went out. */
 		VSLb(bo->vsl, SLT_FetchError,
@@ -226,7 +235,9 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 	    BACKEND_HostHeader(bo->backend) != NULL)
 		(void)HTTP_PrintfHeader(bo->bereq, "Host: %s",
 		    BACKEND_HostHeader(bo->backend));
-	bo_body_mark(bo->req, &mark);
+	memset(&mark, 0, sizeof mark);
+	if (bo->req != NULL)
+		bo_body_mark(bo->req, &mark);
 	for (attempt = 0; attempt < 2; attempt++) {
 		assert(bo->vbc == NULL);
 		bo->vbc = BACKEND_GetConn(bo->backend, wrk, bo->vsl,
@@ -234,17 +245,19 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 		if (bo->vbc == NULL)
 			return (H1F_ERROR);
 		bo->reused = reused;
-		i = H1F_Send(bo, 1);
+		i = H1F_Send(bo, bo->req != NULL);
 		if (i == H1F_REQBODY)
 			return (i);
+		bo->t_bereq = TIM_real();
 		VSLb_ts(bo->vsl, "Bereq", bo->t_first, &bo->t_prev,
-		    TIM_real());
+		    bo->t_bereq);
 		nothing = 1;
 		if (i == H1F_OK)
 			i = H1F_RecvHead(bo, &nothing);
 		if (i == H1F_OK) {
+			bo->t_beresp = TIM_real();
 			VSLb_ts(bo->vsl, "Beresp", bo->t_first, &bo->t_prev,
-			    TIM_real());
+			    bo->t_beresp);
 			return (H1F_OK);
 		}
 		bo_close(bo, "error");
@@ -279,23 +292,19 @@ bo_error(struct worker *wrk, struct busyobj *bo)
 	return (bo_method(bo, VCL_MET_BACKEND_ERROR));
 }
 
-int
-FETCH_Pass(struct worker *wrk, struct req *req)
+/*
+ * The backend side of a fetch up to the response head, VCL included:
+ * vcl_backend_fetch, the exchange (retried as VCL says), the TTL the
+ * headers give, vcl_backend_response or vcl_backend_error.  Returns 0
+ * with bo->beresp ready (real or synthetic), -1 when VCL abandoned the
+ * fetch, -2 when the client's request body failed.
+ */
+static int
+bo_run(struct worker *wrk, struct busyobj *bo)
 {
-	struct busyobj *bo;
 	enum vcl_ret ret;
 	int i;
 
-	CHECK_OBJ(wrk, WORKER_MAGIC);
-	CHECK_OBJ(req, REQ_MAGIC);
-	assert(req->bo == NULL);
-	bo = bo_new(wrk, req, "pass");
-	if (bo == NULL)
-		return (-1);
-	req->bo = bo;
-	VSC_Count(wrk->stats, s_fetch, 1);
-	bo_build_bereq(bo, req);
-	bo->director = req->director_hint;
 	ret = bo_method(bo, VCL_MET_BACKEND_FETCH);
 	for (;;) {
 		switch (ret) {
@@ -309,9 +318,14 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 				ret = bo_error(wrk, bo);
 				continue;
 			}
+			FETCH_Ttl(bo);
 			ret = bo_method(bo, VCL_MET_BACKEND_RESPONSE);
-			if (ret == VCL_RET_DELIVER || ret == VCL_RET_PASS)
+			if (ret == VCL_RET_DELIVER)
 				return (0);
+			if (ret == VCL_RET_PASS) {
+				bo->hfp = 1;
+				return (0);
+			}
 			if (ret == VCL_RET_ERROR || ret == VCL_RET_FAIL) {
 				ret = bo_error(wrk, bo);
 				continue;
@@ -350,6 +364,25 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	}
 }
 
+int
+FETCH_Pass(struct worker *wrk, struct req *req)
+{
+	struct busyobj *bo;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(req, REQ_MAGIC);
+	assert(req->bo == NULL);
+	bo = bo_new(wrk, req, "pass");
+	if (bo == NULL)
+		return (-1);
+	req->bo = bo;
+	VSC_Count(wrk->stats, s_fetch, 1);
+	bo_build_bereq(bo, req, NULL);
+	bo->director = req->director_hint;
+	bo->uncacheable = 1;
+	return (bo_run(wrk, bo));
+}
+
 void
 FETCH_Finish(struct busyobj **bop)
 {
@@ -384,8 +417,359 @@ FETCH_PipeBegin(struct worker *wrk, struct req *req)
 	bo->is_pipe = 1;
 	req->bo = bo;
 	HTTP_Filter(req->http, "Connection");
-	bo_build_bereq(bo, req);
+	bo_build_bereq(bo, req, NULL);
 	(void)HTTP_SetHeader(bo->bereq, "Connection: close");
 	bo->director = req->director_hint;
 	return (bo);
+}
+
+/*--------------------------------------------------------------------
+ * Fetches into the cache (miss, hit-for-miss, grace refresh).  The
+ * request's worker builds the backend request and hands the fetch to a
+ * task of its own, so that the body keeps arriving at the backend's pace
+ * whatever the clients reading it do, and a client that goes away does
+ * not stop the fetch others wait for.
+ */
+
+/* beresp.ttl & co from the response headers (RFC 9111). */
+void
+FETCH_Ttl(struct busyobj *bo)
+{
+	struct rfc_ttl rt;
+
+	CHECK_OBJ(bo, BUSYOBJ_MAGIC);
+	RFC_Ttl(bo->beresp, bo->t_bereq, bo->t_beresp, &rt);
+	bo->t_origin = rt.t_origin;
+	bo->rfc_flags = rt.flags;
+	bo->stale_if_error = rt.stale_if_error;
+	if (rt.uncacheable != NULL)
+		bo->ttl = -1;
+	else if (rt.ttl >= 0)
+		bo->ttl = rt.ttl;
+	else
+		bo->ttl = cache_param->default_ttl;
+	bo->grace = rt.grace >= 0 ? rt.grace : cache_param->default_grace;
+	if (rt.flags & RFC_F_MUST_REVALIDATE)
+		bo->grace = 0;
+	bo->keep = cache_param->default_keep;
+	bo->ttl_source = "RFC";
+	VSLb(bo->vsl, SLT_TTL, "RFC %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f "
+	    "%s", bo->ttl, bo->grace, bo->keep, bo->t_beresp,
+	    rt.age < 0 ? 0 : rt.age, rt.date < 0 ? 0 : rt.date,
+	    rt.expires < 0 ? 0 : rt.expires, rt.max_age < 0 ? 0 : rt.max_age,
+	    rt.uncacheable == NULL ? "cacheable" : "uncacheable");
+}
+
+/*
+ * The request's values of the Vary'd headers, as the object keeps them:
+ * for each name, "name\0" then "\1value\0" if the request had it or
+ * "\0" if not.  Returns the length, 0 without Vary, -1 if the response
+ * must not be reused (Vary: *, or too big to keep).
+ */
+static ssize_t
+bo_vary(struct busyobj *bo, char **blobp)
+{
+	char names[4096], *b;
+	const char *n;
+	struct txt v;
+	size_t avail, l = 0, nl;
+	int i;
+
+	*blobp = NULL;
+	i = RFC_VaryNames(bo->beresp, names, sizeof names);
+	if (i == 0)
+		return (0);
+	if (i < 0)
+		return (-1);
+	avail = WS_ReserveAll(bo->ws);
+	b = WS_Reservation(bo->ws);
+	for (n = names; *n != '\0'; n += nl + 1) {
+		nl = strlen(n);
+		if (l + nl + 2 > avail)
+			goto overflow;
+		memcpy(b + l, n, nl + 1);
+		l += nl + 1;
+		if (!HTTP_GetHdr(bo->bereq0, n, &v)) {
+			b[l++] = '\0';
+			continue;
+		}
+		b[l++] = '\1';
+		if (l + TXT_LEN(v) + 1 > avail)
+			goto overflow;
+		memcpy(b + l, v.b, TXT_LEN(v));
+		l += TXT_LEN(v);
+		b[l++] = '\0';
+	}
+	WS_Release(bo->ws, l);
+	*blobp = b;
+	return ((ssize_t)l);
+overflow:
+	WS_Release(bo->ws, 0);
+	VSLb(bo->vsl, SLT_Error, "Vary'd request headers too big for "
+	    "workspace_backend; not cached");
+	return (-1);
+}
+
+/* Append bytes to the target object and publish them. */
+static int
+bo_store_bytes(struct worker *wrk, struct busyobj *bo, struct objcore *oc,
+    const char *b, const char *e)
+{
+	size_t got, n;
+	char *p;
+
+	while (b < e) {
+		if (bo->boc->transit && BOC_Throttle(bo->boc, oc->obj->len,
+		    cache_param->fetch_maxchunksize) != 0) {
+			VSLb(bo->vsl, SLT_FetchError, "the client went away; "
+			    "nobody else reads this response");
+			bo->failed = 1;
+			return (-1);
+		}
+		p = OBJ_GetSpace(wrk, oc, (size_t)(e - b), &got);
+		if (p == NULL) {
+			VSLb(bo->vsl, SLT_FetchError, "Could not get storage");
+			bo->failed = 1;
+			return (-1);
+		}
+		n = (size_t)(e - b) < got ? (size_t)(e - b) : got;
+		memcpy(p, b, n);
+		b += n;
+		BOC_Extend(bo->boc, OBJ_Extend(oc, n));
+	}
+	return (0);
+}
+
+/* The body, synthetic or read from the backend, into the target. */
+static int
+bo_store_body(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
+{
+	struct txt t;
+	int i;
+
+	if (bo->synth)
+		return (bo_store_bytes(wrk, bo, oc, bo->synth_body,
+		    bo->synth_body + bo->synth_len));
+	while ((i = FETCH_BodyNext(bo, &t)) > 0)
+		if (bo_store_bytes(wrk, bo, oc, t.b, t.e) != 0)
+			return (-1);
+	return (i);
+}
+
+/*
+ * Store the response: in the busy objcore, which becomes a cached
+ * object, or, when it may not be cached, in a private objcore only the
+ * requesting client reads, the busy one becoming a marker (or failing,
+ * for an error).  Returns the objcore the body goes to (one reference)
+ * or NULL when nothing could be stored.
+ */
+static struct objcore *
+bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
+{
+	struct objcore *oc = bo->fetch_oc, *poc;
+	struct stevedore *stv;
+	uint64_t hint = bo->bs == BS_LENGTH ? bo->content_length :
+	    bo->bs == BS_NONE ? 0 : UINT64_MAX;
+	unsigned marker = 0;
+	ssize_t vl = 0;
+	char *vary = NULL;
+
+	HTTP_FilterHopByHop(bo->beresp);
+	if (bo->synth) {
+		hint = bo->synth_len;
+		marker = OC_F_FAILED;
+	} else if (oc->objhead == NULL) {
+		marker = OC_F_PRIVATE;
+	} else if (bo->hfp) {
+		marker = OC_F_HFP;
+	} else if (bo->uncacheable || bo->ttl + bo->grace + bo->keep <= 0) {
+		marker = OC_F_HFM;
+	} else if ((vl = bo_vary(bo, &vary)) < 0) {
+		marker = OC_F_HFM;
+	}
+	if (marker == 0) {
+		stv = bo->ttl + bo->grace + bo->keep <= cache_param->shortlived ?
+		    stv_transient : STV_Pick();
+		if (hint != UINT64_MAX && hint > stv->limit) {
+			VSLb(bo->vsl, SLT_Error, "object of %ju bytes is larger "
+			    "than storage %s; delivered uncached",
+			    (uintmax_t)hint, stv->name);
+			marker = OC_F_HFM;
+		}
+	}
+	if (marker == 0) {
+		if (OBJ_New(wrk, oc, stv, bo->beresp, hint, vary,
+		    (size_t)vl) != NULL) {
+			OBJ_Ref(oc);
+			*markerp = 0;
+			return (oc);
+		}
+		VSLb(bo->vsl, SLT_Error, "no room in storage %s for the "
+		    "object; delivered uncached", stv->name);
+		marker = OC_F_HFM;
+	}
+	*markerp = marker;
+	if (marker == OC_F_PRIVATE) {
+		poc = oc;
+		OBJ_Ref(poc);
+	} else {
+		poc = OBJ_NewCore();
+		if (poc == NULL)
+			return (NULL);
+		poc->flags = OC_F_PRIVATE;
+		poc->xid = bo->vxid;
+	}
+	poc->t_origin = bo->t_origin;
+	if (OBJ_New(wrk, poc, stv_transient, bo->beresp, hint, NULL, 0) ==
+	    NULL) {
+		VSLb(bo->vsl, SLT_Error, "no room in storage Transient for "
+		    "the response");
+		(void)OBJ_Deref(&poc);
+		return (NULL);
+	}
+	return (poc);
+}
+
+/* Publish the head: markers and objects enter the cache, readers go. */
+static void
+bo_publish(struct worker *wrk, struct busyobj *bo, struct objcore *target,
+    unsigned marker)
+{
+	struct objcore *oc = bo->fetch_oc;
+
+	oc->t_origin = bo->t_origin;
+	oc->ttl = bo->ttl;
+	oc->grace = bo->grace;
+	oc->keep = bo->keep;
+	oc->stale_if_error = bo->stale_if_error;
+	oc->rfc_flags = bo->rfc_flags;
+	if (marker == OC_F_HFM || marker == OC_F_HFP) {
+		/* A marker lives its TTL (the builtin VCL gives 120 s). */
+		if (oc->ttl <= 0)
+			oc->ttl = cache_param->default_ttl;
+		oc->grace = oc->keep = 0;
+	}
+	if (target != oc)
+		BOC_SetTarget(bo->boc, target);
+	/* The request may go once the head is out. */
+	bo->interim_req = NULL;
+	if (oc->objhead != NULL) {
+		if (marker == OC_F_FAILED || target == NULL)
+			HSH_Fail(wrk, oc);
+		else
+			HSH_Unbusy(wrk, oc, marker == OC_F_PRIVATE ? 0 :
+			    marker);
+	}
+	if (target != NULL && (target->flags & OC_F_PRIVATE))
+		bo->boc->transit = 1;
+	BOC_SetState(bo->boc, target == NULL ? BOS_FAILED : BOS_STREAM);
+	if (bo->boc->transit)
+		HSH_DetachBoc(oc);	/* new readers find the marker */
+}
+
+static void
+bo_fetch_task(struct worker *wrk, void *priv)
+{
+	struct busyobj *bo;
+	struct objcore *target = NULL;
+	unsigned marker = 0;
+	int i;
+
+	CAST_OBJ_NOTNULL(bo, priv, BUSYOBJ_MAGIC);
+	bo->wrk = wrk;
+	i = bo_run(wrk, bo);
+	if (i == 0)
+		target = bo_store(wrk, bo, &marker);
+	bo_publish(wrk, bo, target, marker);
+	if (target != NULL) {
+		i = bo_store_body(wrk, bo, target);
+		if (i < 0 || target->obj->spilled)
+			(void)HSH_Kill(wrk, target);
+		BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
+		(void)OBJ_Deref(&target);
+	}
+	HSH_DetachBoc(bo->fetch_oc);
+	BOC_Deref(&bo->boc);
+	(void)OBJ_Deref(&bo->fetch_oc);
+	VCL_Rel(&bo->vcl);
+	FETCH_Finish(&bo);
+}
+
+/*
+ * The backend request of a cache fetch: GET (a HEAD miss fetches the
+ * object for the next GETs too), without the client's conditionals and
+ * range (the cache wants the whole object), and without a body.
+ */
+static int
+bo_build_miss(struct busyobj *bo, struct req *req)
+{
+	static const char * const drop[] = {
+		"Range", "If-Range", "If-None-Match", "If-Modified-Since",
+		"If-Match", "If-Unmodified-Since", "Transfer-Encoding",
+	};
+	struct http *rhp = req->http;
+	unsigned char *hdf;
+	unsigned u;
+
+	/* Filter them for the copy only: the request keeps them. */
+	hdf = WS_Alloc(bo->ws, rhp->nhd);
+	if (hdf == NULL)
+		return (-1);
+	memcpy(hdf, rhp->hdf, rhp->nhd);
+	for (u = 0; u < ARRAY_SIZE(drop); u++)
+		HTTP_Filter(rhp, drop[u]);
+	bo_build_bereq(bo, req, "GET");
+	memcpy(rhp->hdf, hdf, rhp->nhd);
+	/* The request may end before the fetch: own every string. */
+	if (HTTP_Detach(bo->bereq) != 0)
+		return (-1);
+	bo->bereq0 = HTTP_New(bo->ws, bo->bereq->shd - HTTP_HDR_FIRST,
+	    bo->vsl, SLT_BereqMethod);
+	if (bo->bereq0 == NULL || HTTP_Clone(bo->bereq0, bo->bereq) != 0)
+		return (-1);
+	return (0);
+}
+
+int
+FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
+    unsigned bg)
+{
+	struct busyobj *bo;
+	struct objcore *oc;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(req, REQ_MAGIC);
+	TAKE_OBJ_NOTNULL(oc, ocp, OBJCORE_MAGIC);
+	CHECK_OBJ(oc->boc, BOC_MAGIC);
+	bo = bo_new(wrk, req, bg ? "bgfetch" : "fetch");
+	if (bo != NULL && bo_build_miss(bo, req) != 0) {
+		VSC_Count(wrk->stats, ws_backend_overflow, 1);
+		VSLb(bo->vsl, SLT_Error, "workspace_backend overflow copying "
+		    "the request; raise workspace_backend");
+		VSLb(req->vsl, SLT_Error, "workspace_backend overflow");
+		FETCH_Finish(&bo);
+	}
+	if (bo == NULL) {
+		if (oc->objhead != NULL)
+			HSH_Fail(wrk, oc);
+		BOC_SetState(oc->boc, BOS_FAILED);
+		HSH_DetachBoc(oc);
+		(void)OBJ_Deref(&oc);
+		return (-1);
+	}
+	VSC_Count(wrk->stats, s_fetch, 1);
+	bo->fetch_oc = oc;
+	oc->xid = bo->vxid;
+	bo->boc = oc->boc;
+	BOC_Ref(bo->boc);
+	bo->is_bg = bg;
+	bo->director = req->director_hint;
+	bo->req = NULL;
+	bo->interim_req = bg ? NULL : req;
+	VCL_RefThis(bo->vcl);
+	bo->task.func = bo_fetch_task;
+	bo->task.priv = bo;
+	/* TASK_BO is never refused: it may exceed the queue limit. */
+	ASSERT_ZERO(POOL_Task(bo->pool, &bo->task, TASK_BO));
+	return (0);
 }

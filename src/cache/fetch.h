@@ -16,10 +16,14 @@
 #include "common/tim.h"
 #include "cache/http.h"
 #include "cache/http1_parse.h"
+#include "cache/pool.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 
 struct backend;
+struct boc;
+struct objcore;
+struct pool;
 struct director;
 struct req;
 struct vbc;
@@ -30,11 +34,37 @@ struct busyobj {
 	unsigned		magic;
 #define BUSYOBJ_MAGIC		0x5145959c
 	struct worker		*wrk;
-	struct req		*req;		/* for the request body */
-	struct vcl		*vcl;
+	struct req		*req;		/* pass/pipe: the request body */
+	/*
+	 * Who gets 103 Early Hints: the request, which for a cache fetch
+	 * waits for the headers, so it lives until they are published.
+	 */
+	struct req		*interim_req;
+	struct pool		*pool;		/* whose free list bo is from */
+	struct vcl		*vcl;		/* one reference (miss) */
 	uint32_t		vxid;
 	unsigned		retries;
 	unsigned		is_pipe;
+
+	/* A fetch into the cache (FETCH_Miss), run as its own task */
+	struct pool_task	task;
+	struct objcore		*fetch_oc;	/* one ref: the busy objcore */
+	struct boc		*boc;		/* one ref */
+	struct http		*bereq0;	/* bereq before VCL: for Vary */
+	unsigned		is_bg;		/* nobody waits: grace refresh */
+	unsigned		uncacheable;	/* beresp.uncacheable */
+	unsigned		hfp;		/* return (pass) in v_b_r */
+	const char		*ttl_source;	/* "RFC", "VCL", "HFP"... */
+
+	/* beresp.ttl & co: lifetimes counted from t_origin */
+	vtim_real		t_origin;
+	vtim_dur		ttl;
+	vtim_dur		grace;
+	vtim_dur		keep;
+	vtim_dur		stale_if_error;
+	unsigned		rfc_flags;
+	vtim_real		t_bereq;	/* request sent */
+	vtim_real		t_beresp;	/* response head received */
 
 	struct http		*bereq;
 	struct http		*beresp;
@@ -97,6 +127,18 @@ int FETCH_BodyNext(struct busyobj *bo, struct txt *out);
 
 /* Release the fetch: recycle or close the connection, log, free. */
 void FETCH_Finish(struct busyobj **bop);
+
+/*
+ * Fetch into the cache: oc is the busy objcore HSH_Lookup made (the
+ * caller's reference goes to the fetch).  The fetch runs as a task of
+ * its own; readers wait on oc->boc.  bg: a grace refresh nobody waits
+ * for.  Returns 0, or -1 when the fetch could not start (oc has then
+ * failed and left the cache).
+ */
+/* beresp.ttl, grace and keep from the response's headers, and a log. */
+void FETCH_Ttl(struct busyobj *bo);
+int FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
+    unsigned bg);
 
 /* pipe.c: start a pipe's busyobj (bereq built, Connection: close). */
 struct busyobj *FETCH_PipeBegin(struct worker *wrk, struct req *req);

@@ -351,6 +351,40 @@ HTTP_CopyHeaders(struct http *dst, const struct http *src)
 	return (0);
 }
 
+int
+HTTP_Detach(struct http *hp)
+{
+	unsigned u;
+	char *p;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	for (u = 0; u < hp->nhd; u++) {
+		if (hp->hd[u].b == NULL)
+			continue;
+		p = WS_Copy(hp->ws, hp->hd[u].b, TXT_LEN(hp->hd[u]));
+		if (p == NULL)
+			return (-1);
+		hp->hd[u] = TXT_Make(p, p + TXT_LEN(hp->hd[u]));
+	}
+	return (0);
+}
+
+int
+HTTP_Clone(struct http *dst, const struct http *src)
+{
+
+	CHECK_OBJ(dst, HTTP_MAGIC);
+	CHECK_OBJ(src, HTTP_MAGIC);
+	if (src->nhd > dst->shd)
+		return (-1);
+	memcpy(dst->hd, src->hd, src->nhd * sizeof *src->hd);
+	memcpy(dst->hdf, src->hdf, src->nhd);
+	dst->nhd = src->nhd;
+	dst->status = src->status;
+	dst->protover = src->protover;
+	return (0);
+}
+
 /* Flag every instance of header name (length l). */
 static void
 http_filter_name(struct http *hp, const char *name, size_t l)

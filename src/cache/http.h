@@ -99,6 +99,13 @@ const char *HTTP_Reason(unsigned status);
  */
 int HTTP_CopyHeaders(struct http *dst, const struct http *src);
 void HTTP_CopySlot(struct http *dst, const struct http *src, unsigned slot);
+/*
+ * Copy every string hp points at into its own workspace, so that it
+ * outlives the message it was copied from.  0, or -1 on overflow.
+ */
+int HTTP_Detach(struct http *hp);
+/* dst: the same slots as src (strings shared); 0, or -1 out of slots. */
+int HTTP_Clone(struct http *dst, const struct http *src);
 
 /*
  * Flag as hop-by-hop (HDF_FILTER) the headers a proxy must not forward:

@@ -21,6 +21,7 @@
 #include "cache/fetch.h"
 #include "cache/http.h"
 #include "cache/http1_write.h"
+#include "cache/obj.h"
 #include "cache/pool.h"
 #include "cache/req.h"
 #include "cache/session.h"
@@ -54,7 +55,27 @@ h1_framing(struct req *req, int body, char *buf, size_t len)
 	size_t l = 0;
 
 	*buf = '\0';
-	if (body) {
+	if (req->objcore != NULL) {
+		/* A cached object: its length, if known yet. */
+		HTTP_Unset(req->resp, "Content-Length");
+		HTTP_Unset(req->resp, "Transfer-Encoding");
+		if (req->boc == NULL) {
+			known = 1;
+			blen = req->objcore->obj->len;
+		} else if (req->objcore->obj->len_hint != UINT64_MAX) {
+			known = 1;
+			blen = req->objcore->obj->len_hint;
+		}
+		if (known && (body || (req->is_head &&
+		    req->resp->status >= 200 && req->resp->status != 204 &&
+		    req->resp->status != 304)))
+			l += (size_t)FMT_Snprintf(buf + l, len - l,
+			    "Content-Length: %ju\r\n", (uintmax_t)blen);
+		else if (body && req->proto11)
+			chunked = 1;
+		else if (body && req->doclose == SC_NULL)
+			req->doclose = SC_TX_EOF;
+	} else if (body) {
 		/* Whatever VCL or the backend said, the framing is ours. */
 		HTTP_Unset(req->resp, "Content-Length");
 		HTTP_Unset(req->resp, "Transfer-Encoding");
@@ -147,6 +168,19 @@ h1_send_fetched(struct h1w *w, struct busyobj *bo)
 	}
 }
 
+static int
+h1_obj_piece(void *priv, int flush, const void *ptr, size_t len)
+{
+	struct h1w *w;
+
+	CAST_OBJ_NOTNULL(w, priv, H1W_MAGIC);
+	if (len > 0)
+		H1W_Write(w, ptr, len);
+	if (flush)
+		(void)H1W_Flush(w);
+	return (w->err != 0);
+}
+
 void
 H1_Transmit(struct worker *wrk, struct req *req)
 {
@@ -172,7 +206,10 @@ H1_Transmit(struct worker *wrk, struct req *req)
 	if (body && w->err == 0) {
 		if (chunked)
 			H1W_Chunked(w);
-		if (bo != NULL && !bo->synth)
+		if (req->objcore != NULL)
+			i = OBJ_Iterate(req->objcore, req->boc, w,
+			    h1_obj_piece) < 0 ? -1 : 0;
+		else if (bo != NULL && !bo->synth)
 			i = h1_send_fetched(w, bo);
 		else if (bo != NULL) {
 			H1W_Write(w, bo->synth_body, bo->synth_len);

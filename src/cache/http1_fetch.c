@@ -224,9 +224,9 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 			    "backend switched protocols (101) unasked");
 			return (-1);
 		}
-		if (bo->beresp->status == 103 && bo->req != NULL) {
+		if (bo->beresp->status == 103 && bo->interim_req != NULL) {
 			HTTP_FilterHopByHop(bo->beresp);
-			H1_SendInterim(bo->req, bo->beresp);
+			H1_SendInterim(bo->interim_req, bo->beresp);
 		}
 		return (1);
 	}

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "common/sha256.h"
 #include "common/tim.h"
 #include "cache/http.h"
 #include "cache/http1_parse.h"
@@ -23,15 +24,20 @@
 #include "cache/vsl.h"
 #include "cache/ws.h"
 
+struct boc;
 struct busyobj;
 struct director;
+struct objcore;
 struct vcl;
 
 enum req_step {
 	R_STP_RECV,
 	R_STP_PIPE,
 	R_STP_PASS,
+	R_STP_LOOKUP,
+	R_STP_HIT,
 	R_STP_MISS,
+	R_STP_PURGE,
 	R_STP_FETCH,
 	R_STP_DELIVER,
 	R_STP_SYNTH,
@@ -62,6 +68,23 @@ struct req {
 	struct http		*resp;		/* the response */
 	const struct director	*director_hint;
 	struct busyobj		*bo;		/* the fetch, while it runs */
+
+	/* The cache */
+	struct sha256_ctx	sha[1];		/* vcl_hash feeds it */
+	unsigned char		digest[SHA256_LEN];
+	struct objcore		*objcore;	/* one ref: what we deliver */
+	struct boc		*boc;		/* one ref: while it streams */
+	struct objcore		*busy;		/* one ref: ours to fetch */
+	unsigned		hash_always_miss;
+	unsigned		waits;		/* lookups that found busy */
+	/* What happened, for Cache-Status and the log */
+	unsigned		is_hit;
+	unsigned		is_grace;
+	unsigned		is_hitmiss;
+	unsigned		is_hitpass;
+	unsigned		is_collapsed;
+	unsigned		is_pass;
+	unsigned		is_stored;	/* our fetch got cached */
 
 	/* Receive buffer: [rx_b, rx_e) received, rx_p next unconsumed. */
 	char			*rx_b;

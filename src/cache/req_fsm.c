@@ -7,12 +7,15 @@
  * max_restarts.  One function per step.  Runs on the session's worker;
  * no locks.
  *
- * XXX issue 5: the lookup and the cache; until then a lookup always
- * misses and the fetch is not stored.
+ * The cache steps: lookup (hit, grace, miss, hit-for-miss/pass, or
+ * waiting for another request's fetch of the same object), hit and
+ * miss; delivery reads the object, streaming what is still being
+ * fetched.  The request holds references to what it delivers.
  */
 
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,9 +25,13 @@
 #include "cache/backend.h"
 #include "cache/child.h"
 #include "cache/fetch.h"
+#include "cache/hash.h"
 #include "cache/http.h"
+#include "cache/obj.h"
 #include "cache/pool.h"
 #include "cache/req.h"
+#include "cache/storage.h"
+#include "cache/vary.h"
 #include "cache/session.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
@@ -52,6 +59,9 @@ req_method(struct req *req, enum vcl_method m)
 	struct vrt_ctx ctx;
 
 	req_ctx(req, &ctx);
+	if ((m == VCL_MET_HIT || m == VCL_MET_DELIVER) &&
+	    req->objcore != NULL && req->objcore->obj != NULL)
+		ctx.http_obj = OBJ_Http(req->ws, req->objcore->obj);
 	return (VCL_Method(req->vcl, m, &ctx));
 }
 
@@ -85,12 +95,40 @@ req_ws_check(struct req *req)
 	return (1);
 }
 
+/* Let go of the busy objcore we did not fetch into: waiters move on. */
+static void
+req_drop_busy(struct req *req)
+{
+	struct objcore *oc = req->busy;
+
+	if (oc == NULL)
+		return;
+	req->busy = NULL;
+	if (oc->objhead != NULL)
+		HSH_Fail(req->wrk, oc);
+	BOC_SetState(oc->boc, BOS_FAILED);
+	HSH_DetachBoc(oc);
+	(void)OBJ_Deref(&oc);
+}
+
+static void
+req_release_obj(struct req *req)
+{
+
+	if (req->boc != NULL)
+		BOC_Deref(&req->boc);
+	if (req->objcore != NULL)
+		(void)OBJ_Deref(&req->objcore);
+	req_drop_busy(req);
+}
+
 static void
 req_restart(struct req *req)
 {
 
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
+	req_release_obj(req);
 	if (req->restarts >= cache_param->max_restarts) {
 		VSLb(req->vsl, SLT_VCL_Error, "Too many restarts");
 		req_synth(req, 503, NULL);
@@ -146,6 +184,18 @@ req_xff(struct req *req)
 	(void)HTTP_SetHeader(hp, b);
 }
 
+/* vcl_hash: what it feeds hash_data() is digested into the key. */
+static int
+req_hash(struct req *req)
+{
+	enum vcl_ret ret;
+
+	SHA256_Init(req->sha);
+	ret = req_method(req, VCL_MET_HASH);
+	SHA256_Final(req->sha, req->digest);
+	return (ret == VCL_RET_LOOKUP ? 0 : -1);
+}
+
 static void
 req_step_recv(struct worker *wrk, struct req *req)
 {
@@ -161,8 +211,7 @@ req_step_recv(struct worker *wrk, struct req *req)
 	/* As in Varnish, vcl_hash runs for everything that is looked up,
 	 * passed or purged. */
 	if ((ret == VCL_RET_PASS || ret == VCL_RET_HASH ||
-	    ret == VCL_RET_PURGE) &&
-	    req_method(req, VCL_MET_HASH) != VCL_RET_LOOKUP) {
+	    ret == VCL_RET_PURGE) && req_hash(req) != 0) {
 		req_synth(req, 503, "VCL failed");
 		return;
 	}
@@ -174,8 +223,7 @@ req_step_recv(struct worker *wrk, struct req *req)
 		req->step = R_STP_PIPE;
 		break;
 	case VCL_RET_HASH:
-		/* XXX issue 5: the lookup; without a cache every one misses. */
-		req->step = R_STP_MISS;
+		req->step = R_STP_LOOKUP;
 		break;
 	case VCL_RET_SYNTH:
 		req->step = R_STP_SYNTH;
@@ -184,8 +232,7 @@ req_step_recv(struct worker *wrk, struct req *req)
 		req_restart(req);
 		break;
 	case VCL_RET_PURGE:
-		/* XXX issue 5: purging needs the cache. */
-		req_synth(req, 501, "Purge not available");
+		req->step = R_STP_PURGE;
 		break;
 	case VCL_RET_VCL:
 		req_synth(req, 503, "VCL switching not available");
@@ -202,6 +249,7 @@ req_step_pass(struct worker *wrk, struct req *req)
 {
 
 	VSC_Count(wrk->stats, s_pass, 1);
+	req->is_pass = 1;
 	switch (req_method(req, VCL_MET_PASS)) {
 	case VCL_RET_FETCH:
 		req->step = R_STP_FETCH;
@@ -218,18 +266,250 @@ req_step_pass(struct worker *wrk, struct req *req)
 	}
 }
 
+static int
+req_vary_ok(void *priv, const struct object *o)
+{
+	struct req *req;
+
+	CAST_OBJ_NOTNULL(req, priv, REQ_MAGIC);
+	return (VRY_Match(req->http, o->vary, o->vary_len));
+}
+
+/* A busy objcore of our own that no one else will find. */
+static struct objcore *
+req_private_busy(void)
+{
+	struct objcore *oc;
+
+	oc = OBJ_NewCore();
+	if (oc == NULL)
+		return (NULL);
+	oc->flags = OC_F_PRIVATE | OC_F_BUSY;
+	oc->boc = BOC_New(oc);
+	if (oc->boc == NULL)
+		(void)OBJ_Deref(&oc);
+	return (oc);
+}
+
+/*
+ * Another request is fetching what we want: wait for its headers
+ * (waitinglist_timeout at most).  Returns the next step: HIT when its
+ * object is ours to deliver, LOOKUP to look again (it turned out to be
+ * a marker or another variant), MISS to fetch alone.
+ */
+static enum req_step
+req_wait_busy(struct worker *wrk, struct req *req, struct objcore *oc,
+    struct boc *boc)
+{
+	enum boc_state st;
+	vtim_mono deadline = 0;
+	unsigned flags;
+
+	VSC_Count(wrk->stats, busy_sleep, 1);
+	VSC_Add(waitinglist_queued, 1);
+	if (cache_param->waitinglist_timeout > 0)
+		deadline = TIM_mono() + cache_param->waitinglist_timeout;
+	st = BOC_Wait(boc, BOS_STREAM, deadline);
+	HSH_Unwait(boc);
+	VSC_Sub(waitinglist_queued, 1);
+	if (st < BOS_STREAM) {
+		VSC_Count(wrk->stats, waitinglist_timeout, 1);
+		VSLb(req->vsl, SLT_Debug, "waited waitinglist_timeout for "
+		    "the fetch of x=%u; fetching alone", oc->xid);
+		BOC_Deref(&boc);
+		(void)OBJ_Deref(&oc);
+		req->busy = req_private_busy();
+		return (R_STP_MISS);
+	}
+	VSC_Count(wrk->stats, busy_wakeup, 1);
+	flags = oc->flags;
+	if (st == BOS_FAILED || (flags & OC_F_FAILED)) {
+		/* Everybody fetches now, in parallel rather than in turn. */
+		BOC_Deref(&boc);
+		(void)OBJ_Deref(&oc);
+		req->busy = req_private_busy();
+		return (R_STP_MISS);
+	}
+	if ((flags & (OC_F_HFM | OC_F_HFP)) || oc->obj == NULL ||
+	    (oc->obj->vary != NULL && !VRY_Match(req->http, oc->obj->vary,
+	    oc->obj->vary_len))) {
+		BOC_Deref(&boc);
+		(void)OBJ_Deref(&oc);
+		return (R_STP_LOOKUP);
+	}
+	req->objcore = oc;
+	req->boc = boc;
+	req->is_collapsed = 1;
+	return (R_STP_HIT);
+}
+
+static void
+req_log_hit(struct req *req, enum VSL_tag_e tag, const struct objcore *oc)
+{
+	vtim_real now = TIM_real();
+
+	VSLb(req->vsl, tag, "%u %.6f %.6f %.6f", oc->xid,
+	    oc->t_origin + oc->ttl - now, oc->grace, oc->keep);
+}
+
+static void
+req_step_lookup(struct worker *wrk, struct req *req)
+{
+	struct objcore *oc, *busy;
+	struct boc *boc;
+	enum hsh_lookup lr;
+
+	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
+	lr = HSH_Lookup(wrk, req->digest, req_vary_ok, req,
+	    req->hash_always_miss, &oc, &boc, &busy);
+	switch (lr) {
+	case HSH_HIT:
+	case HSH_GRACE:
+		VSC_Count(wrk->stats, cache_hit, 1);
+		req->objcore = oc;
+		req->boc = boc;
+		req->is_hit = 1;
+		(void)__atomic_add_fetch(&oc->hits, 1, __ATOMIC_RELAXED);
+		req_log_hit(req, SLT_Hit, oc);
+		LRU_Touch(wrk, oc, TIM_real());
+		if (lr == HSH_GRACE) {
+			VSC_Count(wrk->stats, cache_hit_grace, 1);
+			req->is_grace = 1;
+			if (busy != NULL)
+				(void)FETCH_Miss(wrk, req, &busy, 1);
+		}
+		req->step = R_STP_HIT;
+		return;
+	case HSH_HITPASS:
+		VSC_Count(wrk->stats, cache_hitpass, 1);
+		VSLb(req->vsl, SLT_HitPass, "%u", 0U);
+		req->is_hitpass = 1;
+		req->step = R_STP_PASS;
+		return;
+	case HSH_BUSY:
+		if (++req->waits > 10) {
+			/* Variants keep being fetched: stop queueing. */
+			BOC_Deref(&boc);
+			(void)OBJ_Deref(&oc);
+			req->busy = req_private_busy();
+			req->step = R_STP_MISS;
+			return;
+		}
+		req->step = req_wait_busy(wrk, req, oc, boc);
+		if (req->step == R_STP_HIT) {
+			VSC_Count(wrk->stats, cache_hit, 1);
+			req_log_hit(req, SLT_Hit, req->objcore);
+		}
+		return;
+	case HSH_PRIVATE:
+		VSC_Count(wrk->stats, waitinglist_overflow, 1);
+		req->busy = req_private_busy();
+		break;
+	case HSH_HITMISS:
+		VSC_Count(wrk->stats, cache_hitmiss, 1);
+		VSLb(req->vsl, SLT_HitMiss, "%u %.6f", 0U, 0.);
+		req->is_hitmiss = 1;
+		req->busy = busy;
+		break;
+	case HSH_MISS:
+		req->busy = busy;
+		break;
+	default:
+		WRONG("lookup result");
+	}
+	req->step = R_STP_MISS;
+}
+
+static void
+req_step_hit(struct worker *wrk, struct req *req)
+{
+
+	(void)wrk;
+	switch (req_method(req, VCL_MET_HIT)) {
+	case VCL_RET_DELIVER:
+		req->step = R_STP_DELIVER;
+		return;
+	case VCL_RET_PASS:
+		req->step = R_STP_PASS;
+		break;
+	case VCL_RET_SYNTH:
+		req->step = R_STP_SYNTH;
+		break;
+	case VCL_RET_RESTART:
+		req_restart(req);
+		return;
+	default:
+		req_synth(req, 503, "VCL failed");
+		break;
+	}
+	req_release_obj(req);
+}
+
+/* Fetch into our busy objcore; deliver as soon as the headers are in. */
+static void
+req_fetch_miss(struct worker *wrk, struct req *req)
+{
+	struct boc *boc;
+
+	if (req->busy == NULL) {
+		VSLb(req->vsl, SLT_Error, "out of memory for a new object");
+		req_synth(req, 503, NULL);
+		return;
+	}
+	boc = req->busy->boc;
+	BOC_Ref(boc);
+	if (FETCH_Miss(wrk, req, &req->busy, 0) != 0) {
+		BOC_Deref(&boc);
+		req_synth(req, 503, NULL);
+		return;
+	}
+	(void)BOC_Wait(boc, BOS_STREAM, 0);
+	req->objcore = BOC_Target(boc);
+	if (req->objcore == NULL) {
+		BOC_Deref(&boc);
+		req_synth(req, 503, NULL);
+		return;
+	}
+	req->boc = boc;
+	req->is_stored = !(req->objcore->flags & OC_F_PRIVATE);
+	VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev, TIM_real());
+	req->step = R_STP_DELIVER;
+}
+
 static void
 req_step_miss(struct worker *wrk, struct req *req)
 {
 
-	(void)wrk;
+	VSC_Count(wrk->stats, cache_miss, 1);
 	switch (req_method(req, VCL_MET_MISS)) {
 	case VCL_RET_FETCH:
-		req->step = R_STP_FETCH;
-		break;
+		req_fetch_miss(wrk, req);
+		return;
 	case VCL_RET_PASS:
 		req->step = R_STP_PASS;
 		break;
+	case VCL_RET_SYNTH:
+		req->step = R_STP_SYNTH;
+		break;
+	case VCL_RET_RESTART:
+		req_restart(req);
+		return;
+	default:
+		req_synth(req, 503, "VCL failed");
+		break;
+	}
+	req_drop_busy(req);
+}
+
+static void
+req_step_purge(struct worker *wrk, struct req *req)
+{
+	unsigned n;
+
+	n = HSH_Purge(wrk, req->digest);
+	VSC_Count(wrk->stats, n_purges, 1);
+	VSC_Count(wrk->stats, n_obj_purged, n);
+	switch (req_method(req, VCL_MET_PURGE)) {
 	case VCL_RET_SYNTH:
 		req->step = R_STP_SYNTH;
 		break;
@@ -272,6 +552,49 @@ req_step_fetch(struct worker *wrk, struct req *req)
 	req_synth(req, 503, NULL);
 }
 
+/* RFC 9211: what the cache did, for curl -i on a bad night. */
+static void
+req_cache_status(struct req *req)
+{
+	const struct objcore *oc = req->objcore;
+	char buf[160];
+	size_t l;
+
+	if (!cache_param->cache_status)
+		return;
+	l = (size_t)FMT_Snprintf(buf, sizeof buf, "Cache-Status: Veneer");
+	if (req->is_hit && oc != NULL) {
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; hit; ttl=%.0f", oc->t_origin + oc->ttl - TIM_real());
+		if (req->is_grace)
+			l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+			    "; detail=grace");
+	} else if (req->is_collapsed) {
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; fwd=uri-miss; collapsed");
+	} else if (req->is_hitpass) {
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; fwd=bypass; detail=hit-for-pass");
+	} else if (req->is_pass || req->bo != NULL) {
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; fwd=bypass");
+	} else if (oc != NULL) {
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; fwd=miss");
+		if (req->is_stored)
+			l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+			    "; stored");
+		if (req->is_hitmiss)
+			l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+			    "; detail=hit-for-miss");
+	} else {
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; detail=synth");
+	}
+	if (l < sizeof buf)
+		(void)HTTP_PrintfHeader(req->resp, "%s", buf);
+}
+
 static void
 req_common_resp(struct req *req)
 {
@@ -281,8 +604,44 @@ req_common_resp(struct req *req)
 		TIM_format(TIM_real(), date);
 		(void)HTTP_PrintfHeader(req->resp, "Date: %s", date);
 	}
-	(void)HTTP_PrintfHeader(req->resp, "X-Varnish: %u", req->vxid);
+	if (req->objcore != NULL && req->is_hit)
+		(void)HTTP_PrintfHeader(req->resp, "X-Varnish: %u %u",
+		    req->vxid, req->objcore->xid);
+	else
+		(void)HTTP_PrintfHeader(req->resp, "X-Varnish: %u", req->vxid);
 	(void)HTTP_SetHeader(req->resp, child_via);
+	req_cache_status(req);
+}
+
+/* resp from a cached (or being cached) object. */
+static void
+req_resp_from_obj(struct req *req)
+{
+	struct objcore *oc = req->objcore;
+	struct http *ohp;
+	vtim_real age;
+
+	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	    req->vsl, SLT_RespMethod);
+	ohp = OBJ_Http(req->ws, oc->obj);
+	if (req->resp == NULL || ohp == NULL) {
+		req->resp = NULL;
+		return;
+	}
+	req->resp->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
+	req->resp->protover = 11;
+	HTTP_CopySlot(req->resp, ohp, HTTP_HDR_STATUS);
+	HTTP_CopySlot(req->resp, ohp, HTTP_HDR_REASON);
+	req->resp->status = ohp->status;
+	(void)HTTP_CopyHeaders(req->resp, ohp);
+	HTTP_Unset(req->resp, "Age");
+	HTTP_Log(req->resp);
+	age = TIM_real() - oc->t_origin;
+	(void)HTTP_PrintfHeader(req->resp, "Age: %.0f",
+	    age < 0 ? 0. : floor(age));
+	if (!(oc->flags & OC_F_PRIVATE) && ohp->status == 200)
+		(void)HTTP_SetHeader(req->resp, "Accept-Ranges: bytes");
+	req_common_resp(req);
 }
 
 /* resp from beresp: status, headers but hop-by-hop and framing ones. */
@@ -320,7 +679,10 @@ req_step_deliver(struct worker *wrk, struct req *req)
 {
 
 	(void)wrk;
-	req_resp_from_beresp(req);
+	if (req->objcore != NULL)
+		req_resp_from_obj(req);
+	else
+		req_resp_from_beresp(req);
 	if (req->resp == NULL)
 		WS_MarkOverflow(req->ws);
 	if (req_ws_check(req))
@@ -330,14 +692,18 @@ req_step_deliver(struct worker *wrk, struct req *req)
 		req->step = R_STP_TRANSMIT;
 		break;
 	case VCL_RET_SYNTH:
-		FETCH_Finish(&req->bo);
+		if (req->bo != NULL)
+			FETCH_Finish(&req->bo);
+		req_release_obj(req);
 		req->step = R_STP_SYNTH;
 		break;
 	case VCL_RET_RESTART:
 		req_restart(req);
 		break;
 	default:
-		FETCH_Finish(&req->bo);
+		if (req->bo != NULL)
+			FETCH_Finish(&req->bo);
+		req_release_obj(req);
 		req_synth(req, 503, "VCL failed");
 		break;
 	}
@@ -366,6 +732,7 @@ req_step_synth(struct worker *wrk, struct req *req)
 	VSC_Count(wrk->stats, s_synth, 1);
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
+	req_release_obj(req);
 	status = req->err_code;
 	if (status < 100 || status > 999)
 		status = 503;
@@ -411,6 +778,7 @@ req_step_transmit(struct worker *wrk, struct req *req)
 	H1_Transmit(wrk, req);
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
+	req_release_obj(req);
 	req->step = R_STP_DONE;
 }
 
@@ -419,6 +787,7 @@ req_finish(struct worker *wrk, struct req *req)
 {
 
 	assert(req->bo == NULL);
+	req_release_obj(req);
 	VSC_Count(wrk->stats, s_req_bodybytes, req->acct_req_body);
 	VSLb_ts(req->vsl, "Resp", req->t_first, &req->t_prev, TIM_real());
 	VSLb(req->vsl, SLT_ReqAcct, "%ju %ju %ju %ju %ju %ju",
@@ -439,6 +808,10 @@ REQ_Process(struct worker *wrk, struct req *req)
 	assert(req->vcl == NULL);
 	req->vcl = VCL_Ref();
 	req->step = R_STP_RECV;
+	req->waits = 0;
+	req->is_hit = req->is_grace = req->is_hitmiss = req->is_hitpass = 0;
+	req->is_collapsed = req->is_pass = req->is_stored = 0;
+	req->hash_always_miss = 0;
 	while (req->step != R_STP_DONE) {
 		switch (req->step) {
 		case R_STP_RECV:	req_step_recv(wrk, req); break;
@@ -446,7 +819,10 @@ REQ_Process(struct worker *wrk, struct req *req)
 		case R_STP_PIPE:
 			req->step = (enum req_step)FETCH_Pipe(wrk, req);
 			break;
+		case R_STP_LOOKUP:	req_step_lookup(wrk, req); break;
+		case R_STP_HIT:		req_step_hit(wrk, req); break;
 		case R_STP_MISS:	req_step_miss(wrk, req); break;
+		case R_STP_PURGE:	req_step_purge(wrk, req); break;
 		case R_STP_FETCH:	req_step_fetch(wrk, req); break;
 		case R_STP_DELIVER:	req_step_deliver(wrk, req); break;
 		case R_STP_SYNTH:	req_step_synth(wrk, req); break;

@@ -129,6 +129,14 @@ VCL_Ref(void)
 }
 
 void
+VCL_RefThis(struct vcl *vcl)
+{
+
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	assert(__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED) > 1);
+}
+
+void
 VCL_Rel(struct vcl **vclp)
 {
 	struct vcl *vcl;

@@ -20,6 +20,8 @@ int VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
 
 /* A reference to the active VCL. */
 struct vcl *VCL_Ref(void);
+/* One more reference to a VCL the caller holds one of. */
+void VCL_RefThis(struct vcl *vcl);
 void VCL_Rel(struct vcl **vclp);
 
 const char *VCL_Name(const struct vcl *vcl);

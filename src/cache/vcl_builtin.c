@@ -2,9 +2,12 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * vcl_builtin.c -- the policy in C until the VCL compiler exists: the -b
- * backend, and methods that behave like Varnish's builtin.vcl except that
- * every request is passed (the cache comes with issue 5).  It uses only
- * vrt.h, as compiled VCL will.
+ * backend, and methods that behave like Varnish's builtin.vcl: GET and
+ * HEAD are looked up unless they carry credentials or cookies, other
+ * known methods pass, unknown ones pipe; the key is the URL and the Host
+ * (or the server address); responses that must not be shared become
+ * hit-for-miss markers for two minutes.  It uses only vrt.h, as compiled
+ * VCL will.
  *
  * XXX issue 6: replaced by the compiled vcl/builtin.vcl.
  */
@@ -13,6 +16,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/miniobj.h"
 #include "cache/child.h"
@@ -27,6 +31,17 @@ static const struct gethdr_s hdr_beresp_ct =
     { HDR_BERESP, "\015Content-Type:" };
 static const struct gethdr_s hdr_beresp_ra =
     { HDR_BERESP, "\014Retry-After:" };
+static const struct gethdr_s hdr_req_host = { HDR_REQ, "\005Host:" };
+static const struct gethdr_s hdr_req_auth =
+    { HDR_REQ, "\016Authorization:" };
+static const struct gethdr_s hdr_req_cookie = { HDR_REQ, "\007Cookie:" };
+static const struct gethdr_s hdr_beresp_sc =
+    { HDR_BERESP, "\013Set-Cookie:" };
+static const struct gethdr_s hdr_beresp_surr =
+    { HDR_BERESP, "\021Surrogate-Control:" };
+static const struct gethdr_s hdr_beresp_cc =
+    { HDR_BERESP, "\016Cache-Control:" };
+static const struct gethdr_s hdr_beresp_vary = { HDR_BERESP, "\005Vary:" };
 
 static int
 builtin_event(VRT_CTX, enum vcl_event ev)
@@ -77,9 +92,17 @@ builtin_recv(VRT_CTX)
 	}
 	for (u = 0; u < sizeof known / sizeof known[0]; u++)
 		if (!strcmp(method, known[u]))
-			return (VCL_RET_PASS);
+			break;
 	/* Methods we do not understand go to the backend untouched. */
-	return (VCL_RET_PIPE);
+	if (u == sizeof known / sizeof known[0])
+		return (VCL_RET_PIPE);
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return (VCL_RET_PASS);
+	/* Not cacheable by default: credentials and cookies. */
+	if (VRT_GetHdr(ctx, &hdr_req_auth) != NULL ||
+	    VRT_GetHdr(ctx, &hdr_req_cookie) != NULL)
+		return (VCL_RET_PASS);
+	return (VCL_RET_HASH);
 }
 
 static enum vcl_ret
@@ -98,12 +121,64 @@ builtin_fetch(VRT_CTX)
 	return (VCL_RET_FETCH);
 }
 
+static void
+builtin_hash_data(VRT_CTX, const char *v)
+{
+	struct strands s;
+
+	s.n = 1;
+	s.p = &v;
+	VRT_hashdata(ctx, &s);
+}
+
 static enum vcl_ret
 builtin_hash(VRT_CTX)
 {
+	const char *host;
 
-	(void)ctx;
+	builtin_hash_data(ctx, VRT_r_req_url(ctx));
+	host = VRT_GetHdr(ctx, &hdr_req_host);
+	builtin_hash_data(ctx, host != NULL ? host : VRT_r_server_ip(ctx));
 	return (VCL_RET_LOOKUP);
+}
+
+/* Case-insensitive: does the header's value contain any of the words? */
+static int
+builtin_hdr_has(VRT_CTX, VCL_HEADER h, const char * const *words)
+{
+	const char *v = VRT_GetHdr(ctx, h);
+
+	if (v == NULL)
+		return (0);
+	for (; *words != NULL; words++)
+		if (strcasestr(v, *words) != NULL)
+			return (1);
+	return (0);
+}
+
+static enum vcl_ret
+builtin_backend_response(VRT_CTX)
+{
+	static const char * const no_store[] = { "no-store", NULL };
+	static const char * const no_share[] = {
+		"no-cache", "no-store", "private", NULL
+	};
+	const char *vary;
+
+	if (VRT_r_bereq_uncacheable(ctx))
+		return (VCL_RET_DELIVER);
+	vary = VRT_GetHdr(ctx, &hdr_beresp_vary);
+	if (VRT_r_beresp_ttl(ctx) <= 0 ||
+	    VRT_GetHdr(ctx, &hdr_beresp_sc) != NULL ||
+	    builtin_hdr_has(ctx, &hdr_beresp_surr, no_store) ||
+	    (VRT_GetHdr(ctx, &hdr_beresp_surr) == NULL &&
+	    builtin_hdr_has(ctx, &hdr_beresp_cc, no_share)) ||
+	    (vary != NULL && !strcmp(vary, "*"))) {
+		/* Hit-for-miss for two minutes. */
+		VRT_l_beresp_ttl(ctx, 120);
+		VRT_l_beresp_uncacheable(ctx, 1);
+	}
+	return (VCL_RET_DELIVER);
 }
 
 static enum vcl_ret
@@ -208,7 +283,7 @@ const struct vcl_conf VCL_builtin_conf = {
 	.deliver_method = builtin_deliver,
 	.synth_method = builtin_synth,
 	.backend_fetch_method = builtin_fetch,
-	.backend_response_method = builtin_deliver,
+	.backend_response_method = builtin_backend_response,
 	.backend_error_method = builtin_backend_error,
 	.init_method = builtin_ok,
 	.fini_method = builtin_ok,

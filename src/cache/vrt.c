@@ -17,8 +17,10 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/backend.h"
+#include "cache/child.h"
 #include "cache/fetch.h"
 #include "cache/http.h"
+#include "cache/obj.h"
 #include "cache/req.h"
 #include "cache/vcl.h"
 #include "cache/vsl.h"
@@ -100,6 +102,191 @@ VRT_INT_string(VRT_CTX, VCL_INT i)
 	return (WS_Printf(ctx->ws, "%ld", i));
 }
 
+/* The cache ---------------------------------------------------------------*/
+
+void
+VRT_hashdata(VRT_CTX, const struct strands *s)
+{
+	int i;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req == NULL || ctx->method != VCL_MET_HASH) {
+		VRT_fail(ctx, "hash_data() can only be used in vcl_hash");
+		return;
+	}
+	for (i = 0; s != NULL && i < s->n; i++) {
+		if (s->p[i] == NULL)
+			continue;
+		SHA256_Update(ctx->req->sha, s->p[i], strlen(s->p[i]));
+		VSLbs(ctx->vsl, SLT_Hash, s->p[i]);
+	}
+	/* A separator, so that ("ab", "c") and ("a", "bc") differ. */
+	SHA256_Update(ctx->req->sha, "#", 1);
+}
+
+VCL_STRING
+VRT_r_server_ip(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->sp == NULL || ctx->sp->ls == NULL)
+		return (NULL);
+	return (ctx->sp->ls->addr);
+}
+
+VCL_BOOL
+VRT_r_req_hash_always_miss(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->req != NULL && ctx->req->hash_always_miss);
+}
+
+void
+VRT_l_req_hash_always_miss(VRT_CTX, VCL_BOOL b)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req != NULL)
+		ctx->req->hash_always_miss = b ? 1 : 0;
+}
+
+/* beresp.ttl & co are what is left from now; stored from t_origin. */
+static struct busyobj *
+vrt_bo(VRT_CTX, const char *what)
+{
+
+	if (ctx->bo == NULL || ctx->method != VCL_MET_BACKEND_RESPONSE) {
+		if (ctx->bo == NULL ||
+		    ctx->method != VCL_MET_BACKEND_ERROR) {
+			VRT_fail(ctx, "%s is only available in "
+			    "vcl_backend_response and vcl_backend_error",
+			    what);
+			return (NULL);
+		}
+	}
+	return (ctx->bo);
+}
+
+VCL_DURATION
+VRT_r_beresp_ttl(VRT_CTX)
+{
+	struct busyobj *bo = vrt_bo(ctx, "beresp.ttl");
+
+	if (bo == NULL)
+		return (0);
+	return (bo->ttl - (ctx->now - bo->t_origin));
+}
+
+void
+VRT_l_beresp_ttl(VRT_CTX, VCL_DURATION d)
+{
+	struct busyobj *bo = vrt_bo(ctx, "beresp.ttl");
+
+	if (bo == NULL)
+		return;
+	bo->ttl = d + (ctx->now - bo->t_origin);
+	bo->ttl_source = "VCL";
+	VSLb(ctx->vsl, SLT_TTL, "VCL %.0f %.0f %.0f %.0f %s", d, bo->grace,
+	    bo->keep, ctx->now, bo->uncacheable ? "uncacheable" :
+	    "cacheable");
+}
+
+#define VRT_BO_DUR(field)						\
+VCL_DURATION								\
+VRT_r_beresp_##field(VRT_CTX)						\
+{									\
+	struct busyobj *bo = vrt_bo(ctx, "beresp." #field);		\
+									\
+	return (bo == NULL ? 0 : bo->field);				\
+}									\
+									\
+void									\
+VRT_l_beresp_##field(VRT_CTX, VCL_DURATION d)				\
+{									\
+	struct busyobj *bo = vrt_bo(ctx, "beresp." #field);		\
+									\
+	if (bo != NULL)							\
+		bo->field = d < 0 ? 0 : d;				\
+}
+
+VRT_BO_DUR(grace)
+VRT_BO_DUR(keep)
+
+VCL_BOOL
+VRT_r_beresp_uncacheable(VRT_CTX)
+{
+	struct busyobj *bo = vrt_bo(ctx, "beresp.uncacheable");
+
+	return (bo != NULL && bo->uncacheable);
+}
+
+void
+VRT_l_beresp_uncacheable(VRT_CTX, VCL_BOOL b)
+{
+	struct busyobj *bo = vrt_bo(ctx, "beresp.uncacheable");
+
+	if (bo == NULL)
+		return;
+	/* Once uncacheable (a pass), always: as in Varnish. */
+	if (b)
+		bo->uncacheable = 1;
+}
+
+VCL_BOOL
+VRT_r_bereq_uncacheable(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->bo != NULL && ctx->bo->fetch_oc == NULL);
+}
+
+static const struct objcore *
+vrt_obj(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req == NULL || ctx->req->objcore == NULL) {
+		VRT_fail(ctx, "obj is only available in vcl_hit and "
+		    "vcl_deliver of a cached object");
+		return (NULL);
+	}
+	return (ctx->req->objcore);
+}
+
+VCL_DURATION
+VRT_r_obj_ttl(VRT_CTX)
+{
+	const struct objcore *oc = vrt_obj(ctx);
+
+	return (oc == NULL ? 0 : oc->t_origin + oc->ttl - ctx->now);
+}
+
+VCL_DURATION
+VRT_r_obj_grace(VRT_CTX)
+{
+	const struct objcore *oc = vrt_obj(ctx);
+
+	return (oc == NULL ? 0 : oc->grace);
+}
+
+VCL_DURATION
+VRT_r_obj_keep(VRT_CTX)
+{
+	const struct objcore *oc = vrt_obj(ctx);
+
+	return (oc == NULL ? 0 : oc->keep);
+}
+
+VCL_INT
+VRT_r_obj_hits(VRT_CTX)
+{
+	const struct objcore *oc = vrt_obj(ctx);
+
+	return (oc == NULL ? 0 :
+	    (VCL_INT)__atomic_load_n(&oc->hits, __ATOMIC_RELAXED));
+}
+
 /* Headers -----------------------------------------------------------------*/
 
 static struct http *
@@ -112,6 +299,7 @@ vrt_http(VRT_CTX, enum gethdr_where where)
 	case HDR_RESP:		return (ctx->http_resp);
 	case HDR_BEREQ:		return (ctx->http_bereq);
 	case HDR_BERESP:	return (ctx->http_beresp);
+	case HDR_OBJ:		return (ctx->http_obj);
 	default:		return (NULL);
 	}
 }

@@ -15,6 +15,8 @@
 
 #include "common/miniobj.h"
 #include "common/tim.h"
+#include "cache/child.h"
+#include "cache/storage.h"
 #include "cache/vsc.h"
 #include "vsm/vscw.h"
 
@@ -125,6 +127,37 @@ VSC_Tick(void)
 	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
 }
 
+static const struct vscw_desc vsc_sma_desc[] = {
+#define VSC_FIELD(n, t, l, d)						\
+	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
+	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
+	    NULL, d },
+#include "vsc_sma_fields.h"
+};
+
+#define VSC_SMA_NFIELDS	(sizeof vsc_sma_desc / sizeof vsc_sma_desc[0])
+
+struct vsc_sma *
+VSC_NewSma(const char *name)
+{
+	struct vscw_desc desc[VSC_SMA_NFIELDS];
+	char ident[64];
+	unsigned u;
+	uint64_t *p;
+
+	assert(sizeof(struct vsc_sma) == sizeof desc / sizeof desc[0] *
+	    sizeof(uint64_t));
+	memcpy(desc, vsc_sma_desc, sizeof desc);
+	for (u = 0; u < VSC_SMA_NFIELDS; u++)
+		desc[u].format = VSCW_Format(desc[u].name);
+	(void)snprintf(ident, sizeof ident, "SMA.%s", name);
+	if (child_vsmw == NULL)
+		return (NULL);
+	p = VSCW_New(child_vsmw, ident, "sma", "Malloc stevedore counters",
+	    desc, VSC_SMA_NFIELDS);
+	return ((struct vsc_sma *)(void *)p);
+}
+
 /* The manager's counters, for the manual only (mgt_vsc.c has them). */
 static const struct vscw_desc vsc_mgt_desc[] = {
 #define VSC_FIELD(n, t, l, d)						\
@@ -181,4 +214,7 @@ VSC_DumpRoff(void)
 	    sizeof vsc_mgt_desc / sizeof vsc_mgt_desc[0]);
 	fputs(".SS \"The child's counters (MAIN)\"\n", stdout);
 	vsc_roff_group("MAIN", vsc_desc, VSC_NFIELDS);
+	fputs(".SS \"Each malloc store's counters (SMA.<store>)\"\n",
+	    stdout);
+	vsc_roff_group("SMA.<store>", vsc_sma_desc, VSC_SMA_NFIELDS);
 }

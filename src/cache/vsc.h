@@ -65,6 +65,9 @@ struct vsmw;
 
 /* Publish the counters in the child's shared memory. */
 int VSC_Init(struct vsmw *vsmw, char *err, size_t errlen);
+/* A store's SMA.<name> counters; NULL if they could not be made. */
+struct vsc_sma;
+struct vsc_sma *VSC_NewSma(const char *name);
 /* Once a second: uptime, and every worker's counts. */
 void VSC_Tick(void);
 

@@ -100,7 +100,7 @@ mgt_usage(void)
 "  -P file                            Pid file\n"
 "  -p name=value                      Set a parameter (repeatable;\n"
 "                                     veneerd -x params lists them)\n"
-"  -s [name=]malloc[,size]            Storage (default malloc)\n"
+"  -s [name=]malloc[,size]            Storage (default malloc,256M)\n"
 "  -t ttl                             Shorthand for -p default_ttl=ttl\n"
 "  -V                                 Version\n"
 "  -x params|counters|tags            Print a table as man page source\n",
@@ -129,32 +129,64 @@ mgt_param_arg(const char *arg)
 		MGT_Usage("-p %s", err);
 }
 
-/* [name=]malloc[,size]; only validated until the cache exists. */
+/*
+ * -s [name=]malloc[,size]: a store.  Unnamed ones are s0, s1... as in
+ * varnishd; "Transient" sizes the store of uncacheable and short-lived
+ * objects (unlimited unless given).  No size: 256M.
+ */
+static struct storage_arg mgt_stores[CHILD_MAX_STORES];
+static unsigned mgt_nstores;
+
 static void
 mgt_storage_arg(const char *arg)
 {
-	const char *p, *type;
-	uint64_t size;
-	const char *err;
+	struct storage_arg *sa;
+	const char *p, *type, *err;
+	uint64_t size = 256 * 1024 * 1024;
+	size_t nl;
+	unsigned u;
 
+	if (mgt_nstores == CHILD_MAX_STORES)
+		MGT_Usage("-s %s: too many stores (at most %d)", arg,
+		    CHILD_MAX_STORES);
+	sa = &mgt_stores[mgt_nstores];
 	p = strchr(arg, '=');
-	type = p != NULL && p < arg + strcspn(arg, ",") ? p + 1 : arg;
-	if (!strncmp(type, "malloc", 6) &&
-	    (type[6] == '\0' || type[6] == ',')) {
-		if (type[6] == ',') {
-			err = NUM_ParseBytes(type + 7, &size);
-			if (err != NULL)
-				MGT_Usage("-s %s: size: %s", arg, err);
-			if (size < 1024 * 1024)
-				MGT_Usage("-s %s: size below the minimum (1M)",
-				    arg);
-		}
-		return;
+	if (p != NULL && p < arg + strcspn(arg, ",")) {
+		type = p + 1;
+		nl = (size_t)(p - arg);
+		if (nl == 0 || nl >= sizeof sa->name ||
+		    strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") < nl)
+			MGT_Usage("-s %s: a store name is 1 to %zu letters, "
+			    "digits, '-' or '_'", arg, sizeof sa->name - 1);
+		(void)snprintf(sa->name, sizeof sa->name, "%.*s", (int)nl,
+		    arg);
+	} else {
+		type = arg;
+		(void)snprintf(sa->name, sizeof sa->name, "s%u",
+		    mgt_nstores);
 	}
+	for (u = 0; u < mgt_nstores; u++)
+		if (!strcmp(mgt_stores[u].name, sa->name))
+			MGT_Usage("-s %s: there is already a store named %s",
+			    arg, sa->name);
 	if (!strncmp(type, "file", 4) && (type[4] == '\0' || type[4] == ','))
 		MGT_Usage("-s %s: file storage is not supported yet; use "
 		    "malloc", arg);
-	MGT_Usage("-s %s: unknown storage type (use malloc)", arg);
+	if (strncmp(type, "malloc", 6) ||
+	    (type[6] != '\0' && type[6] != ','))
+		MGT_Usage("-s %s: unknown storage type (use malloc)", arg);
+	if (type[6] == ',') {
+		err = NUM_ParseBytes(type + 7, &size);
+		if (err != NULL)
+			MGT_Usage("-s %s: size: %s", arg, err);
+		if (size < 1024 * 1024)
+			MGT_Usage("-s %s: size below the minimum (1M)", arg);
+	} else if (!strcmp(sa->name, "Transient")) {
+		size = 0;
+	}
+	sa->size = size;
+	mgt_nstores++;
 }
 
 static void
@@ -283,6 +315,8 @@ main(int argc, char **argv, char **envp)
 
 	INIT_OBJ(&mgt_child_args, CHILD_ARGS_MAGIC);
 	MGT_BackendArg(b_arg, &mgt_child_args.backend);
+	memcpy(mgt_child_args.stores, mgt_stores, sizeof mgt_stores);
+	mgt_child_args.nstores = mgt_nstores;
 	MGT_Jail(j_arg, &mgt_child_args);
 	if (gethostname(mgt_hostname, sizeof mgt_hostname) != 0 ||
 	    mgt_hostname[0] == '\0')

@@ -673,7 +673,7 @@ START_TEST(counters_published_during_long_request)
 	ORIGIN_WaitReqs(o, 1, HX_T_RESP);
 	/* The origin holds the rest of the body until we release it. */
 	(void)VND_WaitCounter(v, "client_req", "==", 1, 5.0);
-	(void)VND_WaitCounter(v, "s_pass", "==", 1, 5.0);
+	(void)VND_WaitCounter(v, "cache_miss", "==", 1, 5.0);
 	(void)VND_WaitCounter(v, "backend_conn", "==", 1, 5.0);
 	ck_assert_int_eq(write(long_body_release[1], "x", 1), 1);
 	r = CLIENT_Resp(cl, 0, HX_T_RESP);

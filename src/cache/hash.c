@@ -1,0 +1,496 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * hash.c -- the cache index.  Digests map to objheads in HSH_NSHARD
+ * shards; each shard is a lock and a chained hash table that doubles
+ * when it gets crowded.  The shard lock guards its objheads (refcnt,
+ * chain, objcore list) and their objcores' flags, timers and boc
+ * pointer.  Lock order: shard lock, then boc->mtx; the expiry and LRU
+ * locks are never taken with a shard lock held.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/expire.h"
+#include "cache/hash.h"
+#include "cache/obj.h"
+#include "cache/pool.h"
+#include "cache/rfc.h"
+#include "cache/storage.h"
+#include "cache/vsc.h"
+
+#define HSH_NSHARD	256		/* power of two */
+#define HSH_MINBUCKETS	64
+
+struct hsh_shard {
+	pthread_mutex_t		mtx;
+	struct objhead		**tbl;		/* mtx */
+	unsigned		mask;		/* mtx: buckets - 1 */
+	unsigned		n;		/* mtx: objheads */
+} __attribute__((aligned(64)));
+
+static struct hsh_shard hsh_shards[HSH_NSHARD];
+
+void
+HSH_Init(void)
+{
+	unsigned u;
+
+	for (u = 0; u < HSH_NSHARD; u++) {
+		ASSERT_ZERO(pthread_mutex_init(&hsh_shards[u].mtx, NULL));
+		hsh_shards[u].tbl = calloc(HSH_MINBUCKETS,
+		    sizeof *hsh_shards[u].tbl);
+		assert(hsh_shards[u].tbl != NULL);
+		hsh_shards[u].mask = HSH_MINBUCKETS - 1;
+	}
+}
+
+/* The digest is a cryptographic hash: any of its bits will do. */
+static inline unsigned
+hsh_bucket(const unsigned char *digest, unsigned mask)
+{
+	uint32_t v;
+
+	memcpy(&v, digest + 4, sizeof v);
+	return (v & mask);
+}
+
+static struct hsh_shard *
+hsh_shard_of(const struct objhead *oh)
+{
+
+	return (&hsh_shards[oh->shard]);
+}
+
+static void
+hsh_lock(const struct objcore *oc)
+{
+
+	ASSERT_ZERO(pthread_mutex_lock(&hsh_shard_of(oc->objhead)->mtx));
+}
+
+static void
+hsh_unlock(const struct objcore *oc)
+{
+
+	ASSERT_ZERO(pthread_mutex_unlock(&hsh_shard_of(oc->objhead)->mtx));
+}
+
+/* Double the shard's table; on allocation failure keep the old one. */
+static void
+hsh_grow_locked(struct hsh_shard *sh)
+{
+	struct objhead **tbl, *oh, *next;
+	unsigned u, b, mask = sh->mask * 2 + 1;
+
+	tbl = calloc((size_t)mask + 1, sizeof *tbl);
+	if (tbl == NULL)
+		return;
+	for (u = 0; u <= sh->mask; u++) {
+		for (oh = sh->tbl[u]; oh != NULL; oh = next) {
+			next = oh->hnext;
+			b = hsh_bucket(oh->digest, mask);
+			oh->hnext = tbl[b];
+			tbl[b] = oh;
+		}
+	}
+	free(sh->tbl);
+	sh->tbl = tbl;
+	sh->mask = mask;
+}
+
+/* Find or create the objhead; it comes with a reference.  NULL: ENOMEM */
+static struct objhead *
+hsh_get_objhead_locked(struct hsh_shard *sh, unsigned shard,
+    const unsigned char *digest)
+{
+	struct objhead *oh;
+	unsigned b;
+
+	b = hsh_bucket(digest, sh->mask);
+	for (oh = sh->tbl[b]; oh != NULL; oh = oh->hnext)
+		if (!memcmp(oh->digest, digest, SHA256_LEN))
+			break;
+	if (oh != NULL) {
+		oh->refcnt++;
+		return (oh);
+	}
+	ALLOC_OBJ(oh, OBJHEAD_MAGIC);
+	if (oh == NULL)
+		return (NULL);
+	memcpy(oh->digest, digest, SHA256_LEN);
+	oh->shard = shard;
+	oh->refcnt = 1;
+	TAILQ_INIT(&oh->objcs);
+	oh->hnext = sh->tbl[b];
+	sh->tbl[b] = oh;
+	VSC_Add(n_objecthead, 1);
+	if (++sh->n > 2 * (sh->mask + 1))
+		hsh_grow_locked(sh);
+	return (oh);
+}
+
+/* Drop a reference; the last one frees the objhead. */
+static void
+hsh_deref_objhead_locked(struct hsh_shard *sh, struct objhead *oh)
+{
+	struct objhead **pp;
+
+	assert(oh->refcnt > 0);
+	if (--oh->refcnt > 0)
+		return;
+	assert(TAILQ_EMPTY(&oh->objcs));
+	for (pp = &sh->tbl[hsh_bucket(oh->digest, sh->mask)]; *pp != oh;
+	    pp = &(*pp)->hnext)
+		assert(*pp != NULL);
+	*pp = oh->hnext;
+	sh->n--;
+	VSC_Sub(n_objecthead, 1);
+	FREE_OBJ(oh);
+}
+
+void
+HSH_DerefObjhead(struct objcore *oc)
+{
+	struct objhead *oh;
+	struct hsh_shard *sh;
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	oh = oc->objhead;
+	CHECK_OBJ(oh, OBJHEAD_MAGIC);
+	oc->objhead = NULL;
+	sh = hsh_shard_of(oh);
+	ASSERT_ZERO(pthread_mutex_lock(&sh->mtx));
+	hsh_deref_objhead_locked(sh, oh);
+	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+}
+
+/* A busy objcore for a fetch, first in oh's list.  NULL: ENOMEM. */
+static struct objcore *
+hsh_new_busy_locked(struct objhead *oh)
+{
+	struct objcore *oc;
+
+	oc = OBJ_NewCore();
+	if (oc == NULL)
+		return (NULL);
+	oc->boc = BOC_New(oc);
+	if (oc->boc == NULL) {
+		(void)OBJ_Deref(&oc);
+		return (NULL);
+	}
+	oc->flags = OC_F_BUSY;
+	oc->objhead = oh;
+	oh->refcnt++;
+	TAILQ_INSERT_HEAD(&oh->objcs, oc, oh_list);
+	OBJ_Ref(oc);		/* the caller's; the cache has the first */
+	return (oc);
+}
+
+/* A reference to oc and its boc (if any) for the caller. */
+static void
+hsh_take_locked(struct objcore *oc, struct objcore **ocp, struct boc **bocp)
+{
+
+	OBJ_Ref(oc);
+	*ocp = oc;
+	if (oc->boc != NULL)
+		BOC_Ref(oc->boc);
+	*bocp = oc->boc;
+}
+
+/* May the request wait on busy's boc?  Counts it as waiting if so. */
+static int
+hsh_wait_locked(struct objcore *busy)
+{
+	struct boc *boc = busy->boc;
+	int ok;
+
+	CHECK_OBJ(boc, BOC_MAGIC);
+	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	ok = cache_param->waitinglist_max == 0 ||
+	    boc->waiters < cache_param->waitinglist_max;
+	if (ok)
+		boc->waiters++;
+	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	return (ok);
+}
+
+void
+HSH_Unwait(struct boc *boc)
+{
+
+	CHECK_OBJ(boc, BOC_MAGIC);
+	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	assert(boc->waiters > 0);
+	boc->waiters--;
+	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+}
+
+enum hsh_lookup
+HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
+    hsh_vary_f *vary_ok, void *priv, unsigned always_miss,
+    struct objcore **ocp, struct boc **bocp, struct objcore **busyp)
+{
+	struct hsh_shard *sh;
+	struct objhead *oh;
+	struct objcore *oc, *grace_oc = NULL, *busy_oc = NULL;
+	enum hsh_lookup r = HSH_MISS;
+	unsigned shard = digest[0] & (HSH_NSHARD - 1);
+	vtim_real now, fresh;
+
+	(void)wrk;
+	*ocp = NULL;
+	*bocp = NULL;
+	*busyp = NULL;
+	sh = &hsh_shards[shard];
+	now = TIM_real();
+	ASSERT_ZERO(pthread_mutex_lock(&sh->mtx));
+	oh = hsh_get_objhead_locked(sh, shard, digest);
+	if (oh == NULL) {
+		ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+		return (HSH_MISS);
+	}
+	TAILQ_FOREACH(oc, &oh->objcs, oh_list) {
+		if (oc->flags & (OC_F_DYING | OC_F_FAILED))
+			continue;
+		if (oc->flags & OC_F_BUSY) {
+			if (busy_oc == NULL)
+				busy_oc = oc;
+			continue;
+		}
+		if (always_miss)
+			continue;
+		if (oc->obj != NULL && oc->obj->vary != NULL &&
+		    !vary_ok(priv, oc->obj))
+			continue;
+		fresh = oc->t_origin + oc->ttl;
+		if (oc->flags & (OC_F_HFM | OC_F_HFP)) {
+			if (now >= fresh)
+				continue;
+			r = oc->flags & OC_F_HFP ? HSH_HITPASS : HSH_HITMISS;
+			break;
+		}
+		if (now < fresh && !(oc->rfc_flags & RFC_F_NO_CACHE)) {
+			hsh_take_locked(oc, ocp, bocp);
+			r = HSH_HIT;
+			break;
+		}
+		if (now < fresh + oc->grace && (grace_oc == NULL ||
+		    oc->t_origin > grace_oc->t_origin))
+			grace_oc = oc;
+	}
+	if (r == HSH_HIT || r == HSH_HITPASS) {
+		hsh_deref_objhead_locked(sh, oh);
+		ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+		return (r);
+	}
+	if (r == HSH_MISS && grace_oc != NULL) {
+		hsh_take_locked(grace_oc, ocp, bocp);
+		if (busy_oc == NULL)
+			*busyp = hsh_new_busy_locked(oh);
+		r = HSH_GRACE;
+	} else if (r == HSH_MISS && busy_oc != NULL) {
+		if (hsh_wait_locked(busy_oc)) {
+			hsh_take_locked(busy_oc, ocp, bocp);
+			r = HSH_BUSY;
+		} else {
+			r = HSH_PRIVATE;
+		}
+	} else {
+		*busyp = hsh_new_busy_locked(oh);
+	}
+	hsh_deref_objhead_locked(sh, oh);
+	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+	return (r);
+}
+
+/* Take oc off its objhead's list; the rest of the kill comes unlocked. */
+static int
+hsh_unlist_locked(struct objcore *oc)
+{
+
+	if (oc->flags & OC_F_DYING)
+		return (0);
+	oc->flags |= OC_F_DYING;
+	TAILQ_REMOVE(&oc->objhead->objcs, oc, oh_list);
+	return (1);
+}
+
+/* After hsh_unlist_locked: off the heap and LRU, the cache's ref gone. */
+static void
+hsh_kill_finish(struct objcore *oc)
+{
+
+	EXP_Remove(oc);
+	LRU_Remove(oc);
+	if (oc->flags & OC_F_INSERTED) {
+		if (oc->obj != NULL && !(oc->flags & (OC_F_HFM | OC_F_HFP))) {
+			VSC_Sub(n_object, 1);
+			if (oc->obj->vary != NULL)
+				VSC_Sub(n_vary, 1);
+		}
+	}
+	(void)OBJ_Deref(&oc);
+}
+
+int
+HSH_Kill(struct worker *wrk, struct objcore *oc)
+{
+	int r;
+
+	(void)wrk;
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	if (oc->objhead == NULL)
+		return (0);
+	hsh_lock(oc);
+	r = hsh_unlist_locked(oc);
+	hsh_unlock(oc);
+	if (r)
+		hsh_kill_finish(oc);
+	return (r);
+}
+
+/* Same variant: both without Vary, or the same Vary'd values. */
+static int
+hsh_same_variant(const struct object *a, const struct object *b)
+{
+
+	if (a == NULL || b == NULL)
+		return (1);
+	if (a->vary_len != b->vary_len)
+		return (0);
+	return (a->vary_len == 0 || !memcmp(a->vary, b->vary, a->vary_len));
+}
+
+void
+HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
+{
+	TAILQ_HEAD(, objcore) dead = TAILQ_HEAD_INITIALIZER(dead);
+	struct objcore *oc2, *next;
+
+	(void)wrk;
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	assert((flags & ~(OC_F_HFM | OC_F_HFP)) == 0);
+	hsh_lock(oc);
+	assert(oc->flags & OC_F_BUSY);
+	oc->flags &= ~OC_F_BUSY;
+	oc->flags |= flags | OC_F_INSERTED;
+	/* What this one replaces leaves: older copies of the variant. */
+	for (oc2 = TAILQ_FIRST(&oc->objhead->objcs); oc2 != NULL;
+	    oc2 = next) {
+		next = TAILQ_NEXT(oc2, oh_list);
+		if (oc2 == oc || (oc2->flags & (OC_F_BUSY | OC_F_DYING)))
+			continue;
+		if (!(oc2->flags & (OC_F_HFM | OC_F_HFP)) &&
+		    !hsh_same_variant(oc->obj, oc2->obj))
+			continue;
+		(void)hsh_unlist_locked(oc2);
+		OBJ_Ref(oc2);	/* held across the unlocked part */
+		TAILQ_INSERT_TAIL(&dead, oc2, oh_list);
+	}
+	hsh_unlock(oc);
+	if (oc->obj != NULL && !(flags & (OC_F_HFM | OC_F_HFP))) {
+		VSC_Add(n_object, 1);
+		if (oc->obj->vary != NULL)
+			VSC_Add(n_vary, 1);
+	}
+	if (EXP_Insert(oc) != 0)
+		(void)HSH_Kill(wrk, oc);
+	else if (oc->obj != NULL && !oc->stv->transient)
+		LRU_Add(oc, TIM_real());
+	while ((oc2 = TAILQ_FIRST(&dead)) != NULL) {
+		TAILQ_REMOVE(&dead, oc2, oh_list);
+		hsh_kill_finish(oc2);
+		(void)OBJ_Deref(&oc2);
+	}
+}
+
+void
+HSH_Fail(struct worker *wrk, struct objcore *oc)
+{
+	int r;
+
+	(void)wrk;
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	hsh_lock(oc);
+	oc->flags |= OC_F_FAILED;
+	r = hsh_unlist_locked(oc);
+	hsh_unlock(oc);
+	if (r)
+		hsh_kill_finish(oc);
+}
+
+void
+HSH_DetachBoc(struct objcore *oc)
+{
+	struct boc *boc;
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	if (oc->objhead != NULL)
+		hsh_lock(oc);
+	boc = oc->boc;
+	oc->boc = NULL;
+	if (oc->objhead != NULL)
+		hsh_unlock(oc);
+	if (boc != NULL)
+		BOC_Deref(&boc);
+}
+
+void
+HSH_Rearm(struct objcore *oc, vtim_real t_origin, vtim_dur ttl,
+    vtim_dur grace, vtim_dur keep)
+{
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	if (oc->objhead != NULL)
+		hsh_lock(oc);
+	oc->t_origin = t_origin;
+	oc->ttl = ttl;
+	oc->grace = grace;
+	oc->keep = keep;
+	if (oc->objhead != NULL)
+		hsh_unlock(oc);
+	EXP_Rearm(oc);
+}
+
+unsigned
+HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
+{
+	TAILQ_HEAD(, objcore) dead = TAILQ_HEAD_INITIALIZER(dead);
+	struct hsh_shard *sh;
+	struct objhead *oh;
+	struct objcore *oc, *next;
+	unsigned shard = digest[0] & (HSH_NSHARD - 1), n = 0;
+
+	(void)wrk;
+	sh = &hsh_shards[shard];
+	ASSERT_ZERO(pthread_mutex_lock(&sh->mtx));
+	for (oh = sh->tbl[hsh_bucket(digest, sh->mask)]; oh != NULL;
+	    oh = oh->hnext)
+		if (!memcmp(oh->digest, digest, SHA256_LEN))
+			break;
+	if (oh != NULL) {
+		for (oc = TAILQ_FIRST(&oh->objcs); oc != NULL; oc = next) {
+			next = TAILQ_NEXT(oc, oh_list);
+			if (oc->flags & (OC_F_BUSY | OC_F_DYING))
+				continue;
+			(void)hsh_unlist_locked(oc);
+			OBJ_Ref(oc);
+			TAILQ_INSERT_TAIL(&dead, oc, oh_list);
+			n++;
+		}
+	}
+	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+	while ((oc = TAILQ_FIRST(&dead)) != NULL) {
+		TAILQ_REMOVE(&dead, oc, oh_list);
+		hsh_kill_finish(oc);
+		(void)OBJ_Deref(&oc);
+	}
+	return (n);
+}

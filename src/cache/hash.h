@@ -1,0 +1,83 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * hash.h -- the cache index: lookup digest -> objhead -> objcores.  The
+ * table is split in shards, each with its own lock and its own chained
+ * hash table; a shard's lock guards its objheads and their objcore
+ * lists, flags and timers.  A hit takes one lock, its shard's.
+ */
+
+#ifndef VENEER_CACHE_HASH_H
+#define VENEER_CACHE_HASH_H
+
+#include <stdint.h>
+#include <bsd/sys/queue.h>
+
+#include "common/sha256.h"
+#include "common/tim.h"
+#include "cache/obj.h"
+
+struct req;
+struct worker;
+
+struct objhead {
+	unsigned		magic;
+#define OBJHEAD_MAGIC		0x1b96615d
+	unsigned		refcnt;		/* shard lock */
+	unsigned		shard;		/* const */
+	struct objhead		*hnext;		/* shard lock */
+	TAILQ_HEAD(, objcore)	objcs;		/* shard lock */
+	unsigned char		digest[SHA256_LEN];	/* const */
+};
+
+enum hsh_lookup {
+	HSH_MISS,	/* *busyp: a new busy objcore to fetch into */
+	HSH_HIT,	/* *ocp: a fresh object (maybe still streaming) */
+	HSH_GRACE,	/* *ocp: stale in grace; *busyp if we refresh it */
+	HSH_HITMISS,	/* a hit-for-miss marker: *busyp, fetch, no wait */
+	HSH_HITPASS,	/* a hit-for-pass marker: pass */
+	HSH_BUSY,	/* *ocp: a busy objcore to wait on, *bocp its boc */
+	HSH_PRIVATE,	/* too many wait already: fetch alone, uncached */
+};
+
+void HSH_Init(void);
+
+/*
+ * Look digest up.  vary_ok(priv, obj) says whether a stored object's
+ * Vary'd values match the request.  always_miss ignores stored objects
+ * (not busy ones).  Every objcore returned holds a reference for the
+ * caller, and so does *bocp: the boc of *ocp while it is still being
+ * fetched (HIT, GRACE, BUSY), else NULL.  A new busy objcore (*busyp)
+ * comes with its boc in busy->boc, which the caller's fetch will fill.
+ * NULL busy with MISS: out of memory (answer 503).
+ */
+typedef int hsh_vary_f(void *priv, const struct object *o);
+enum hsh_lookup HSH_Lookup(struct worker *wrk,
+    const unsigned char digest[SHA256_LEN], hsh_vary_f *vary_ok,
+    void *priv, unsigned always_miss, struct objcore **ocp,
+    struct boc **bocp, struct objcore **busyp);
+/* A request stops waiting on boc (woken or timed out). */
+void HSH_Unwait(struct boc *boc);
+
+/*
+ * The fetch has the headers: the busy objcore becomes a cached object
+ * (or a marker: OC_F_HFM/OC_F_HFP set by the caller in flags), goes on
+ * the expiry heap, and older objects it replaces (same variant) leave.
+ */
+void HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags);
+/* The fetch failed before headers: the busy objcore leaves the cache. */
+void HSH_Fail(struct worker *wrk, struct objcore *oc);
+/* Take oc out of the cache (expiry, LRU, purge).  0 if already gone. */
+int HSH_Kill(struct worker *wrk, struct objcore *oc);
+/* Detach the finished fetch's boc from oc. */
+void HSH_DetachBoc(struct objcore *oc);
+/* Update oc's timers (revalidation, VCL), reordering its expiry. */
+void HSH_Rearm(struct objcore *oc, vtim_real t_origin, vtim_dur ttl,
+    vtim_dur grace, vtim_dur keep);
+/* Kill every object of this digest (purge); how many. */
+unsigned HSH_Purge(struct worker *wrk,
+    const unsigned char digest[SHA256_LEN]);
+/* The objcore leaves its objhead for good (OBJ_Deref, last ref). */
+void HSH_DerefObjhead(struct objcore *oc);
+
+#endif /* VENEER_CACHE_HASH_H */

@@ -1,0 +1,223 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * obj.h -- cached objects.  An objcore is the cache's handle on one
+ * response: its timers, flags, references and list positions.  Its
+ * object (headers and body, in a stevedore) is written once by the fetch
+ * that made it and is read-only afterwards, so any number of clients
+ * read it without locks.  While the fetch runs, a boc (busy object
+ * context) tells readers how much of the body has arrived, and wakes them
+ * when more does: a miss is delivered as it streams in, to every client
+ * that asked for it.
+ *
+ * References: objcore->refcnt is atomic.  It is only ever raised by
+ * someone who can prove the objcore is alive: the holder of another
+ * reference, or the holder of a lock of a list the objcore is on (its
+ * objhead's shard, the expiry heap, its stevedore's LRU), since being on
+ * those lists implies the cache's own reference, which is dropped only
+ * after the objcore has left all three (HSH_Kill).
+ */
+
+#ifndef VENEER_CACHE_OBJ_H
+#define VENEER_CACHE_OBJ_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <bsd/sys/queue.h>
+
+#include "common/tim.h"
+#include "common/txt.h"
+
+struct http;
+struct objhead;
+struct stevedore;
+struct worker;
+struct ws;
+
+/* objcore flags, under its objhead's shard lock (private ones: owner) */
+#define OC_F_BUSY	(1U << 0)	/* being fetched; no headers yet */
+#define OC_F_HFM	(1U << 1)	/* hit-for-miss marker */
+#define OC_F_HFP	(1U << 2)	/* hit-for-pass marker */
+#define OC_F_PRIVATE	(1U << 3)	/* not in the cache: one request */
+#define OC_F_DYING	(1U << 4)	/* leaving the cache */
+#define OC_F_FAILED	(1U << 5)	/* its fetch failed */
+#define OC_F_INSERTED	(1U << 6)	/* on expiry heap and LRU */
+
+/* A piece of an object's body. */
+struct obj_seg {
+	unsigned		magic;
+#define OBJ_SEG_MAGIC		0x4d2f0b7e
+	unsigned		inline_;	/* inside the object block */
+	struct obj_seg		*next;		/* written before published */
+	struct stevedore	*stv;		/* const */
+	size_t			charged;	/* const */
+	size_t			space;		/* bytes of data[]; const */
+	size_t			used;		/* fetch thread only */
+	char			data[];
+};
+
+/*
+ * The stored response.  One allocation holds this struct, the header
+ * slots, their strings and (for a small body of known length) the body.
+ * The header slots are a struct http's arrays, so VCL and delivery read
+ * them as any other message.
+ */
+struct object {
+	unsigned		magic;
+#define OBJECT_MAGIC		0x0b1e3f57
+	uint16_t		status;
+	uint16_t		nhd;		/* slots used in hd[] */
+	unsigned		spilled;	/* body partly in Transient */
+	size_t			charged;	/* this block's cost */
+	struct txt		*hd;		/* start line and headers */
+	unsigned char		*hdf;
+	uint64_t		len;		/* body bytes, when complete */
+	uint64_t		len_hint;	/* Content-Length, UINT64_MAX */
+	struct obj_seg		*first;		/* body pieces */
+	struct obj_seg		*last;		/* fetch thread only */
+	const char		*vary;		/* "name\0value\0..." or NULL */
+	size_t			vary_len;
+};
+
+enum boc_state {
+	BOS_FETCHING,	/* no headers yet */
+	BOS_STREAM,	/* headers in oc->obj; body arriving */
+	BOS_FINISHED,	/* body complete */
+	BOS_FAILED,	/* fetch failed; oc has no (complete) object */
+};
+
+/*
+ * Busy object context: the meeting point of a fetch and its readers.
+ * Lives while the fetch runs and while anybody still reads through it.
+ */
+struct boc {
+	unsigned		magic;
+#define BOC_MAGIC		0x7a1c44e9
+	pthread_mutex_t		mtx;
+	pthread_cond_t		cond;
+	unsigned		refcnt;		/* mtx */
+	enum boc_state		state;		/* mtx */
+	uint64_t		len;		/* mtx: body bytes readable */
+	struct objcore		*oc;		/* mtx: the target; one ref */
+	unsigned		waiters;	/* mtx: requests waiting */
+	/*
+	 * Transit: a private object has one reader, which frees what it
+	 * has sent, and the fetch stays at most transit_buffer ahead of
+	 * it, so a pass of any size takes bounded memory.
+	 */
+	unsigned		transit;	/* const once streaming */
+	uint64_t		consumed;	/* mtx: what the reader sent */
+};
+
+struct objcore {
+	unsigned		magic;
+#define OBJCORE_MAGIC		0x4d301302
+	unsigned		refcnt;		/* atomic, see above */
+	unsigned		flags;		/* shard lock, see above */
+	struct objhead		*objhead;	/* const; NULL if private */
+	struct object		*obj;		/* set before unbusy */
+	struct boc		*boc;		/* shard lock: while fetched */
+	struct stevedore	*stv;		/* const once obj is set */
+	uint64_t		charge;		/* bytes counted in stv */
+
+	/* Timers, written under the shard lock once in the cache. */
+	vtim_real		t_origin;
+	vtim_dur		ttl;
+	vtim_dur		grace;
+	vtim_dur		keep;
+	vtim_dur		stale_if_error;
+	unsigned		rfc_flags;	/* RFC_F_*: const */
+
+	uint32_t		xid;		/* fetch's vxid; const */
+	unsigned		hits;		/* atomic */
+	uint32_t		lru_stamp;	/* atomic: last LRU move, s */
+	void			*ban;		/* XXX issue 7: bans */
+
+	TAILQ_ENTRY(objcore)	oh_list;	/* shard lock */
+	TAILQ_ENTRY(objcore)	lru_list;	/* stv lru lock */
+	unsigned		exp_idx;	/* exp lock */
+	vtim_real		exp_when;	/* exp lock */
+};
+
+/* End of the objcore's life in the cache (ttl + grace + keep). */
+static inline vtim_real
+OC_End(const struct objcore *oc)
+{
+
+	return (oc->t_origin + oc->ttl + oc->grace + oc->keep);
+}
+
+/* obj.c */
+struct objcore *OBJ_NewCore(void);
+/* A reference more; the caller proves the objcore alive (see above). */
+void OBJ_Ref(struct objcore *oc);
+/*
+ * Drop a reference; the last one frees the object and the objcore.
+ * Returns the references left.
+ */
+unsigned OBJ_Deref(struct objcore **ocp);
+
+/*
+ * Create oc's object in stv from a response: its status, headers (those
+ * not flagged HDF_FILTER) and room for body_hint bytes of body inline
+ * (0: none; the body then grows in pieces).  vary: the request's values
+ * of the Vary'd headers, copied in.  NULL when the stevedore is full even
+ * after nuking (the caller stores it elsewhere or passes).
+ */
+struct object *OBJ_New(struct worker *wrk, struct objcore *oc,
+    struct stevedore *stv, const struct http *hp, uint64_t body_hint,
+    const char *vary, size_t vary_len);
+/* Free the object's storage (the objcore stays: a marker). */
+void OBJ_Slim(struct objcore *oc);
+/* A struct http reading the object's headers, in ws.  NULL: overflow. */
+struct http *OBJ_Http(struct ws *ws, const struct object *o);
+/*
+ * Body space for the fetch: at least 1 byte, up to want, at the end of
+ * the object; NULL when the store is full (after nuking).  The fetch
+ * fills it and publishes it with BOC_Extend.
+ */
+char *OBJ_GetSpace(struct worker *wrk, struct objcore *oc, size_t want,
+    size_t *got);
+/* The fetch wrote n bytes into the space it got; the new length. */
+uint64_t OBJ_Extend(struct objcore *oc, size_t n);
+
+/*
+ * Iterate over the body, waiting for bytes still being fetched.  func
+ * gets each piece (flush set when it should write out what it has: the
+ * next piece may take a while); a non-zero return stops.  Returns 0 at
+ * the end of a complete body, -1 if the fetch failed, or func's value.
+ */
+typedef int obj_iter_f(void *priv, int flush, const void *ptr, size_t len);
+int OBJ_Iterate(struct objcore *oc, struct boc *boc, void *priv,
+    obj_iter_f *func);
+
+/*
+ * Busy object contexts.  A boc holds a reference to its target: the
+ * objcore the body goes to (which is not the busy objcore readers found
+ * when the response turned out uncacheable: then it is a private one).
+ * Never drop a boc reference with a shard lock held.
+ */
+struct boc *BOC_New(struct objcore *oc);
+/* Point the readers at another objcore (or none: NULL). */
+void BOC_SetTarget(struct boc *boc, struct objcore *oc);
+/* The target, with a reference for the caller; NULL if none. */
+struct objcore *BOC_Target(struct boc *boc);
+void BOC_Ref(struct boc *boc);
+void BOC_Deref(struct boc **bocp);
+/* Publish a state change; wakes every reader. */
+void BOC_SetState(struct boc *boc, enum boc_state state);
+/* Publish more body (len: the body's new length); wakes readers. */
+void BOC_Extend(struct boc *boc, uint64_t len);
+/*
+ * Transit: wait until the reader is less than limit behind len.
+ * Returns 0, or -1 when the reader is gone (nobody else holds the boc).
+ */
+int BOC_Throttle(struct boc *boc, uint64_t len, uint64_t limit);
+/*
+ * Wait until the state is at least want (or failed); bounded by
+ * deadline (monotonic; 0: none).  Returns the state.
+ */
+enum boc_state BOC_Wait(struct boc *boc, enum boc_state want,
+    vtim_mono deadline);
+
+#endif /* VENEER_CACHE_OBJ_H */
