@@ -29,7 +29,9 @@ PARAM(thread_pool_max, UINT, "threads", "5000", "10", NULL, 0,
     "Most worker threads a pool may have. A busy request holds a "
     "thread; idle keep-alive connections do not. When every thread is "
     "busy, new sessions queue (thread_queue_limit) and then are dropped "
-    "(counter sess_dropped).")
+    "(counter sess_dropped). Backend fetches that requests wait for may "
+    "take as many threads again, so waiting clients never starve their "
+    "own fetches.")
 PARAM(thread_pool_add_delay, TIMEOUT, "seconds", "0", "0", NULL, 0,
     "Wait this long after creating a thread before creating the next "
     "one. Raise it if thread creation storms hurt the machine.")

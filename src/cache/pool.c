@@ -39,6 +39,7 @@ struct pool {
 	unsigned		nthr;		/* mtx: including starting */
 	unsigned		nstarting;	/* mtx: bred, not yet waiting */
 	unsigned		lqueue;		/* mtx; atomic for POOL_Busy */
+	unsigned		lqueue_bo;	/* mtx: of which TASK_BO */
 	unsigned		limited;	/* mtx: at max with a queue */
 	unsigned		dropped;	/* mtx: dropped work since breed */
 	unsigned		nlingering;	/* atomic: workers lingering */
@@ -73,6 +74,8 @@ pool_dequeue_locked(struct pool *pp)
 			continue;
 		TAILQ_REMOVE(&pp->queue[u], t, list);
 		__atomic_sub_fetch(&pp->lqueue, 1, __ATOMIC_RELAXED);
+		if (u == TASK_BO)
+			pp->lqueue_bo--;
 		VSC_Sub(thread_queue_len, 1);
 		return (t);
 	}
@@ -107,7 +110,9 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
 		return (0);
 	}
-	if (prio != TASK_BO && pp->lqueue >= cache_param->thread_queue_limit) {
+	/* Fetches do not count: they get threads beyond the limit. */
+	if (prio != TASK_BO && pp->lqueue - pp->lqueue_bo >=
+	    cache_param->thread_queue_limit) {
 		/* Dropped, but tell the herder a thread was wanted. */
 		pp->dropped = 1;
 		ASSERT_ZERO(pthread_cond_signal(&pp->herder_cond));
@@ -116,6 +121,8 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 	}
 	TAILQ_INSERT_TAIL(&pp->queue[prio], task, list);
 	__atomic_add_fetch(&pp->lqueue, 1, __ATOMIC_RELAXED);
+	if (prio == TASK_BO)
+		pp->lqueue_bo++;
 	VSC_Add(thread_queue_len, 1);
 	if (prio == TASK_VCA)
 		VSC_Add(sess_queued, 1);
@@ -249,6 +256,14 @@ pool_want_thread_locked(struct pool *pp)
 		pp->dropped = 0;
 		return (1);
 	}
+	/*
+	 * A backend fetch is what a client thread waits for: were it to
+	 * wait for a free thread, all threads could be clients waiting on
+	 * fetches nobody runs.  Fetches may use as many threads again.
+	 */
+	if (!TAILQ_EMPTY(&pp->queue[TASK_BO]) &&
+	    pp->nthr < 2 * cache_param->thread_pool_max)
+		return (1);
 	pp->dropped = 0;
 	if (!pp->limited) {
 		pp->limited = 1;
