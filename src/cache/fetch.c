@@ -27,6 +27,7 @@
 #include "cache/req.h"
 #include "cache/rfc.h"
 #include "cache/storage.h"
+#include "cache/vary.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
@@ -461,53 +462,35 @@ FETCH_Ttl(struct busyobj *bo)
 }
 
 /*
- * The request's values of the Vary'd headers, as the object keeps them:
- * for each name, "name\0" then "\1value\0" if the request had it or
- * "\0" if not.  Returns the length, 0 without Vary, -1 if the response
- * must not be reused (Vary: *, or too big to keep).
+ * The Vary'd names and the request's values for them, as the object
+ * keeps them (vary.h).  Returns the length, 0 without Vary, -1 if the
+ * response must not be reused (Vary: *, or too big to keep).
  */
 static ssize_t
 bo_vary(struct busyobj *bo, char **blobp)
 {
-	char names[4096], *b;
-	const char *n;
-	struct txt v;
-	size_t avail, l = 0, nl;
+	char *names;
+	size_t avail;
+	ssize_t l;
 	int i;
 
 	*blobp = NULL;
-	i = RFC_VaryNames(bo->beresp, names, sizeof names);
-	if (i == 0)
-		return (0);
-	if (i < 0)
-		return (-1);
 	avail = WS_ReserveAll(bo->ws);
-	b = WS_Reservation(bo->ws);
-	for (n = names; *n != '\0'; n += nl + 1) {
-		nl = strlen(n);
-		if (l + nl + 2 > avail)
-			goto overflow;
-		memcpy(b + l, n, nl + 1);
-		l += nl + 1;
-		if (!HTTP_GetHdr(bo->bereq0, n, &v)) {
-			b[l++] = '\0';
-			continue;
-		}
-		b[l++] = '\1';
-		if (l + TXT_LEN(v) + 1 > avail)
-			goto overflow;
-		memcpy(b + l, v.b, TXT_LEN(v));
-		l += TXT_LEN(v);
-		b[l++] = '\0';
+	names = WS_Reservation(bo->ws);
+	i = RFC_VaryNames(bo->beresp, names, avail);
+	if (i <= 0) {
+		WS_Release(bo->ws, 0);
+		if (i == -2)
+			VSLb(bo->vsl, SLT_Error, "Vary names too big for "
+			    "workspace_backend; not cached");
+		return (i == 0 ? 0 : -1);
 	}
-	WS_Release(bo->ws, l);
-	*blobp = b;
-	return ((ssize_t)l);
-overflow:
-	WS_Release(bo->ws, 0);
-	VSLb(bo->vsl, SLT_Error, "Vary'd request headers too big for "
-	    "workspace_backend; not cached");
-	return (-1);
+	WS_Release(bo->ws, VRY_NamesLen(names));
+	l = VRY_Build(bo->ws, bo->bereq0, names, blobp);
+	if (l < 0)
+		VSLb(bo->vsl, SLT_Error, "Vary'd request headers too big for "
+		    "workspace_backend; not cached");
+	return (l);
 }
 
 /* Append bytes to the target object and publish them. */
@@ -723,9 +706,10 @@ bo_build_miss(struct busyobj *bo, struct req *req)
 	/* The request may end before the fetch: own every string. */
 	if (HTTP_Detach(bo->bereq) != 0)
 		return (-1);
-	bo->bereq0 = HTTP_New(bo->ws, bo->bereq->shd - HTTP_HDR_FIRST,
-	    bo->vsl, SLT_BereqMethod);
-	if (bo->bereq0 == NULL || HTTP_Clone(bo->bereq0, bo->bereq) != 0)
+	/* The request as it came, to know its Vary'd values. */
+	bo->bereq0 = HTTP_New(bo->ws, rhp->nhd, bo->vsl, SLT_BereqMethod);
+	if (bo->bereq0 == NULL || HTTP_Clone(bo->bereq0, rhp) != 0 ||
+	    HTTP_Detach(bo->bereq0) != 0)
 		return (-1);
 	return (0);
 }

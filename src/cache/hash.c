@@ -22,6 +22,7 @@
 #include "cache/pool.h"
 #include "cache/rfc.h"
 #include "cache/storage.h"
+#include "cache/vary.h"
 #include "cache/vsc.h"
 
 #define HSH_NSHARD	256		/* power of two */
@@ -48,6 +49,7 @@ HSH_Init(void)
 		assert(hsh_shards[u].tbl != NULL);
 		hsh_shards[u].mask = HSH_MINBUCKETS - 1;
 	}
+	VRY_Init();
 }
 
 /* The digest is a cryptographic hash: any of its bits will do. */
@@ -145,6 +147,7 @@ hsh_deref_objhead_locked(struct hsh_shard *sh, struct objhead *oh)
 	if (--oh->refcnt > 0)
 		return;
 	assert(TAILQ_EMPTY(&oh->objcs));
+	VRY_Fini_locked(oh);
 	for (pp = &sh->tbl[hsh_bucket(oh->digest, sh->mask)]; *pp != oh;
 	    pp = &(*pp)->hnext)
 		assert(*pp != NULL);
@@ -232,24 +235,68 @@ HSH_Unwait(struct boc *boc)
 	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
 }
 
+/* What a lookup found so far. */
+struct hsh_found {
+	vtim_real		now;
+	unsigned		always_miss;
+	struct objcore		*hit;
+	struct objcore		*grace;
+	struct objcore		*marker;
+	struct objcore		*busy;
+};
+
+/* Weigh one objcore; non-zero: a fresh hit, stop looking. */
+static int
+hsh_consider(void *priv, struct objcore *oc)
+{
+	struct hsh_found *f = priv;
+	vtim_real fresh;
+
+	if (oc->flags & (OC_F_DYING | OC_F_FAILED))
+		return (0);
+	if (oc->flags & OC_F_BUSY) {
+		if (f->busy == NULL)
+			f->busy = oc;
+		return (0);
+	}
+	if (f->always_miss)
+		return (0);
+	fresh = oc->t_origin + oc->ttl;
+	if (oc->flags & (OC_F_HFM | OC_F_HFP)) {
+		if (f->now < fresh && f->marker == NULL)
+			f->marker = oc;
+		return (0);
+	}
+	if (f->now < fresh && !(oc->rfc_flags & RFC_F_NO_CACHE)) {
+		f->hit = oc;
+		return (1);
+	}
+	if (f->now < fresh + oc->grace && (f->grace == NULL ||
+	    oc->t_origin > f->grace->t_origin))
+		f->grace = oc;
+	return (0);
+}
+
 enum hsh_lookup
 HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
-    hsh_vary_f *vary_ok, void *priv, unsigned always_miss,
+    const struct http *req, struct ws *ws, unsigned always_miss,
     struct objcore **ocp, struct boc **bocp, struct objcore **busyp)
 {
 	struct hsh_shard *sh;
 	struct objhead *oh;
-	struct objcore *oc, *grace_oc = NULL, *busy_oc = NULL;
-	enum hsh_lookup r = HSH_MISS;
+	struct objcore *oc;
+	struct hsh_found f;
+	enum hsh_lookup r;
 	unsigned shard = digest[0] & (HSH_NSHARD - 1);
-	vtim_real now, fresh;
 
 	(void)wrk;
 	*ocp = NULL;
 	*bocp = NULL;
 	*busyp = NULL;
+	memset(&f, 0, sizeof f);
+	f.now = TIM_real();
+	f.always_miss = always_miss;
 	sh = &hsh_shards[shard];
-	now = TIM_real();
 	ASSERT_ZERO(pthread_mutex_lock(&sh->mtx));
 	oh = hsh_get_objhead_locked(sh, shard, digest);
 	if (oh == NULL) {
@@ -257,53 +304,37 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 		return (HSH_MISS);
 	}
 	TAILQ_FOREACH(oc, &oh->objcs, oh_list) {
-		if (oc->flags & (OC_F_DYING | OC_F_FAILED))
-			continue;
-		if (oc->flags & OC_F_BUSY) {
-			if (busy_oc == NULL)
-				busy_oc = oc;
-			continue;
-		}
-		if (always_miss)
-			continue;
+		/* Variants the index could not take are matched here. */
 		if (oc->obj != NULL && oc->obj->vary != NULL &&
-		    !vary_ok(priv, oc->obj))
+		    !VRY_Match(req, oc->obj->vary, oc->obj->vary_len))
 			continue;
-		fresh = oc->t_origin + oc->ttl;
-		if (oc->flags & (OC_F_HFM | OC_F_HFP)) {
-			if (now >= fresh)
-				continue;
-			r = oc->flags & OC_F_HFP ? HSH_HITPASS : HSH_HITMISS;
+		if (hsh_consider(&f, oc))
 			break;
-		}
-		if (now < fresh && !(oc->rfc_flags & RFC_F_NO_CACHE)) {
-			hsh_take_locked(oc, ocp, bocp);
-			r = HSH_HIT;
-			break;
-		}
-		if (now < fresh + oc->grace && (grace_oc == NULL ||
-		    oc->t_origin > grace_oc->t_origin))
-			grace_oc = oc;
 	}
-	if (r == HSH_HIT || r == HSH_HITPASS) {
-		hsh_deref_objhead_locked(sh, oh);
-		ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
-		return (r);
-	}
-	if (r == HSH_MISS && grace_oc != NULL) {
-		hsh_take_locked(grace_oc, ocp, bocp);
-		if (busy_oc == NULL)
+	if (f.hit == NULL && !always_miss)
+		(void)VRY_Lookup_locked(oh, req, ws, hsh_consider, &f);
+	if (f.hit != NULL) {
+		hsh_take_locked(f.hit, ocp, bocp);
+		r = HSH_HIT;
+	} else if (f.marker != NULL) {
+		r = f.marker->flags & OC_F_HFP ? HSH_HITPASS : HSH_HITMISS;
+		if (r == HSH_HITMISS)
+			*busyp = hsh_new_busy_locked(oh);
+	} else if (f.grace != NULL) {
+		hsh_take_locked(f.grace, ocp, bocp);
+		if (f.busy == NULL)
 			*busyp = hsh_new_busy_locked(oh);
 		r = HSH_GRACE;
-	} else if (r == HSH_MISS && busy_oc != NULL) {
-		if (hsh_wait_locked(busy_oc)) {
-			hsh_take_locked(busy_oc, ocp, bocp);
+	} else if (f.busy != NULL) {
+		if (hsh_wait_locked(f.busy)) {
+			hsh_take_locked(f.busy, ocp, bocp);
 			r = HSH_BUSY;
 		} else {
 			r = HSH_PRIVATE;
 		}
 	} else {
 		*busyp = hsh_new_busy_locked(oh);
+		r = HSH_MISS;
 	}
 	hsh_deref_objhead_locked(sh, oh);
 	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
@@ -318,7 +349,10 @@ hsh_unlist_locked(struct objcore *oc)
 	if (oc->flags & OC_F_DYING)
 		return (0);
 	oc->flags |= OC_F_DYING;
-	TAILQ_REMOVE(&oc->objhead->objcs, oc, oh_list);
+	if (oc->flags & OC_F_VARIANT)
+		VRY_Remove_locked(oc->objhead, oc);
+	else
+		TAILQ_REMOVE(&oc->objhead->objcs, oc, oh_list);
 	return (1);
 }
 
@@ -356,43 +390,57 @@ HSH_Kill(struct worker *wrk, struct objcore *oc)
 	return (r);
 }
 
-/* Same variant: both without Vary, or the same Vary'd values. */
-static int
-hsh_same_variant(const struct object *a, const struct object *b)
-{
+/* Collect what a new object replaces, for killing outside the lock. */
+struct hsh_dead {
+	struct objcore		*oc;		/* the new one */
+	TAILQ_HEAD(, objcore)	list;
+};
 
-	if (a == NULL || b == NULL)
-		return (1);
-	if (a->vary_len != b->vary_len)
+static int
+hsh_replaced(void *priv, struct objcore *oc2)
+{
+	struct hsh_dead *d = priv;
+
+	if (oc2 == d->oc || (oc2->flags & (OC_F_BUSY | OC_F_DYING)))
 		return (0);
-	return (a->vary_len == 0 || !memcmp(a->vary, b->vary, a->vary_len));
+	(void)hsh_unlist_locked(oc2);
+	OBJ_Ref(oc2);	/* held across the unlocked part */
+	TAILQ_INSERT_TAIL(&d->list, oc2, oh_list);
+	return (0);
 }
 
 void
 HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 {
-	TAILQ_HEAD(, objcore) dead = TAILQ_HEAD_INITIALIZER(dead);
+	struct hsh_dead d;
+	struct objhead *oh;
 	struct objcore *oc2, *next;
+	int variant;
 
 	(void)wrk;
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	assert((flags & ~(OC_F_HFM | OC_F_HFP)) == 0);
+	d.oc = oc;
+	TAILQ_INIT(&d.list);
+	oh = oc->objhead;
+	variant = oc->obj != NULL && oc->obj->vary != NULL && flags == 0;
 	hsh_lock(oc);
 	assert(oc->flags & OC_F_BUSY);
 	oc->flags &= ~OC_F_BUSY;
 	oc->flags |= flags | OC_F_INSERTED;
-	/* What this one replaces leaves: older copies of the variant. */
-	for (oc2 = TAILQ_FIRST(&oc->objhead->objcs); oc2 != NULL;
-	    oc2 = next) {
+	/* Markers, and older copies of the same (non-)variant, leave. */
+	for (oc2 = TAILQ_FIRST(&oh->objcs); oc2 != NULL; oc2 = next) {
 		next = TAILQ_NEXT(oc2, oh_list);
-		if (oc2 == oc || (oc2->flags & (OC_F_BUSY | OC_F_DYING)))
-			continue;
-		if (!(oc2->flags & (OC_F_HFM | OC_F_HFP)) &&
-		    !hsh_same_variant(oc->obj, oc2->obj))
-			continue;
-		(void)hsh_unlist_locked(oc2);
-		OBJ_Ref(oc2);	/* held across the unlocked part */
-		TAILQ_INSERT_TAIL(&dead, oc2, oh_list);
+		if ((oc2->flags & (OC_F_HFM | OC_F_HFP)) ||
+		    (!variant && oc2->obj != NULL && oc2->obj->vary == NULL))
+			(void)hsh_replaced(&d, oc2);
+	}
+	if (variant) {
+		TAILQ_REMOVE(&oh->objcs, oc, oh_list);
+		if (VRY_Insert_locked(oh, oc, hsh_replaced, &d) == 0)
+			oc->flags |= OC_F_VARIANT;
+		else
+			TAILQ_INSERT_TAIL(&oh->objcs, oc, oh_list);
 	}
 	hsh_unlock(oc);
 	if (oc->obj != NULL && !(flags & (OC_F_HFM | OC_F_HFP))) {
@@ -404,8 +452,8 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 		(void)HSH_Kill(wrk, oc);
 	else if (oc->obj != NULL && !oc->stv->transient)
 		LRU_Add(oc, TIM_real());
-	while ((oc2 = TAILQ_FIRST(&dead)) != NULL) {
-		TAILQ_REMOVE(&dead, oc2, oh_list);
+	while ((oc2 = TAILQ_FIRST(&d.list)) != NULL) {
+		TAILQ_REMOVE(&d.list, oc2, oh_list);
 		hsh_kill_finish(oc2);
 		(void)OBJ_Deref(&oc2);
 	}
@@ -462,11 +510,13 @@ HSH_Rearm(struct objcore *oc, vtim_real t_origin, vtim_dur ttl,
 unsigned
 HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 {
-	TAILQ_HEAD(, objcore) dead = TAILQ_HEAD_INITIALIZER(dead);
+	struct hsh_dead d;
 	struct hsh_shard *sh;
 	struct objhead *oh;
 	struct objcore *oc, *next;
 	unsigned shard = digest[0] & (HSH_NSHARD - 1), n = 0;
+
+	TAILQ_INIT(&d.list);
 
 	(void)wrk;
 	sh = &hsh_shards[shard];
@@ -476,19 +526,17 @@ HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 		if (!memcmp(oh->digest, digest, SHA256_LEN))
 			break;
 	if (oh != NULL) {
+		d.oc = NULL;
 		for (oc = TAILQ_FIRST(&oh->objcs); oc != NULL; oc = next) {
 			next = TAILQ_NEXT(oc, oh_list);
-			if (oc->flags & (OC_F_BUSY | OC_F_DYING))
-				continue;
-			(void)hsh_unlist_locked(oc);
-			OBJ_Ref(oc);
-			TAILQ_INSERT_TAIL(&dead, oc, oh_list);
-			n++;
+			(void)hsh_replaced(&d, oc);
 		}
+		VRY_Each_locked(oh, hsh_replaced, &d);
 	}
 	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
-	while ((oc = TAILQ_FIRST(&dead)) != NULL) {
-		TAILQ_REMOVE(&dead, oc, oh_list);
+	while ((oc = TAILQ_FIRST(&d.list)) != NULL) {
+		TAILQ_REMOVE(&d.list, oc, oh_list);
+		n++;
 		hsh_kill_finish(oc);
 		(void)OBJ_Deref(&oc);
 	}

@@ -17,8 +17,11 @@
 #include "common/tim.h"
 #include "cache/obj.h"
 
+struct http;
 struct req;
+struct vry_index;
 struct worker;
+struct ws;
 
 struct objhead {
 	unsigned		magic;
@@ -26,7 +29,8 @@ struct objhead {
 	unsigned		refcnt;		/* shard lock */
 	unsigned		shard;		/* const */
 	struct objhead		*hnext;		/* shard lock */
-	TAILQ_HEAD(, objcore)	objcs;		/* shard lock */
+	TAILQ_HEAD(, objcore)	objcs;		/* shard lock: not variants */
+	struct vry_index	*vidx;		/* shard lock: variants */
 	unsigned char		digest[SHA256_LEN];	/* const */
 };
 
@@ -43,18 +47,17 @@ enum hsh_lookup {
 void HSH_Init(void);
 
 /*
- * Look digest up.  vary_ok(priv, obj) says whether a stored object's
- * Vary'd values match the request.  always_miss ignores stored objects
- * (not busy ones).  Every objcore returned holds a reference for the
+ * Look digest up for the request headers req (variants are matched on
+ * them; ws is scratch space).  always_miss ignores stored objects (not
+ * busy ones).  Every objcore returned holds a reference for the
  * caller, and so does *bocp: the boc of *ocp while it is still being
  * fetched (HIT, GRACE, BUSY), else NULL.  A new busy objcore (*busyp)
  * comes with its boc in busy->boc, which the caller's fetch will fill.
  * NULL busy with MISS: out of memory (answer 503).
  */
-typedef int hsh_vary_f(void *priv, const struct object *o);
 enum hsh_lookup HSH_Lookup(struct worker *wrk,
-    const unsigned char digest[SHA256_LEN], hsh_vary_f *vary_ok,
-    void *priv, unsigned always_miss, struct objcore **ocp,
+    const unsigned char digest[SHA256_LEN], const struct http *req,
+    struct ws *ws, unsigned always_miss, struct objcore **ocp,
     struct boc **bocp, struct objcore **busyp);
 /* A request stops waiting on boc (woken or timed out). */
 void HSH_Unwait(struct boc *boc);

@@ -59,7 +59,10 @@ h1_framing(struct req *req, int body, char *buf, size_t len)
 		/* A cached object: its length, if known yet. */
 		HTTP_Unset(req->resp, "Content-Length");
 		HTTP_Unset(req->resp, "Transfer-Encoding");
-		if (req->boc == NULL) {
+		if (req->range_hi != UINT64_MAX) {
+			known = 1;
+			blen = req->range_hi - req->range_lo;
+		} else if (req->boc == NULL) {
 			known = 1;
 			blen = req->objcore->obj->len;
 		} else if (req->objcore->obj->len_hint != UINT64_MAX) {
@@ -207,7 +210,8 @@ H1_Transmit(struct worker *wrk, struct req *req)
 		if (chunked)
 			H1W_Chunked(w);
 		if (req->objcore != NULL)
-			i = OBJ_Iterate(req->objcore, req->boc, w,
+			i = OBJ_Iterate(req->objcore, req->boc,
+			    req->range_lo, req->range_hi, w,
 			    h1_obj_piece) < 0 ? -1 : 0;
 		else if (bo != NULL && !bo->synth)
 			i = h1_send_fetched(w, bo);

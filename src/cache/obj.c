@@ -318,12 +318,12 @@ obj_transit_done(struct object *o, struct obj_seg *seg, struct boc *boc,
 }
 
 int
-OBJ_Iterate(struct objcore *oc, struct boc *boc, void *priv,
-    obj_iter_f *func)
+OBJ_Iterate(struct objcore *oc, struct boc *boc, uint64_t from,
+    uint64_t to, void *priv, obj_iter_f *func)
 {
 	struct object *o;
 	struct obj_seg *seg = NULL, *done;
-	uint64_t pos = 0, seg_start = 0, avail, n;
+	uint64_t pos = 0, seg_start = 0, avail, n, skip;
 	enum boc_state st;
 	int r;
 
@@ -331,6 +331,8 @@ OBJ_Iterate(struct objcore *oc, struct boc *boc, void *priv,
 	CHECK_OBJ_ORNULL(boc, BOC_MAGIC);
 	o = oc->obj;
 	CHECK_OBJ(o, OBJECT_MAGIC);
+	/* A range is only ever asked of a shared, stored object. */
+	assert(from == 0 || boc == NULL || !boc->transit);
 	for (;;) {
 		if (boc != NULL) {
 			st = obj_wait_more(boc, pos, &avail);
@@ -340,6 +342,8 @@ OBJ_Iterate(struct objcore *oc, struct boc *boc, void *priv,
 			avail = o->len;
 			st = BOS_FINISHED;
 		}
+		if (avail > to)
+			avail = to;
 		while (pos < avail) {
 			done = NULL;
 			if (seg == NULL) {
@@ -350,20 +354,30 @@ OBJ_Iterate(struct objcore *oc, struct boc *boc, void *priv,
 				seg = seg->next;
 			}
 			CHECK_OBJ(seg, OBJ_SEG_MAGIC);
-			if (done != NULL && boc != NULL && boc->transit)
+			if (done != NULL && boc != NULL && boc->transit) {
+				/* Written out before it is freed. */
+				r = func(priv, 1, NULL, 0);
+				if (r != 0)
+					return (r);
 				obj_transit_done(o, done, boc, pos);
+			}
 			n = seg->space - (pos - seg_start);
 			if (n > avail - pos)
 				n = avail - pos;
-			r = func(priv, 0, seg->data + (pos - seg_start),
-			    (size_t)n);
+			skip = pos < from ? from - pos : 0;
+			if (skip >= n) {
+				pos += n;	/* before the range */
+				continue;
+			}
+			r = func(priv, 0, seg->data + (pos - seg_start) + skip,
+			    (size_t)(n - skip));
 			if (r != 0)
 				return (r);
 			pos += n;
 			if (boc != NULL && boc->transit)
 				obj_transit_done(o, NULL, boc, pos);
 		}
-		if (st >= BOS_FINISHED)
+		if (st >= BOS_FINISHED || pos >= to)
 			return (0);
 		/* More is coming: write out what we have meanwhile. */
 		r = func(priv, 1, NULL, 0);

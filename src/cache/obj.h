@@ -31,6 +31,7 @@
 struct http;
 struct objhead;
 struct stevedore;
+struct vry_spec;
 struct worker;
 struct ws;
 
@@ -42,6 +43,7 @@ struct ws;
 #define OC_F_DYING	(1U << 4)	/* leaving the cache */
 #define OC_F_FAILED	(1U << 5)	/* its fetch failed */
 #define OC_F_INSERTED	(1U << 6)	/* on expiry heap and LRU */
+#define OC_F_VARIANT	(1U << 7)	/* in the objhead's vary index */
 
 /* A piece of an object's body. */
 struct obj_seg {
@@ -75,7 +77,7 @@ struct object {
 	uint64_t		len_hint;	/* Content-Length, UINT64_MAX */
 	struct obj_seg		*first;		/* body pieces */
 	struct obj_seg		*last;		/* fetch thread only */
-	const char		*vary;		/* "name\0value\0..." or NULL */
+	const char		*vary;		/* vary.h's blob, or NULL */
 	size_t			vary_len;
 };
 
@@ -133,7 +135,10 @@ struct objcore {
 	uint32_t		lru_stamp;	/* atomic: last LRU move, s */
 	void			*ban;		/* XXX issue 7: bans */
 
-	TAILQ_ENTRY(objcore)	oh_list;	/* shard lock */
+	TAILQ_ENTRY(objcore)	oh_list;	/* shard lock; not variants */
+	struct objcore		*vary_next;	/* shard lock: index chain */
+	struct vry_spec		*vary_spec;	/* shard lock */
+	uint64_t		vary_key;	/* shard lock */
 	TAILQ_ENTRY(objcore)	lru_list;	/* stv lru lock */
 	unsigned		exp_idx;	/* exp lock */
 	vtim_real		exp_when;	/* exp lock */
@@ -182,14 +187,15 @@ char *OBJ_GetSpace(struct worker *wrk, struct objcore *oc, size_t want,
 uint64_t OBJ_Extend(struct objcore *oc, size_t n);
 
 /*
- * Iterate over the body, waiting for bytes still being fetched.  func
- * gets each piece (flush set when it should write out what it has: the
- * next piece may take a while); a non-zero return stops.  Returns 0 at
- * the end of a complete body, -1 if the fetch failed, or func's value.
+ * Iterate over bytes [from, to) of the body (to UINT64_MAX: to the end),
+ * waiting for bytes still being fetched.  func gets each piece (flush
+ * set when it should write out what it has: the next piece may take a
+ * while); a non-zero return stops.  Returns 0 at the end, -1 if the
+ * fetch failed, or func's value.
  */
 typedef int obj_iter_f(void *priv, int flush, const void *ptr, size_t len);
-int OBJ_Iterate(struct objcore *oc, struct boc *boc, void *priv,
-    obj_iter_f *func);
+int OBJ_Iterate(struct objcore *oc, struct boc *boc, uint64_t from,
+    uint64_t to, void *priv, obj_iter_f *func);
 
 /*
  * Busy object contexts.  A boc holds a reference to its target: the

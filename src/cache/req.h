@@ -85,6 +85,9 @@ struct req {
 	unsigned		is_collapsed;
 	unsigned		is_pass;
 	unsigned		is_stored;	/* our fetch got cached */
+	/* Delivery of a cached object: body bytes [range_lo, range_hi) */
+	uint64_t		range_lo;
+	uint64_t		range_hi;	/* UINT64_MAX: to the end */
 
 	/* Receive buffer: [rx_b, rx_e) received, rx_p next unconsumed. */
 	char			*rx_b;

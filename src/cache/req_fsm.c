@@ -30,6 +30,7 @@
 #include "cache/obj.h"
 #include "cache/pool.h"
 #include "cache/req.h"
+#include "cache/rfc.h"
 #include "cache/storage.h"
 #include "cache/vary.h"
 #include "cache/session.h"
@@ -266,15 +267,6 @@ req_step_pass(struct worker *wrk, struct req *req)
 	}
 }
 
-static int
-req_vary_ok(void *priv, const struct object *o)
-{
-	struct req *req;
-
-	CAST_OBJ_NOTNULL(req, priv, REQ_MAGIC);
-	return (VRY_Match(req->http, o->vary, o->vary_len));
-}
-
 /* A busy objcore of our own that no one else will find. */
 static struct objcore *
 req_private_busy(void)
@@ -360,7 +352,7 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	enum hsh_lookup lr;
 
 	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
-	lr = HSH_Lookup(wrk, req->digest, req_vary_ok, req,
+	lr = HSH_Lookup(wrk, req->digest, req->http, req->ws,
 	    req->hash_always_miss, &oc, &boc, &busy);
 	switch (lr) {
 	case HSH_HIT:
@@ -674,6 +666,52 @@ req_resp_from_beresp(struct req *req)
 	req_common_resp(req);
 }
 
+/*
+ * The client's conditionals and Range on a shared object: 304 when its
+ * validators match, 206 for a single satisfiable range (as soon as its
+ * bytes arrive, when the object is still being fetched), 416 for an
+ * unsatisfiable one.  Multiple ranges get the whole object.
+ */
+static void
+req_conditionals(struct req *req)
+{
+	struct objcore *oc = req->objcore;
+	struct http *ohp;
+	uint64_t len, lo, hi;
+
+	if (oc == NULL || oc->obj == NULL || (oc->flags & OC_F_PRIVATE) ||
+	    req->resp->status != 200)
+		return;
+	ohp = OBJ_Http(req->ws, oc->obj);
+	if (ohp == NULL)
+		return;
+	if (RFC_NotModified(req->http, ohp)) {
+		HTTP_SetStatus(req->resp, 304, NULL);
+		return;
+	}
+	len = req->boc == NULL ? oc->obj->len : oc->obj->len_hint;
+	if (req->is_head || len == UINT64_MAX)
+		return;
+	switch (RFC_Range(req->http, ohp, len, &lo, &hi)) {
+	case RFC_RANGE_OK:
+		HTTP_SetStatus(req->resp, 206, NULL);
+		(void)HTTP_PrintfHeader(req->resp,
+		    "Content-Range: bytes %ju-%ju/%ju", (uintmax_t)lo,
+		    (uintmax_t)hi, (uintmax_t)len);
+		req->range_lo = lo;
+		req->range_hi = hi + 1;
+		break;
+	case RFC_RANGE_UNSATISFIABLE:
+		HTTP_SetStatus(req->resp, 416, NULL);
+		(void)HTTP_PrintfHeader(req->resp,
+		    "Content-Range: bytes */%ju", (uintmax_t)len);
+		req->range_lo = req->range_hi = 0;
+		break;
+	default:
+		break;
+	}
+}
+
 static void
 req_step_deliver(struct worker *wrk, struct req *req)
 {
@@ -689,6 +727,7 @@ req_step_deliver(struct worker *wrk, struct req *req)
 		return;
 	switch (req_method(req, VCL_MET_DELIVER)) {
 	case VCL_RET_DELIVER:
+		req_conditionals(req);
 		req->step = R_STP_TRANSMIT;
 		break;
 	case VCL_RET_SYNTH:
@@ -812,6 +851,8 @@ REQ_Process(struct worker *wrk, struct req *req)
 	req->is_hit = req->is_grace = req->is_hitmiss = req->is_hitpass = 0;
 	req->is_collapsed = req->is_pass = req->is_stored = 0;
 	req->hash_always_miss = 0;
+	req->range_lo = 0;
+	req->range_hi = UINT64_MAX;
 	while (req->step != R_STP_DONE) {
 		switch (req->step) {
 		case R_STP_RECV:	req_step_recv(wrk, req); break;

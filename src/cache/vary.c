@@ -1,45 +1,381 @@
 /*
  * SPDX-License-Identifier: BSD-2-Clause
  *
- * vary.c -- does a request match a cached variant?  See vary.h for the
- * blob's layout.  Values compare exactly, after the blanks around them
- * are trimmed (as header values always are here); names were lowercased
- * by the fetch and header lookups ignore case.
+ * vary.c -- variant blobs and the per-objhead variant index (vary.h).
+ * An objhead's index holds its distinct specs (name sets) and a chained
+ * hash table of its variants keyed by a seeded hash of their values, so
+ * a lookup costs one probe per spec, however many variants there are.
+ * Everything here but VRY_Build and VRY_Match runs under the objhead's
+ * shard lock.
  */
 
 #include "config.h"
 
+#include <sys/random.h>
+
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/miniobj.h"
+#include "cache/hash.h"
 #include "cache/http.h"
+#include "cache/obj.h"
 #include "cache/vary.h"
+#include "cache/ws.h"
+
+#define VRY_MINBUCKETS	16
+
+struct vry_spec {
+	unsigned		magic;
+#define VRY_SPEC_MAGIC		0x29c3d07a
+	unsigned		refcnt;		/* variants using it */
+	uint64_t		seed;		/* hash of the names */
+	size_t			names_len;	/* with the final NUL */
+	struct vry_spec		*next;
+	char			buf[];		/* the names */
+};
+
+struct vry_index {
+	unsigned		magic;
+#define VRY_INDEX_MAGIC		0x5f0e88b1
+	struct vry_spec		*specs;
+	unsigned		mask;		/* buckets - 1 */
+	unsigned		n;		/* variants */
+	struct objcore		**tbl;
+};
+
+/* A per-process secret: clients cannot aim values at one bucket. */
+static uint64_t vry_secret;
+
+void
+VRY_Init(void)
+{
+
+	if (getrandom(&vry_secret, sizeof vry_secret, 0) !=
+	    (ssize_t)sizeof vry_secret)
+		vry_secret = (uint64_t)(uintptr_t)&vry_secret ^ 0x9e3779b97f4a7c15ULL;
+}
+
+static uint64_t
+vry_hash(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	h ^= vry_secret;
+	while (len-- > 0) {
+		h ^= *b++;
+		h *= 0x100000001b3ULL;
+	}
+	return (h ^ (h >> 29));
+}
+
+size_t
+VRY_NamesLen(const char *blob)
+{
+	const char *p = blob;
+
+	while (*p != '\0')
+		p += strlen(p) + 1;
+	return ((size_t)(p - blob) + 1);
+}
+
+/* A header line's name (before the colon) is name, ignoring case? */
+static int
+vry_cmp_name(const char *name, const struct txt *line)
+{
+	size_t l = strlen(name);
+	int i;
+
+	i = strncasecmp(name, line->b, l);
+	if (i != 0)
+		return (i);
+	if (TXT_LEN(*line) > l && line->b[l] == ':')
+		return (0);
+	/* name is a prefix of the header's name: it sorts first */
+	return (-1);
+}
+
+ssize_t
+VRY_Build(struct ws *ws, const struct http *hp, const char *names,
+    char **blobp)
+{
+	const char **nv;
+	struct txt *vals, v;
+	size_t nl = VRY_NamesLen(names), l, avail;
+	unsigned n = 0, u, lo, hi, mid;
+	const char *p;
+	char *b;
+	int c;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	for (p = names; *p != '\0'; p += strlen(p) + 1)
+		n++;
+	nv = WS_Alloc(ws, n * sizeof *nv);
+	vals = WS_Alloc(ws, n * sizeof *vals);
+	if (nv == NULL || vals == NULL)
+		return (-1);
+	for (p = names, u = 0; *p != '\0'; p += strlen(p) + 1, u++) {
+		nv[u] = p;
+		vals[u].b = NULL;
+	}
+	/* One pass over the headers, a binary search for each name. */
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
+		if (hp->hd[u].b == NULL)
+			continue;
+		lo = 0;
+		hi = n;
+		while (lo < hi) {
+			mid = (lo + hi) / 2;
+			c = vry_cmp_name(nv[mid], &hp->hd[u]);
+			if (c == 0)
+				break;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < hi && vals[mid].b == NULL)
+			vals[mid] = HTTP_HdrValue(hp, u);
+	}
+	avail = WS_ReserveAll(ws);
+	b = WS_Reservation(ws);
+	if (nl > avail)
+		goto overflow;
+	memcpy(b, names, nl);
+	l = nl;
+	for (u = 0; u < n; u++) {
+		if (vals[u].b == NULL)
+			continue;
+		v = vals[u];
+		if (l + strlen(nv[u]) + TXT_LEN(v) + 2 > avail)
+			goto overflow;
+		memcpy(b + l, nv[u], strlen(nv[u]) + 1);
+		l += strlen(nv[u]) + 1;
+		memcpy(b + l, v.b, TXT_LEN(v));
+		l += TXT_LEN(v);
+		b[l++] = '\0';
+	}
+	WS_Release(ws, l);
+	*blobp = b;
+	return ((ssize_t)l);
+overflow:
+	WS_Release(ws, 0);
+	return (-1);
+}
 
 int
 VRY_Match(const struct http *req, const char *blob, size_t len)
 {
-	const char *p = blob, *e = blob + len, *name;
-	struct txt v;
-	size_t l;
-	int have;
+	char buf[256];
+	struct ws ws[1];
+	char *mine;
+	ssize_t l;
+	void *mem;
+	size_t sz;
+	unsigned u;
+	int r;
 
-	CHECK_OBJ(req, HTTP_MAGIC);
-	while (p < e) {
-		name = p;
-		p += strlen(p) + 1;
-		assert(p < e);
-		have = HTTP_GetHdr(req, name, &v);
-		if (*p++ == '\0') {
-			if (have)
-				return (0);
-			continue;
+	/* Rare (requests that waited on a fetch): take our own scratch. */
+	sz = 16 * len + 256;
+	for (u = HTTP_HDR_FIRST; u < req->nhd; u++)
+		if (req->hd[u].b != NULL)
+			sz += TXT_LEN(req->hd[u]) + 2;
+	mem = sz <= sizeof buf ? buf : malloc(sz);
+	if (mem == NULL)
+		return (0);
+	WS_Init(ws, "vry", mem, sz);
+	l = VRY_Build(ws, req, blob, &mine);
+	r = l >= 0 && (size_t)l == len && !memcmp(mine, blob, len);
+	if (mem != buf)
+		free(mem);
+	return (r);
+}
+
+/*--------------------------------------------------------------------
+ * The index
+ */
+
+static uint64_t
+vry_key(const struct vry_spec *spec, const char *blob, size_t len)
+{
+
+	return (vry_hash(spec->seed, blob + spec->names_len,
+	    len - spec->names_len));
+}
+
+static void
+vry_grow(struct vry_index *vi)
+{
+	struct objcore **tbl, *oc, *next;
+	unsigned u, b, mask = vi->mask * 2 + 1;
+
+	tbl = calloc((size_t)mask + 1, sizeof *tbl);
+	if (tbl == NULL)
+		return;		/* longer chains, still correct */
+	for (u = 0; u <= vi->mask; u++) {
+		for (oc = vi->tbl[u]; oc != NULL; oc = next) {
+			next = oc->vary_next;
+			b = (unsigned)oc->vary_key & mask;
+			oc->vary_next = tbl[b];
+			tbl[b] = oc;
 		}
-		if (!have)
-			return (0);
-		l = strlen(p);
-		if (TXT_LEN(v) != l || memcmp(v.b, p, l))
-			return (0);
-		p += l + 1;
 	}
-	return (1);
+	free(vi->tbl);
+	vi->tbl = tbl;
+	vi->mask = mask;
+}
+
+static struct vry_spec *
+vry_spec_get(struct vry_index *vi, const char *blob)
+{
+	struct vry_spec *spec;
+	size_t nl = VRY_NamesLen(blob);
+
+	for (spec = vi->specs; spec != NULL; spec = spec->next)
+		if (spec->names_len == nl && !memcmp(spec->buf, blob, nl))
+			return (spec);
+	ALLOC_OBJ_EXTRA(spec, nl, VRY_SPEC_MAGIC);
+	if (spec == NULL)
+		return (NULL);
+	memcpy(spec->buf, blob, nl);
+	spec->names_len = nl;
+	spec->seed = vry_hash(0xcbf29ce484222325ULL, blob, nl);
+	spec->next = vi->specs;
+	vi->specs = spec;
+	return (spec);
+}
+
+int
+VRY_Insert_locked(struct objhead *oh, struct objcore *oc,
+    vry_each_f *replaced, void *priv)
+{
+	struct vry_index *vi = oh->vidx;
+	struct vry_spec *spec;
+	struct objcore *oc2, *next;
+	unsigned b;
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	CHECK_OBJ(oc->obj, OBJECT_MAGIC);
+	assert(oc->obj->vary != NULL);
+	if (vi == NULL) {
+		ALLOC_OBJ(vi, VRY_INDEX_MAGIC);
+		if (vi == NULL)
+			return (-1);
+		vi->tbl = calloc(VRY_MINBUCKETS, sizeof *vi->tbl);
+		if (vi->tbl == NULL) {
+			FREE_OBJ(vi);
+			return (-1);
+		}
+		vi->mask = VRY_MINBUCKETS - 1;
+		oh->vidx = vi;
+	}
+	spec = vry_spec_get(vi, oc->obj->vary);
+	if (spec == NULL)
+		return (-1);
+	spec->refcnt++;
+	oc->vary_spec = spec;
+	oc->vary_key = vry_key(spec, oc->obj->vary, oc->obj->vary_len);
+	b = (unsigned)oc->vary_key & vi->mask;
+	for (oc2 = vi->tbl[b]; oc2 != NULL; oc2 = next) {
+		next = oc2->vary_next;
+		if (oc2->vary_key == oc->vary_key && oc2->vary_spec == spec &&
+		    oc2->obj->vary_len == oc->obj->vary_len &&
+		    !memcmp(oc2->obj->vary, oc->obj->vary, oc->obj->vary_len))
+			(void)replaced(priv, oc2);
+	}
+	oc->vary_next = vi->tbl[b];
+	vi->tbl[b] = oc;
+	if (++vi->n > 2 * (vi->mask + 1))
+		vry_grow(vi);
+	return (0);
+}
+
+void
+VRY_Remove_locked(struct objhead *oh, struct objcore *oc)
+{
+	struct vry_index *vi = oh->vidx;
+	struct vry_spec *spec, **sp;
+	struct objcore **pp;
+
+	CHECK_OBJ(vi, VRY_INDEX_MAGIC);
+	spec = oc->vary_spec;
+	CHECK_OBJ(spec, VRY_SPEC_MAGIC);
+	for (pp = &vi->tbl[(unsigned)oc->vary_key & vi->mask]; *pp != oc;
+	    pp = &(*pp)->vary_next)
+		assert(*pp != NULL);
+	*pp = oc->vary_next;
+	oc->vary_next = NULL;
+	oc->vary_spec = NULL;
+	vi->n--;
+	if (--spec->refcnt > 0)
+		return;
+	for (sp = &vi->specs; *sp != spec; sp = &(*sp)->next)
+		assert(*sp != NULL);
+	*sp = spec->next;
+	FREE_OBJ(spec);
+}
+
+void
+VRY_Fini_locked(struct objhead *oh)
+{
+	struct vry_index *vi = oh->vidx;
+
+	if (vi == NULL)
+		return;
+	assert(vi->n == 0 && vi->specs == NULL);
+	oh->vidx = NULL;
+	free(vi->tbl);
+	FREE_OBJ(vi);
+}
+
+int
+VRY_Lookup_locked(struct objhead *oh, const struct http *req, struct ws *ws,
+    vry_each_f *func, void *priv)
+{
+	struct vry_index *vi = oh->vidx;
+	struct vry_spec *spec;
+	struct objcore *oc, *next;
+	uintptr_t snap;
+	uint64_t key;
+	ssize_t l;
+	char *blob;
+	int r = 0;
+
+	if (vi == NULL)
+		return (0);
+	snap = WS_Snapshot(ws);
+	for (spec = vi->specs; spec != NULL && r == 0; spec = spec->next) {
+		l = VRY_Build(ws, req, spec->buf, &blob);
+		if (l < 0)
+			break;		/* no room to compare: a miss */
+		key = vry_key(spec, blob, (size_t)l);
+		for (oc = vi->tbl[(unsigned)key & vi->mask];
+		    oc != NULL && r == 0; oc = next) {
+			next = oc->vary_next;
+			if (oc->vary_key == key && oc->vary_spec == spec &&
+			    oc->obj->vary_len == (size_t)l &&
+			    !memcmp(oc->obj->vary, blob, (size_t)l))
+				r = func(priv, oc);
+		}
+		WS_Reset(ws, snap);
+	}
+	WS_Reset(ws, snap);
+	return (r);
+}
+
+void
+VRY_Each_locked(struct objhead *oh, vry_each_f *func, void *priv)
+{
+	struct vry_index *vi = oh->vidx;
+	struct objcore *oc, *next;
+	unsigned u;
+
+	if (vi == NULL)
+		return;
+	for (u = 0; u <= vi->mask; u++)
+		for (oc = vi->tbl[u]; oc != NULL; oc = next) {
+			next = oc->vary_next;
+			(void)func(priv, oc);
+		}
 }
