@@ -293,6 +293,69 @@ bo_error(struct worker *wrk, struct busyobj *bo)
 	return (bo_method(bo, VCL_MET_BACKEND_ERROR));
 }
 
+/* The backend answered with an error status (RFC 5861's errors). */
+static int
+bo_backend_failed(const struct busyobj *bo)
+{
+	unsigned st = bo->beresp->status;
+
+	return (st == 500 || st == 502 || st == 503 || st == 504);
+}
+
+/* May the stale copy be served instead of an error, now? */
+static int
+bo_stale_ok(const struct busyobj *bo)
+{
+	const struct objcore *oc = bo->stale_oc;
+	vtim_dur sie;
+
+	if (oc == NULL || oc->obj == NULL ||
+	    (oc->rfc_flags & RFC_F_MUST_REVALIDATE))
+		return (0);
+	sie = oc->stale_if_error > oc->grace ? oc->stale_if_error :
+	    oc->grace;
+	return (TIM_real() < oc->t_origin + oc->ttl + sie);
+}
+
+/*
+ * 304 to our conditional request: the stored response with the new
+ * headers (RFC 9111 4.3.4: those in the 304 replace the stored ones of
+ * the same name), its status, and its body (bo->reval).  The stored
+ * strings live as long as the fetch's reference to the stale copy.
+ */
+static int
+bo_merge_304(struct busyobj *bo)
+{
+	struct http *ohp, *b = bo->beresp;
+	char name[256];
+	const char *c;
+	unsigned u;
+
+	ohp = OBJ_Http(bo->ws, bo->stale_oc->obj);
+	if (ohp == NULL)
+		return (-1);
+	for (u = HTTP_HDR_FIRST; u < ohp->nhd; u++) {
+		if (ohp->hd[u].b == NULL)
+			continue;
+		c = memchr(ohp->hd[u].b, ':', TXT_LEN(ohp->hd[u]));
+		if (c == NULL || (size_t)(c - ohp->hd[u].b) >= sizeof name)
+			continue;
+		memcpy(name, ohp->hd[u].b, (size_t)(c - ohp->hd[u].b));
+		name[c - ohp->hd[u].b] = '\0';
+		if (HTTP_GetHdr(b, name, NULL))
+			continue;
+		if (HTTP_SetHeader(b, ohp->hd[u].b) != 0)
+			return (-1);
+	}
+	HTTP_CopySlot(b, ohp, HTTP_HDR_STATUS);
+	HTTP_CopySlot(b, ohp, HTTP_HDR_REASON);
+	b->status = ohp->status;
+	bo->bs = BS_NONE;
+	bo->reval = 1;
+	VSLb(bo->vsl, SLT_Debug, "304: revalidated x=%u", bo->stale_oc->xid);
+	return (0);
+}
+
 /*
  * The backend side of a fetch up to the response head, VCL included:
  * vcl_backend_fetch, the exchange (retried as VCL says), the TTL the
@@ -315,7 +378,18 @@ bo_run(struct worker *wrk, struct busyobj *bo)
 				bo_close(bo, "request body failed");
 				return (-2);
 			}
-			if (i != H1F_OK) {
+			if (i != H1F_OK || bo_backend_failed(bo)) {
+				if (bo_stale_ok(bo)) {
+					bo_close(bo, "stale-if-error");
+					return (-3);
+				}
+				if (i != H1F_OK) {
+					ret = bo_error(wrk, bo);
+					continue;
+				}
+			}
+			if (bo->beresp->status == 304 && bo->stale_oc != NULL &&
+			    bo_merge_304(bo) != 0) {
 				ret = bo_error(wrk, bo);
 				continue;
 			}
@@ -453,6 +527,14 @@ FETCH_Ttl(struct busyobj *bo)
 	if (rt.flags & RFC_F_MUST_REVALIDATE)
 		bo->grace = 0;
 	bo->keep = cache_param->default_keep;
+	if ((rt.flags & RFC_F_NO_CACHE) && rt.uncacheable == NULL) {
+		/* Stored, but revalidated before every use. */
+		bo->ttl = 0;
+		bo->grace = 0;
+		if ((rt.flags & RFC_F_HAS_VALIDATOR) &&
+		    bo->keep < cache_param->default_ttl)
+			bo->keep = cache_param->default_ttl;
+	}
 	bo->ttl_source = "RFC";
 	VSLb(bo->vsl, SLT_TTL, "RFC %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f "
 	    "%s", bo->ttl, bo->grace, bo->keep, bo->t_beresp,
@@ -523,13 +605,39 @@ bo_store_bytes(struct worker *wrk, struct busyobj *bo, struct objcore *oc,
 	return (0);
 }
 
-/* The body, synthetic or read from the backend, into the target. */
+struct bo_copy {
+	struct worker		*wrk;
+	struct busyobj		*bo;
+	struct objcore		*oc;
+};
+
+static int
+bo_copy_piece(void *priv, int flush, const void *ptr, size_t len)
+{
+	struct bo_copy *bc = priv;
+
+	(void)flush;
+	if (len == 0)
+		return (0);
+	return (bo_store_bytes(bc->wrk, bc->bo, bc->oc, ptr,
+	    (const char *)ptr + len));
+}
+
+/* The body, synthetic, revalidated or from the backend, into oc. */
 static int
 bo_store_body(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 {
+	struct bo_copy bc;
 	struct txt t;
 	int i;
 
+	if (bo->reval) {
+		bc.wrk = wrk;
+		bc.bo = bo;
+		bc.oc = oc;
+		return (OBJ_Iterate(bo->stale_oc, NULL, 0, UINT64_MAX, &bc,
+		    bo_copy_piece) == 0 ? 0 : -1);
+	}
 	if (bo->synth)
 		return (bo_store_bytes(wrk, bo, oc, bo->synth_body,
 		    bo->synth_body + bo->synth_len));
@@ -558,6 +666,8 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	char *vary = NULL;
 
 	HTTP_FilterHopByHop(bo->beresp);
+	if (bo->reval)
+		hint = bo->stale_oc->obj->len;
 	if (bo->synth) {
 		hint = bo->synth_len;
 		marker = OC_F_FAILED;
@@ -650,6 +760,24 @@ bo_publish(struct worker *wrk, struct busyobj *bo, struct objcore *target,
 		HSH_DetachBoc(oc);	/* new readers find the marker */
 }
 
+/*
+ * The backend failed and the stale copy may stand in (stale-if-error,
+ * or grace): the busy objcore leaves, and everyone waiting gets the
+ * stale copy, which stays in the cache.
+ */
+static void
+bo_publish_stale(struct worker *wrk, struct busyobj *bo)
+{
+
+	VSLb(bo->vsl, SLT_FetchError, "backend failed; the stale object "
+	    "x=%u is served (stale-if-error)", bo->stale_oc->xid);
+	bo->boc->stale_used = 1;
+	BOC_SetTarget(bo->boc, bo->stale_oc);
+	if (bo->fetch_oc->objhead != NULL)
+		HSH_Fail(wrk, bo->fetch_oc);
+	BOC_SetState(bo->boc, BOS_FINISHED);
+}
+
 static void
 bo_fetch_task(struct worker *wrk, void *priv)
 {
@@ -661,6 +789,10 @@ bo_fetch_task(struct worker *wrk, void *priv)
 	CAST_OBJ_NOTNULL(bo, priv, BUSYOBJ_MAGIC);
 	bo->wrk = wrk;
 	i = bo_run(wrk, bo);
+	if (i == -3) {
+		bo_publish_stale(wrk, bo);
+		goto done;
+	}
 	if (i == 0)
 		target = bo_store(wrk, bo, &marker);
 	bo_publish(wrk, bo, target, marker);
@@ -671,9 +803,12 @@ bo_fetch_task(struct worker *wrk, void *priv)
 		BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
 		(void)OBJ_Deref(&target);
 	}
+done:
 	HSH_DetachBoc(bo->fetch_oc);
 	BOC_Deref(&bo->boc);
 	(void)OBJ_Deref(&bo->fetch_oc);
+	if (bo->stale_oc != NULL)
+		(void)OBJ_Deref(&bo->stale_oc);
 	VCL_Rel(&bo->vcl);
 	FETCH_Finish(&bo);
 }
@@ -683,8 +818,27 @@ bo_fetch_task(struct worker *wrk, void *priv)
  * object for the next GETs too), without the client's conditionals and
  * range (the cache wants the whole object), and without a body.
  */
+/* Ask the backend whether the stale copy is still good. */
+static void
+bo_conditional(struct busyobj *bo, const struct objcore *stale)
+{
+	struct http *ohp;
+	struct txt v;
+
+	ohp = OBJ_Http(bo->ws, stale->obj);
+	if (ohp == NULL || ohp->status != 200)
+		return;
+	if (HTTP_GetHdr(ohp, "ETag", &v))
+		(void)HTTP_PrintfHeader(bo->bereq, "If-None-Match: %.*s",
+		    (int)TXT_LEN(v), v.b);
+	if (HTTP_GetHdr(ohp, "Last-Modified", &v))
+		(void)HTTP_PrintfHeader(bo->bereq, "If-Modified-Since: %.*s",
+		    (int)TXT_LEN(v), v.b);
+}
+
 static int
-bo_build_miss(struct busyobj *bo, struct req *req)
+bo_build_miss(struct busyobj *bo, struct req *req,
+    const struct objcore *stale)
 {
 	static const char * const drop[] = {
 		"Range", "If-Range", "If-None-Match", "If-Modified-Since",
@@ -703,6 +857,8 @@ bo_build_miss(struct busyobj *bo, struct req *req)
 		HTTP_Filter(rhp, drop[u]);
 	bo_build_bereq(bo, req, "GET");
 	memcpy(rhp->hdf, hdf, rhp->nhd);
+	if (stale != NULL && stale->obj != NULL)
+		bo_conditional(bo, stale);
 	/* The request may end before the fetch: own every string. */
 	if (HTTP_Detach(bo->bereq) != 0)
 		return (-1);
@@ -716,7 +872,7 @@ bo_build_miss(struct busyobj *bo, struct req *req)
 
 int
 FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
-    unsigned bg)
+    struct objcore **stalep, unsigned bg)
 {
 	struct busyobj *bo;
 	struct objcore *oc;
@@ -726,7 +882,8 @@ FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
 	TAKE_OBJ_NOTNULL(oc, ocp, OBJCORE_MAGIC);
 	CHECK_OBJ(oc->boc, BOC_MAGIC);
 	bo = bo_new(wrk, req, bg ? "bgfetch" : "fetch");
-	if (bo != NULL && bo_build_miss(bo, req) != 0) {
+	if (bo != NULL && bo_build_miss(bo, req, stalep == NULL ? NULL :
+	    *stalep) != 0) {
 		VSC_Count(wrk->stats, ws_backend_overflow, 1);
 		VSLb(bo->vsl, SLT_Error, "workspace_backend overflow copying "
 		    "the request; raise workspace_backend");
@@ -734,6 +891,8 @@ FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
 		FETCH_Finish(&bo);
 	}
 	if (bo == NULL) {
+		if (stalep != NULL && *stalep != NULL)
+			(void)OBJ_Deref(stalep);
 		if (oc->objhead != NULL)
 			HSH_Fail(wrk, oc);
 		BOC_SetState(oc->boc, BOS_FAILED);
@@ -743,6 +902,8 @@ FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
 	}
 	VSC_Count(wrk->stats, s_fetch, 1);
 	bo->fetch_oc = oc;
+	if (stalep != NULL && *stalep != NULL)
+		TAKE_OBJ_NOTNULL(bo->stale_oc, stalep, OBJCORE_MAGIC);
 	oc->xid = bo->vxid;
 	bo->boc = oc->boc;
 	BOC_Ref(bo->boc);

@@ -51,6 +51,8 @@ struct busyobj {
 	struct objcore		*fetch_oc;	/* one ref: the busy objcore */
 	struct boc		*boc;		/* one ref */
 	struct http		*bereq0;	/* bereq before VCL: for Vary */
+	struct objcore		*stale_oc;	/* one ref: to revalidate */
+	unsigned		reval;		/* 304: body from stale_oc */
 	unsigned		is_bg;		/* nobody waits: grace refresh */
 	unsigned		uncacheable;	/* beresp.uncacheable */
 	unsigned		hfp;		/* return (pass) in v_b_r */
@@ -133,12 +135,15 @@ void FETCH_Finish(struct busyobj **bop);
  * caller's reference goes to the fetch).  The fetch runs as a task of
  * its own; readers wait on oc->boc.  bg: a grace refresh nobody waits
  * for.  Returns 0, or -1 when the fetch could not start (oc has then
- * failed and left the cache).
+ * failed and left the cache).  *stalep (may be NULL): a stale copy
+ * (its reference goes to the fetch) to revalidate with a conditional
+ * request, and to serve instead of an error while stale-if-error or
+ * grace allows.
  */
 /* beresp.ttl, grace and keep from the response's headers, and a log. */
 void FETCH_Ttl(struct busyobj *bo);
 int FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
-    unsigned bg);
+    struct objcore **stalep, unsigned bg);
 
 /* pipe.c: start a pipe's busyobj (bereq built, Connection: close). */
 struct busyobj *FETCH_PipeBegin(struct worker *wrk, struct req *req);

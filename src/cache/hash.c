@@ -243,6 +243,7 @@ struct hsh_found {
 	struct objcore		*grace;
 	struct objcore		*marker;
 	struct objcore		*busy;
+	struct objcore		*stale;		/* to revalidate, or for errors */
 };
 
 /* Weigh one objcore; non-zero: a fresh hit, stop looking. */
@@ -274,6 +275,9 @@ hsh_consider(void *priv, struct objcore *oc)
 	if (f->now < fresh + oc->grace && (f->grace == NULL ||
 	    oc->t_origin > f->grace->t_origin))
 		f->grace = oc;
+	if (oc->obj != NULL && (f->stale == NULL ||
+	    oc->t_origin > f->stale->t_origin))
+		f->stale = oc;
 	return (0);
 }
 
@@ -335,6 +339,11 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	} else {
 		*busyp = hsh_new_busy_locked(oh);
 		r = HSH_MISS;
+		/* A stale copy to revalidate, or to serve if it fails. */
+		if (f.stale != NULL && *busyp != NULL) {
+			OBJ_Ref(f.stale);
+			*ocp = f.stale;
+		}
 	}
 	hsh_deref_objhead_locked(sh, oh);
 	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));

@@ -35,7 +35,8 @@ struct objhead {
 };
 
 enum hsh_lookup {
-	HSH_MISS,	/* *busyp: a new busy objcore to fetch into */
+	HSH_MISS,	/* *busyp: a new busy objcore to fetch into; *ocp a
+			   stale copy to revalidate or NULL */
 	HSH_HIT,	/* *ocp: a fresh object (maybe still streaming) */
 	HSH_GRACE,	/* *ocp: stale in grace; *busyp if we refresh it */
 	HSH_HITMISS,	/* a hit-for-miss marker: *busyp, fetch, no wait */

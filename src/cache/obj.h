@@ -108,6 +108,8 @@ struct boc {
 	 * it, so a pass of any size takes bounded memory.
 	 */
 	unsigned		transit;	/* const once streaming */
+	unsigned		stale_used;	/* the fetch failed: the target
+						   is the stale copy, whole */
 	uint64_t		consumed;	/* mtx: what the reader sent */
 };
 
@@ -144,12 +146,16 @@ struct objcore {
 	vtim_real		exp_when;	/* exp lock */
 };
 
-/* End of the objcore's life in the cache (ttl + grace + keep). */
+/*
+ * End of the objcore's life in the cache: ttl, then grace (or the
+ * stale-if-error time, if longer), then keep.
+ */
 static inline vtim_real
 OC_End(const struct objcore *oc)
 {
 
-	return (oc->t_origin + oc->ttl + oc->grace + oc->keep);
+	return (oc->t_origin + oc->ttl + (oc->stale_if_error > oc->grace ?
+	    oc->stale_if_error : oc->grace) + oc->keep);
 }
 
 /* obj.c */

@@ -75,6 +75,7 @@ struct req {
 	struct objcore		*objcore;	/* one ref: what we deliver */
 	struct boc		*boc;		/* one ref: while it streams */
 	struct objcore		*busy;		/* one ref: ours to fetch */
+	struct objcore		*stale;		/* one ref: to revalidate */
 	unsigned		hash_always_miss;
 	unsigned		waits;		/* lookups that found busy */
 	/* What happened, for Cache-Status and the log */
@@ -85,6 +86,7 @@ struct req {
 	unsigned		is_collapsed;
 	unsigned		is_pass;
 	unsigned		is_stored;	/* our fetch got cached */
+	unsigned		is_stale_error;	/* stale-if-error */
 	/* Delivery of a cached object: body bytes [range_lo, range_hi) */
 	uint64_t		range_lo;
 	uint64_t		range_hi;	/* UINT64_MAX: to the end */

@@ -116,6 +116,8 @@ static void
 req_release_obj(struct req *req)
 {
 
+	if (req->stale != NULL)
+		(void)OBJ_Deref(&req->stale);
 	if (req->boc != NULL)
 		BOC_Deref(&req->boc);
 	if (req->objcore != NULL)
@@ -283,6 +285,26 @@ req_private_busy(void)
 	return (oc);
 }
 
+static void
+req_log_hit(struct req *req, enum VSL_tag_e tag, const struct objcore *oc)
+{
+	vtim_real now = TIM_real();
+
+	VSLb(req->vsl, tag, "%u %.6f %.6f %.6f", oc->xid,
+	    oc->t_origin + oc->ttl - now, oc->grace, oc->keep);
+}
+
+/* The fetch failed; req->objcore is the stale copy it left us. */
+static void
+req_stale_error(struct worker *wrk, struct req *req)
+{
+
+	VSC_Count(wrk->stats, cache_stale_if_error, 1);
+	req->is_hit = 1;
+	req->is_stale_error = 1;
+	req_log_hit(req, SLT_Hit, req->objcore);
+}
+
 /*
  * Another request is fetching what we want: wait for its headers
  * (waitinglist_timeout at most).  Returns the next step: HIT when its
@@ -314,6 +336,13 @@ req_wait_busy(struct worker *wrk, struct req *req, struct objcore *oc,
 		return (R_STP_MISS);
 	}
 	VSC_Count(wrk->stats, busy_wakeup, 1);
+	if (boc->stale_used) {
+		(void)OBJ_Deref(&oc);
+		req->objcore = BOC_Target(boc);
+		BOC_Deref(&boc);
+		req_stale_error(wrk, req);
+		return (R_STP_HIT);
+	}
 	flags = oc->flags;
 	if (st == BOS_FAILED || (flags & OC_F_FAILED)) {
 		/* Everybody fetches now, in parallel rather than in turn. */
@@ -333,15 +362,6 @@ req_wait_busy(struct worker *wrk, struct req *req, struct objcore *oc,
 	req->boc = boc;
 	req->is_collapsed = 1;
 	return (R_STP_HIT);
-}
-
-static void
-req_log_hit(struct req *req, enum VSL_tag_e tag, const struct objcore *oc)
-{
-	vtim_real now = TIM_real();
-
-	VSLb(req->vsl, tag, "%u %.6f %.6f %.6f", oc->xid,
-	    oc->t_origin + oc->ttl - now, oc->grace, oc->keep);
 }
 
 static void
@@ -367,8 +387,13 @@ req_step_lookup(struct worker *wrk, struct req *req)
 		if (lr == HSH_GRACE) {
 			VSC_Count(wrk->stats, cache_hit_grace, 1);
 			req->is_grace = 1;
-			if (busy != NULL)
-				(void)FETCH_Miss(wrk, req, &busy, 1);
+			if (busy != NULL) {
+				/* The refresh may revalidate what we serve. */
+				OBJ_Ref(oc);
+				req->stale = oc;
+				(void)FETCH_Miss(wrk, req, &busy, &req->stale,
+				    1);
+			}
 		}
 		req->step = R_STP_HIT;
 		return;
@@ -405,6 +430,7 @@ req_step_lookup(struct worker *wrk, struct req *req)
 		break;
 	case HSH_MISS:
 		req->busy = busy;
+		req->stale = oc;	/* to revalidate, or NULL */
 		break;
 	default:
 		WRONG("lookup result");
@@ -450,7 +476,7 @@ req_fetch_miss(struct worker *wrk, struct req *req)
 	}
 	boc = req->busy->boc;
 	BOC_Ref(boc);
-	if (FETCH_Miss(wrk, req, &req->busy, 0) != 0) {
+	if (FETCH_Miss(wrk, req, &req->busy, &req->stale, 0) != 0) {
 		BOC_Deref(&boc);
 		req_synth(req, 503, NULL);
 		return;
@@ -462,10 +488,15 @@ req_fetch_miss(struct worker *wrk, struct req *req)
 		req_synth(req, 503, NULL);
 		return;
 	}
-	req->boc = boc;
-	req->is_stored = !(req->objcore->flags & OC_F_PRIVATE);
 	VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev, TIM_real());
 	req->step = R_STP_DELIVER;
+	if (boc->stale_used) {
+		req_stale_error(wrk, req);
+		BOC_Deref(&boc);
+		return;
+	}
+	req->boc = boc;
+	req->is_stored = !(req->objcore->flags & OC_F_PRIVATE);
 }
 
 static void
@@ -514,6 +545,90 @@ req_step_purge(struct worker *wrk, struct req *req)
 	}
 }
 
+/* Purge what vcl_hash makes of url (a path) for this request's host. */
+static unsigned
+req_invalidate_url(struct worker *wrk, struct req *req, const char *url)
+{
+	struct txt saved = req->http->hd[HTTP_HDR_URL];
+	unsigned char digest[SHA256_LEN];
+	unsigned n = 0;
+
+	memcpy(digest, req->digest, sizeof digest);
+	req->http->hd[HTTP_HDR_URL] = TXT_Str(url);
+	if (req_hash(req) == 0)
+		n = HSH_Purge(wrk, req->digest);
+	req->http->hd[HTTP_HDR_URL] = saved;
+	memcpy(req->digest, digest, sizeof digest);
+	return (n);
+}
+
+/*
+ * The path of a Location or Content-Location on the request's host
+ * (relative, or absolute with the same authority), in ws; else NULL.
+ */
+static const char *
+req_same_host_path(struct req *req, const char *hdr)
+{
+	struct txt v, host;
+	const char *p, *path;
+	size_t l;
+
+	if (!HTTP_GetHdr(req->bo->beresp, hdr, &v) || TXT_LEN(v) == 0)
+		return (NULL);
+	if (*v.b == '/' && (TXT_LEN(v) < 2 || v.b[1] != '/'))
+		return (WS_Copy(req->ws, v.b, TXT_LEN(v)));
+	if (TXT_LEN(v) > 8 && !strncasecmp(v.b, "https://", 8))
+		p = v.b + 8;
+	else if (TXT_LEN(v) > 7 && !strncasecmp(v.b, "http://", 7))
+		p = v.b + 7;
+	else
+		return (NULL);
+	path = memchr(p, '/', (size_t)(v.e - p));
+	if (path == NULL || !HTTP_GetHdr(req->http, "Host", &host))
+		return (NULL);
+	l = (size_t)(path - p);
+	if (l != TXT_LEN(host) || strncasecmp(p, host.b, l))
+		return (NULL);
+	return (WS_Copy(req->ws, path, (size_t)(v.e - path)));
+}
+
+/*
+ * RFC 9111 4.4: a successful unsafe request invalidates what is stored
+ * for its URI, and for its Location and Content-Location on the same
+ * host, so a client that just changed a resource does not read the old
+ * copy from the cache.
+ */
+static void
+req_invalidate(struct worker *wrk, struct req *req)
+{
+	static const char * const unsafe[] = {
+		"POST", "PUT", "DELETE", "PATCH",
+	};
+	static const char * const hdrs[] = { "Location", "Content-Location" };
+	const char *method = req->http->hd[HTTP_HDR_METHOD].b;
+	const char *url;
+	unsigned u, status = req->bo->beresp->status, n;
+
+	if (req->bo->synth || status < 200 || status >= 400)
+		return;
+	for (u = 0; u < ARRAY_SIZE(unsafe); u++)
+		if (!strcmp(method, unsafe[u]))
+			break;
+	if (u == ARRAY_SIZE(unsafe))
+		return;
+	n = req_invalidate_url(wrk, req, req->http->hd[HTTP_HDR_URL].b);
+	for (u = 0; u < ARRAY_SIZE(hdrs); u++) {
+		url = req_same_host_path(req, hdrs[u]);
+		if (url != NULL)
+			n += req_invalidate_url(wrk, req, url);
+	}
+	if (n > 0) {
+		VSC_Count(wrk->stats, n_obj_invalidated, n);
+		VSLb(req->vsl, SLT_Debug, "%s invalidated %u objects", method,
+		    n);
+	}
+}
+
 static void
 req_step_fetch(struct worker *wrk, struct req *req)
 {
@@ -523,6 +638,7 @@ req_step_fetch(struct worker *wrk, struct req *req)
 	if (i == 0) {
 		VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev,
 		    TIM_real());
+		req_invalidate(wrk, req);
 		req->step = R_STP_DELIVER;
 		return;
 	}
@@ -555,7 +671,11 @@ req_cache_status(struct req *req)
 	if (!cache_param->cache_status)
 		return;
 	l = (size_t)FMT_Snprintf(buf, sizeof buf, "Cache-Status: Veneer");
-	if (req->is_hit && oc != NULL) {
+	if (req->is_stale_error && oc != NULL) {
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; hit; ttl=%.0f; fwd=stale; detail=stale-if-error",
+		    oc->t_origin + oc->ttl - TIM_real());
+	} else if (req->is_hit && oc != NULL) {
 		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
 		    "; hit; ttl=%.0f", oc->t_origin + oc->ttl - TIM_real());
 		if (req->is_grace)
@@ -850,6 +970,7 @@ REQ_Process(struct worker *wrk, struct req *req)
 	req->waits = 0;
 	req->is_hit = req->is_grace = req->is_hitmiss = req->is_hitpass = 0;
 	req->is_collapsed = req->is_pass = req->is_stored = 0;
+	req->is_stale_error = 0;
 	req->hash_always_miss = 0;
 	req->range_lo = 0;
 	req->range_hi = UINT64_MAX;

@@ -38,10 +38,15 @@ static const struct gethdr_s hdr_req_cookie = { HDR_REQ, "\007Cookie:" };
 static const struct gethdr_s hdr_beresp_sc =
     { HDR_BERESP, "\013Set-Cookie:" };
 static const struct gethdr_s hdr_beresp_surr =
-    { HDR_BERESP, "\021Surrogate-Control:" };
+    { HDR_BERESP, "\022Surrogate-Control:" };
 static const struct gethdr_s hdr_beresp_cc =
     { HDR_BERESP, "\016Cache-Control:" };
 static const struct gethdr_s hdr_beresp_vary = { HDR_BERESP, "\005Vary:" };
+static const struct gethdr_s hdr_beresp_cdncc =
+    { HDR_BERESP, "\022CDN-Cache-Control:" };
+static const struct gethdr_s hdr_beresp_etag = { HDR_BERESP, "\005ETag:" };
+static const struct gethdr_s hdr_beresp_lm =
+    { HDR_BERESP, "\016Last-Modified:" };
 
 static int
 builtin_event(VRT_CTX, enum vcl_event ev)
@@ -156,23 +161,39 @@ builtin_hdr_has(VRT_CTX, VCL_HEADER h, const char * const *words)
 	return (0);
 }
 
+/*
+ * As Varnish's builtin.vcl, with two differences: Cache-Control is not
+ * consulted when a header addressed to caches (Surrogate-Control,
+ * CDN-Cache-Control, RFC 9213) decides; and a no-cache response with a
+ * validator is kept (TTL 0, keep) to be revalidated at each use rather
+ * than turned into a hit-for-miss marker.
+ */
 static enum vcl_ret
 builtin_backend_response(VRT_CTX)
 {
 	static const char * const no_store[] = { "no-store", NULL };
 	static const char * const no_share[] = {
-		"no-cache", "no-store", "private", NULL
+		"no-store", "private", NULL
 	};
+	static const char * const no_cache[] = { "no-cache", NULL };
 	const char *vary;
+	int targeted, revalidate;
 
 	if (VRT_r_bereq_uncacheable(ctx))
 		return (VCL_RET_DELIVER);
 	vary = VRT_GetHdr(ctx, &hdr_beresp_vary);
-	if (VRT_r_beresp_ttl(ctx) <= 0 ||
+	targeted = VRT_GetHdr(ctx, &hdr_beresp_surr) != NULL ||
+	    VRT_GetHdr(ctx, &hdr_beresp_cdncc) != NULL;
+	revalidate = VRT_r_beresp_ttl(ctx) <= 0 &&
+	    VRT_r_beresp_keep(ctx) > 0 &&
+	    (VRT_GetHdr(ctx, &hdr_beresp_etag) != NULL ||
+	    VRT_GetHdr(ctx, &hdr_beresp_lm) != NULL);
+	if ((VRT_r_beresp_ttl(ctx) <= 0 && !revalidate) ||
 	    VRT_GetHdr(ctx, &hdr_beresp_sc) != NULL ||
 	    builtin_hdr_has(ctx, &hdr_beresp_surr, no_store) ||
-	    (VRT_GetHdr(ctx, &hdr_beresp_surr) == NULL &&
-	    builtin_hdr_has(ctx, &hdr_beresp_cc, no_share)) ||
+	    (!targeted && builtin_hdr_has(ctx, &hdr_beresp_cc, no_share)) ||
+	    (!targeted && !revalidate &&
+	    builtin_hdr_has(ctx, &hdr_beresp_cc, no_cache)) ||
 	    (vary != NULL && !strcmp(vary, "*"))) {
 		/* Hit-for-miss for two minutes. */
 		VRT_l_beresp_ttl(ctx, 120);
