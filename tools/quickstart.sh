@@ -134,10 +134,12 @@ cat <<EOF
    curl -so /dev/null -w '%{size_download} bytes in %{time_total} s\\n' \\
        'http://127.0.0.1:$PROXY_PORT/big?size=100m'
 
- Look at the X-Varnish and Via headers, and at the requests reaching
- the origin:  tail -f ${origin_log#"$root"/}
- This version passes every request to the origin (the cache is not
- built yet), so each one shows up there.
+ Run each twice: the second /time is a hit.  Cache-Status says what
+ the cache did (fwd=miss; stored, then hit; ttl=N), Age how old the
+ copy is, X-Varnish which request fetched it.  Requests reaching the
+ origin:  tail -f ${origin_log#"$root"/}
+ Ask for /slow from two terminals at once: one request reaches the
+ origin, both get the answer.  The counters:  $builddir/veneerstat -n $workdir
  Press Ctrl-C to stop veneerd and the demo origin.
 ------------------------------------------------------------------------
 
