@@ -510,7 +510,13 @@ rfc_ttl_origin(struct rfc_ttl *rt, vtim_real t_req, vtim_real t_resp)
 {
 	vtim_dur apparent_age = 0, response_delay, corrected_age;
 
-	response_delay = t_resp > t_req ? t_resp - t_req : 0;
+	/*
+	 * The transit time corrects an Age an upstream cache gave; a
+	 * response from the origin itself is as old as its Date says, and
+	 * the time the origin took to answer does not shorten its life
+	 * (Varnish does not count it either).
+	 */
+	response_delay = t_resp > t_req && rt->age >= 0 ? t_resp - t_req : 0;
 	corrected_age = (rt->age >= 0 ? rt->age : 0) + response_delay;
 	if (rt->date >= 0 && rt->date >= t_req - RFC_CLOCK_SKEW &&
 	    rt->date <= t_resp + RFC_CLOCK_SKEW && t_resp > rt->date)

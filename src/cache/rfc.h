@@ -112,12 +112,15 @@ struct rfc_ttl {
  * when none of these is given.
  *
  * t_origin (RFC 9111 4.2.3): t_resp - max(apparent_age,
- * corrected_age_value), where corrected_age_value = Age + (t_resp -
- * t_req) and apparent_age = max(0, t_resp - Date).  A Date outside
- * [t_req - RFC_CLOCK_SKEW, t_resp + RFC_CLOCK_SKEW] is taken for a
- * skewed backend clock and apparent_age is 0: only Age and the response
- * delay count, so a backend whose clock is minutes off does not make
- * max-age responses look expired.  (Expires stays relative to Date.)
+ * corrected_age_value), where apparent_age = max(0, t_resp - Date) and
+ * corrected_age_value = Age + (t_resp - t_req) when the response has an
+ * Age (it comes through a cache: the transit time adds to it), 0 when it
+ * has none (the origin's own answer is as old as its Date says; the time
+ * it took to answer does not shorten its life, as in Varnish).  A Date
+ * outside [t_req - RFC_CLOCK_SKEW, t_resp + RFC_CLOCK_SKEW] is taken for
+ * a skewed backend clock and apparent_age is 0, so a backend whose clock
+ * is minutes off does not make max-age responses look expired.  (Expires
+ * stays relative to Date.)
  *
  * uncacheable, the first that applies:
  *   "status N"   status outside 200-599 or 206 (no partial objects);
