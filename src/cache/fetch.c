@@ -755,6 +755,7 @@ bo_publish(struct worker *wrk, struct busyobj *bo, struct objcore *target,
 	}
 	if (target != NULL && (target->flags & OC_F_PRIVATE))
 		bo->boc->transit = 1;
+	bo->boc->revalidated = bo->reval;
 	BOC_SetState(bo->boc, target == NULL ? BOS_FAILED : BOS_STREAM);
 	if (bo->boc->transit)
 		HSH_DetachBoc(oc);	/* new readers find the marker */

@@ -110,6 +110,7 @@ struct boc {
 	unsigned		transit;	/* const once streaming */
 	unsigned		stale_used;	/* the fetch failed: the target
 						   is the stale copy, whole */
+	unsigned		revalidated;	/* a 304 refreshed a stale copy */
 	uint64_t		consumed;	/* mtx: what the reader sent */
 };
 

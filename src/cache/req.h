@@ -87,6 +87,7 @@ struct req {
 	unsigned		is_pass;
 	unsigned		is_stored;	/* our fetch got cached */
 	unsigned		is_stale_error;	/* stale-if-error */
+	unsigned		is_reval;	/* a 304 refreshed a stale copy */
 	/* Delivery of a cached object: body bytes [range_lo, range_hi) */
 	uint64_t		range_lo;
 	uint64_t		range_hi;	/* UINT64_MAX: to the end */

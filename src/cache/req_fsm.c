@@ -497,6 +497,7 @@ req_fetch_miss(struct worker *wrk, struct req *req)
 	}
 	req->boc = boc;
 	req->is_stored = !(req->objcore->flags & OC_F_PRIVATE);
+	req->is_reval = boc->revalidated;
 }
 
 static void
@@ -690,6 +691,12 @@ req_cache_status(struct req *req)
 	} else if (req->is_pass || req->bo != NULL) {
 		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
 		    "; fwd=bypass");
+	} else if (oc != NULL && req->is_reval) {
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; fwd=stale; fwd-status=304");
+		if (req->is_stored)
+			l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+			    "; stored");
 	} else if (oc != NULL) {
 		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
 		    "; fwd=miss");
@@ -970,7 +977,7 @@ REQ_Process(struct worker *wrk, struct req *req)
 	req->waits = 0;
 	req->is_hit = req->is_grace = req->is_hitmiss = req->is_hitpass = 0;
 	req->is_collapsed = req->is_pass = req->is_stored = 0;
-	req->is_stale_error = 0;
+	req->is_stale_error = req->is_reval = 0;
 	req->hash_always_miss = 0;
 	req->range_lo = 0;
 	req->range_hi = UINT64_MAX;
