@@ -41,7 +41,7 @@
 /* Response headers for the origin to send, as a request header. */
 #define TH(hdrs)	"X-Test-Headers: " hdrs "\r\n"
 
-#define T_WAIT		5.0	/* for counters and the origin */
+#define T_WAIT		HX_T_SLOW	/* counters, origin (ASan is slow) */
 #define T_RELEASE	10.0	/* longest an origin handler is held */
 #define NCOALESCE	100
 #define NHFM		5
@@ -1347,8 +1347,10 @@ START_TEST(lru_nukes_within_store)
 	(void)cs_hit(r, url, 3500, 3600);
 	HX_MsgFree(&r);
 	ck_assert_int_eq(ORIGIN_NReq(o), LRU_NOBJ);
-	ck_assert_msg(VND_Counter(v, "n_object") < 10, "n_object %" PRIu64
-	    " in a 1 MB store of 100 KB objects",
+	/* Allocator slack decides whether the tenth fits (it does with
+	 * ASan's exact sizes): never more than the bytes allow. */
+	ck_assert_msg(VND_Counter(v, "n_object") <= LRU_STORE / LRU_OBJLEN,
+	    "n_object %" PRIu64 " in a 1 MB store of 100 KB objects",
 	    VND_Counter(v, "n_object"));
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);

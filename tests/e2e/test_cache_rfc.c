@@ -43,7 +43,7 @@
 /* The origin's 304 headers when the request is conditional. */
 #define TC(hdrs)	"X-Test-Cond: " hdrs "\r\n"
 
-#define T_WAIT		5.0	/* for counters and the origin */
+#define T_WAIT		HX_T_SLOW	/* counters, origin (ASan is slow) */
 #define T_RELEASE	10.0	/* longest an origin handler is held */
 #define STALE		1.3	/* lets a max-age=1 run out */
 #define RANGE_LEN	100
