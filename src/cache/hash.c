@@ -244,6 +244,7 @@ struct hsh_found {
 	struct objcore		*marker;
 	struct objcore		*busy;
 	struct objcore		*stale;		/* to revalidate, or for errors */
+	uint64_t		vary_hint;	/* the request's, or 0 */
 };
 
 /* Weigh one objcore; non-zero: a fresh hit, stop looking. */
@@ -256,7 +257,9 @@ hsh_consider(void *priv, struct objcore *oc)
 	if (oc->flags & (OC_F_DYING | OC_F_FAILED))
 		return (0);
 	if (oc->flags & OC_F_BUSY) {
-		if (f->busy == NULL)
+		/* Another variant's fetch is not worth waiting for. */
+		if (f->busy == NULL && (f->vary_hint == 0 ||
+		    oc->vary_hint == 0 || oc->vary_hint == f->vary_hint))
 			f->busy = oc;
 		return (0);
 	}
@@ -307,7 +310,11 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 		ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
 		return (HSH_MISS);
 	}
+	/* Variants first: the probe also tells which busy ones to skip. */
+	(void)VRY_Lookup_locked(oh, req, ws, hsh_consider, &f, &f.vary_hint);
 	TAILQ_FOREACH(oc, &oh->objcs, oh_list) {
+		if (f.hit != NULL)
+			break;
 		/* Variants the index could not take are matched here. */
 		if (oc->obj != NULL && oc->obj->vary != NULL &&
 		    !VRY_Match(req, oc->obj->vary, oc->obj->vary_len))
@@ -315,8 +322,6 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 		if (hsh_consider(&f, oc))
 			break;
 	}
-	if (f.hit == NULL && !always_miss)
-		(void)VRY_Lookup_locked(oh, req, ws, hsh_consider, &f);
 	if (f.hit != NULL) {
 		hsh_take_locked(f.hit, ocp, bocp);
 		r = HSH_HIT;
@@ -345,6 +350,8 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 			*ocp = f.stale;
 		}
 	}
+	if (*busyp != NULL)
+		(*busyp)->vary_hint = f.vary_hint;
 	hsh_deref_objhead_locked(sh, oh);
 	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
 	return (r);

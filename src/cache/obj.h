@@ -142,6 +142,12 @@ struct objcore {
 	struct objcore		*vary_next;	/* shard lock: index chain */
 	struct vry_spec		*vary_spec;	/* shard lock */
 	uint64_t		vary_key;	/* shard lock */
+	/*
+	 * Busy: the vary hint of the request that started the fetch; a
+	 * request with another hint wants another variant and fetches in
+	 * parallel instead of waiting (0: unknown, anyone waits).
+	 */
+	uint64_t		vary_hint;	/* const while busy */
 	TAILQ_ENTRY(objcore)	lru_list;	/* stv lru lock */
 	unsigned		exp_idx;	/* exp lock */
 	vtim_real		exp_when;	/* exp lock */

@@ -406,6 +406,7 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	case HSH_BUSY:
 		if (++req->waits > 10) {
 			/* Variants keep being fetched: stop queueing. */
+			HSH_Unwait(boc);
 			BOC_Deref(&boc);
 			(void)OBJ_Deref(&oc);
 			req->busy = req_private_busy();

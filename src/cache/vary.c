@@ -331,7 +331,7 @@ VRY_Fini_locked(struct objhead *oh)
 
 int
 VRY_Lookup_locked(struct objhead *oh, const struct http *req, struct ws *ws,
-    vry_each_f *func, void *priv)
+    vry_each_f *func, void *priv, uint64_t *hint)
 {
 	struct vry_index *vi = oh->vidx;
 	struct vry_spec *spec;
@@ -342,14 +342,18 @@ VRY_Lookup_locked(struct objhead *oh, const struct http *req, struct ws *ws,
 	char *blob;
 	int r = 0;
 
+	*hint = 0;
 	if (vi == NULL)
 		return (0);
 	snap = WS_Snapshot(ws);
 	for (spec = vi->specs; spec != NULL && r == 0; spec = spec->next) {
 		l = VRY_Build(ws, req, spec->buf, &blob);
-		if (l < 0)
+		if (l < 0) {
+			*hint = 0;	/* unknown: wait as if it matched */
 			break;		/* no room to compare: a miss */
+		}
 		key = vry_key(spec, blob, (size_t)l);
+		*hint = (*hint ^ key) * 0x9e3779b97f4a7c15ULL | 1;
 		for (oc = vi->tbl[(unsigned)key & vi->mask];
 		    oc != NULL && r == 0; oc = next) {
 			next = oc->vary_next;

@@ -58,10 +58,13 @@ void VRY_Fini_locked(struct objhead *oh);
 /*
  * The variants whose values are the request's: calls func on each
  * candidate (it returns non-zero to stop); ws is scratch space for the
- * request's blobs (rolled back).  Returns func's last value.
+ * request's blobs (rolled back).  *hint: a hash of the request's values
+ * for every name set the objhead knows (0 when it knows none), which
+ * tells whether two requests can want the same variant.  Returns func's
+ * last value.
  */
 int VRY_Lookup_locked(struct objhead *oh, const struct http *req,
-    struct ws *ws, vry_each_f *func, void *priv);
+    struct ws *ws, vry_each_f *func, void *priv, uint64_t *hint);
 /* Every variant (purge). */
 void VRY_Each_locked(struct objhead *oh, vry_each_f *func, void *priv);
 

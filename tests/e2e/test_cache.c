@@ -1188,6 +1188,68 @@ START_TEST(hit_for_miss_fetches_in_parallel)
 END_TEST
 
 /*--------------------------------------------------------------------
+ * Requests for other variants of an object being fetched do not queue
+ * behind it: once the objhead knows what the URL varies on, a request
+ * wanting another variant fetches in parallel.  Before the fix they
+ * woke one after another, each finding the next variant's fetch, and
+ * after ten rounds the child panicked (a waiter was never uncounted:
+ * "boc->waiters == 0" in BOC_Deref), found by tools/bench/cache.sh.
+ */
+
+#define NVARY	12
+
+START_TEST(issue_0005_vary_variants_fetched_in_parallel)
+{
+	const char *h = TH("Vary: X-V|Cache-Control: max-age=100");
+	struct client *cl[NVARY], *c0;
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	char hdrs[256];
+	unsigned u;
+
+	o = cache_origin();
+	v = VND_Launch(ORIGIN_Port(o), NULL);
+	c0 = VND_Connect(v);
+	(void)snprintf(hdrs, sizeof hdrs, "X-V: first\r\n%s", h);
+	r = get(c0, "/vp", hdrs);
+	body_is(r, "/vp", 1);
+	cs_is(r, "/vp", "Veneer; fwd=miss; stored");
+	HX_MsgFree(&r);
+	for (u = 0; u < NVARY; u++) {
+		cl[u] = VND_Connect(v);
+		(void)snprintf(hdrs, sizeof hdrs, "X-V: v%u\r\n"
+		    "X-Test-Wait: head\r\n%s", u, h);
+		CLIENT_Req(cl[u], "GET", "/vp", hdrs, NULL, 0);
+	}
+	/* Twelve variants, twelve fetches at once. */
+	org_wait_inflight(NVARY, T_WAIT);
+	org_release_all();
+	for (u = 0; u < NVARY; u++) {
+		r = CLIENT_Resp(cl[u], 0, HX_T_RESP);
+		ck_assert_int_eq(r->status, 200);
+		cs_is(r, "/vp", "Veneer; fwd=miss; stored");
+		HX_MsgFree(&r);
+		CLIENT_Free(&cl[u]);
+	}
+	ck_assert_int_eq(ORIGIN_NReq(o), NVARY + 1);
+	/* Each variant is there, and the first one still is. */
+	(void)snprintf(hdrs, sizeof hdrs, "X-V: v%u\r\n%s", NVARY - 1, h);
+	r = get(c0, "/vp", hdrs);
+	ck_assert_int_eq(r->status, 200);
+	ck_assert_ptr_nonnull(strstr(HX_Header(r, "Cache-Status"), "hit"));
+	HX_MsgFree(&r);
+	(void)snprintf(hdrs, sizeof hdrs, "X-V: first\r\n%s", h);
+	r = get(c0, "/vp", hdrs);
+	body_is(r, "/vp", 1);
+	HX_MsgFree(&r);
+	ck_assert_int_eq(ORIGIN_NReq(o), NVARY + 1);
+	CLIENT_Free(&c0);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
  * 8. Grace: stale at once, one background refresh, then the new one.
  */
 
@@ -1579,6 +1641,7 @@ cache_suite(void)
 	tcase_add_test(tc, coalesce_uncacheable_waiters_in_parallel);
 	tcase_add_test(tc, coalesce_streams_while_fetching);
 	tcase_add_test(tc, hit_for_miss_fetches_in_parallel);
+	tcase_add_test(tc, issue_0005_vary_variants_fetched_in_parallel);
 	tcase_add_test(tc, grace_serves_stale_refreshes_once);
 	tcase_add_test(tc, head_miss_fetches_get);
 	tcase_add_test(tc, lru_nukes_within_store);
