@@ -6,7 +6,7 @@
 # started when they exit, free ports, pinning to CPUs, the CPU time of a
 # process tree, the nginx origin serving 1 KB and 100 KB files from a
 # temporary prefix, veneerd in front of it, one measured wrk run.
-# Sourced by run.sh and vsl.sh, after tools/lib/build.sh.
+# Sourced by run.sh, vsl.sh and cache.sh, after tools/lib/build.sh.
 #
 # The caller sets bench_name (its name, for messages), keep (yes: leave
 # $tmp behind), duration and connections (for wrk), root and veneerd
@@ -53,6 +53,25 @@ cleanup() {
 		fi
 	fi
 }
+
+# stop_server PID: stop a server started with start_server (or a process
+# added to pids) before the exit, as cleanup does, and forget its pid.
+stop_server() {
+	local pid=$1 i
+	local -a rest=()
+	kill "$pid" 2>/dev/null || true
+	for i in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	for i in "${pids[@]}"; do
+		[ "$i" = "$pid" ] || rest+=("$i")
+	done
+	pids=("${rest[@]}")
+}
+
 # bench_traps: run cleanup at exit, and exit on INT and TERM.
 bench_traps() {
 	trap cleanup EXIT
@@ -212,6 +231,9 @@ bench_tmp() {
 	chmod -R a+rX "$tmp/www"
 }
 
+# nginx_setup: nginx's configuration.  The caller may put more lines for
+# its server block (locations) in nginx_server_extra.
+nginx_server_extra=""
 nginx_setup() {
 	local conf=$tmp/nginx/nginx.conf
 	url=http://127.0.0.1:$port/1k.bin
@@ -241,6 +263,7 @@ http {
 	server {
 		listen 127.0.0.1:$port backlog=4096;
 		root $tmp/www;
+$nginx_server_extra
 	}
 }
 EOF
@@ -323,7 +346,8 @@ wrk_p99_ms() {
 # measure SERVER PID PORT SCENARIO PATH [WRK-ARGS...]: one wrk run of
 # $duration s with $connections connections, wrk on $client_cpu; adds
 # "server scenario rps p99_ms cpu_us cpu_pct errors" to results and
-# prints it.  clk_tck must be set (getconf CLK_TCK).
+# prints it; wrk's output stays in $tmp/wrk-SERVER-SCENARIO.txt.
+# clk_tck must be set (getconf CLK_TCK).
 measure() {
 	local server=$1 pid=$2 port=$3 scenario=$4 path=$5 out t0 t1 tree0
 	local requests rps p99 errors non2xx cpu_us cpu_pct ticks w0 w1
