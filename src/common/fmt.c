@@ -194,11 +194,33 @@ fmt_put_uint(char *dst, size_t len, size_t n, uintmax_t v)
 	return (fmt_put(dst, len, n, num, FMT_Uint(num, v)));
 }
 
+/*
+ * %.6f or %.0f into num (40 bytes), as printf prints them; 0 when the
+ * value is beyond what we round exactly (printf will do).  %.0f rounds
+ * half to even, as printf does in the default rounding mode.
+ */
+static size_t
+fmt_float(char *num, int six, double v)
+{
+	double r;
+	size_t n = 0;
+
+	if (six)
+		return (FMT_Fixed6(num, v));
+	if (!(fabs(v) < 4503599627370496.0))	/* 2^52 */
+		return (0);
+	r = nearbyint(v);
+	if (signbit(v))
+		num[n++] = '-';
+	return (n + FMT_Uint(num + n, (uintmax_t)fabs(r)));
+}
+
 /* The fast path: -1 when a conversion is not one it knows. */
 static int
 fmt_fast(char *dst, size_t len, const char *fmt, va_list ap)
 {
 	const char *s;
+	char num[40];
 	size_t n = 0, l;
 	uintmax_t u;
 	intmax_t sv;
@@ -228,6 +250,16 @@ fmt_fast(char *dst, size_t len, const char *fmt, va_list ap)
 			n = fmt_put(dst, len, n, s, strlen(s));
 			break;
 		case '.':
+			if ((fmt[1] == '6' || fmt[1] == '0') &&
+			    fmt[2] == 'f') {
+				l = fmt_float(num, fmt[1] == '6',
+				    va_arg(aq, double));
+				if (l == 0)
+					goto slow;
+				n = fmt_put(dst, len, n, num, l);
+				fmt += 2;
+				break;
+			}
 			if (fmt[1] != '*' || fmt[2] != 's')
 				goto slow;
 			fmt += 2;

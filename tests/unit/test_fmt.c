@@ -100,6 +100,7 @@ START_TEST(test_fallback)
 	SAME("%5d|%-5s|", 42, "ab");
 	SAME("%x %X %o", 0xbeefU, 0xbeefU, 8U);
 	SAME("%.3f", 3.14159);
+	SAME("%.0e %5.0f", 3.5, 2.5);
 	SAME("%s then %08.2f", "text", -1.5);
 	SAME("%*s|", 6, "r");
 	SAME("%p", (void *)0);
@@ -210,6 +211,53 @@ START_TEST(test_fixed6_sweep)
 }
 END_TEST
 
+/* %.0f and %.6f take the fast path and print what printf prints. */
+START_TEST(test_floats)
+{
+	static const double v[] = {
+		0, -0.0, 0.4, -0.4, 0.5, -0.5, 1.5, 2.5, -2.5, 3.5, 0.49999999,
+		119.99, -3.2, 1e15, 4503599627370495.0, 4503599627370496.0,
+		1e300, -1e300, 1795373499.526307, 0.0000005, 9.9999995,
+	};
+	unsigned u;
+
+	for (u = 0; u < ARRAY_SIZE(v); u++) {
+		SAME("%.0f", v[u]);
+		SAME("%.6f", v[u]);
+		SAME("ttl=%.0f; x=%.6f %u", v[u], v[u], u);
+	}
+	SAME("%.0f", (double)NAN);
+	SAME("%.0f %.6f", (double)INFINITY, -(double)INFINITY);
+}
+END_TEST
+
+/* %.0f against printf over many values, ties included. */
+START_TEST(test_float0_sweep)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char a[64], b[64];
+	double v;
+	unsigned u;
+
+	for (u = 0; u < 200000; u++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (u % 2)
+			v = (double)(x % 100000) / 2;	/* k and k + 1/2 */
+		else
+			v = (double)(x >> 11) / (double)(1ULL << 53) *
+			    pow(10, (double)(x % 20) - 3);
+		if (x & 4)
+			v = -v;
+		(void)FMT_Snprintf(a, sizeof a, "%.0f", v);
+		(void)snprintf(b, sizeof b, "%.0f", v);
+		ck_assert_msg(strcmp(a, b) == 0, "%.17g: \"%s\", printf \"%s\"",
+		    v, a, b);
+	}
+}
+END_TEST
+
 static Suite *
 fmt_suite(void)
 {
@@ -228,6 +276,8 @@ fmt_suite(void)
 	tcase_add_loop_test(tc, test_fixed6, 0, (int)ARRAY_SIZE(fixed6_cases));
 	tcase_add_test(tc, test_fixed6_refuses);
 	tcase_add_test(tc, test_fixed6_sweep);
+	tcase_add_test(tc, test_floats);
+	tcase_add_test(tc, test_float0_sweep);
 	suite_add_tcase(s, tc);
 	return (s);
 }
