@@ -35,6 +35,12 @@ void SHA256_Update(struct sha256_ctx *ctx, const void *p, size_t len);
 /* Write the digest to out and wipe ctx (magic too). */
 void SHA256_Final(struct sha256_ctx *ctx, unsigned char out[SHA256_LEN]);
 
+/*
+ * Use the portable C rounds even where the CPU has SHA instructions
+ * (1), or the instructions again where it has them (0).  For tests.
+ */
+void SHA256_Portable(int portable);
+
 /* Lowercase hex of a digest, NUL-terminated. */
 void SHA256_Hex(const unsigned char d[SHA256_LEN],
     char out[2 * SHA256_LEN + 1]);

@@ -360,11 +360,15 @@ int
 main(void)
 {
 	SRunner *sr;
-	int nfail;
+	int nfail = 0, portable;
 
-	sr = srunner_create(sha256_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	nfail = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	/* Both ways: the CPU's SHA instructions (if any), the C rounds. */
+	for (portable = 0; portable < 2; portable++) {
+		SHA256_Portable(portable);
+		sr = srunner_create(sha256_suite());
+		srunner_run_all(sr, CK_NORMAL);
+		nfail += srunner_ntests_failed(sr);
+		srunner_free(sr);
+	}
 	return (nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
 }
