@@ -81,10 +81,10 @@ obj_keep(const struct http *hp, unsigned u)
 		return (1);
 	if (t->b == NULL || (hp->hdf[u] & HDF_FILTER))
 		return (0);
-	/* Delivery frames the body itself. */
+	/* Delivery frames the body itself, and says its Age. */
 	if ((TXT_LEN(*t) > 15 && !strncasecmp(t->b, "Content-Length:", 15)) ||
 	    (TXT_LEN(*t) > 18 && !strncasecmp(t->b, "Transfer-Encoding:",
-	    18)))
+	    18)) || (TXT_LEN(*t) > 4 && !strncasecmp(t->b, "Age:", 4)))
 		return (0);
 	return (1);
 }

@@ -754,7 +754,6 @@ req_resp_from_obj(struct req *req)
 	HTTP_CopySlot(req->resp, ohp, HTTP_HDR_REASON);
 	req->resp->status = ohp->status;
 	(void)HTTP_CopyHeaders(req->resp, ohp);
-	HTTP_Unset(req->resp, "Age");
 	HTTP_Log(req->resp);
 	age = TIM_real() - oc->t_origin;
 	(void)HTTP_PrintfHeader(req->resp, "Age: %.0f",

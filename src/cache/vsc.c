@@ -91,25 +91,58 @@ VSC_WorkerFini(struct vsc_worker *w)
 	w->magic = 0;
 }
 
+/* Add what cnt[u] gained since last time to the shared counter. */
+static inline void
+vsc_publish_one(const uint64_t *c, uint64_t *p, uint64_t *g, size_t u)
+{
+	uint64_t v;
+
+	v = __atomic_load_n(&c[u], __ATOMIC_RELAXED);
+	if (v == p[u])
+		return;
+	/* Differences wrap as the shared gauges do. */
+	(void)__atomic_add_fetch(&g[u], v - p[u], __ATOMIC_RELAXED);
+	p[u] = v;
+}
+
+/*
+ * The owner thread's publishing, at the end of each request: nobody else
+ * writes its counts meanwhile, so whole runs of unchanged ones are
+ * skipped with memcmp (a request changes a dozen of ~150).
+ */
 void
 VSC_Publish(struct vsc_worker *w)
 {
 	const uint64_t *c = (const uint64_t *)(const void *)&w->cnt;
 	uint64_t *p = (uint64_t *)(void *)&w->pub;
 	uint64_t *g = (uint64_t *)(void *)VSC_C_main;
-	uint64_t v;
+	size_t u, k, run;
+
+	CHECK_OBJ(w, VSC_WORKER_MAGIC);
+	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
+	for (u = 0; u < VSC_NFIELDS; u += run) {
+		run = VSC_NFIELDS - u < 8 ? VSC_NFIELDS - u : 8;
+		if (memcmp(c + u, p + u, run * sizeof *c) == 0)
+			continue;
+		for (k = u; k < u + run; k++)
+			vsc_publish_one(c, p, g, k);
+	}
+	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
+}
+
+/* Anybody's publishing (the once-a-second tick): word by word. */
+static void
+vsc_publish_all(struct vsc_worker *w)
+{
+	const uint64_t *c = (const uint64_t *)(const void *)&w->cnt;
+	uint64_t *p = (uint64_t *)(void *)&w->pub;
+	uint64_t *g = (uint64_t *)(void *)VSC_C_main;
 	size_t u;
 
 	CHECK_OBJ(w, VSC_WORKER_MAGIC);
 	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
-	for (u = 0; u < VSC_NFIELDS; u++) {
-		v = __atomic_load_n(&c[u], __ATOMIC_RELAXED);
-		if (v == p[u])
-			continue;
-		/* Differences wrap as the shared gauges do. */
-		(void)__atomic_add_fetch(&g[u], v - p[u], __ATOMIC_RELAXED);
-		p[u] = v;
-	}
+	for (u = 0; u < VSC_NFIELDS; u++)
+		vsc_publish_one(c, p, g, u);
 	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
 }
 
@@ -123,7 +156,7 @@ VSC_Tick(void)
 	    (uint64_t)(TIM_mono() - vsc_t0), __ATOMIC_RELAXED);
 	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
 	for (w = vsc_reg; w != NULL; w = w->next)
-		VSC_Publish(w);
+		vsc_publish_all(w);
 	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
 }
 

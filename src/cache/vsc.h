@@ -58,7 +58,10 @@ struct vsc_worker {
 void VSC_WorkerInit(struct vsc_worker *w);
 /* Publish what is left and unregister (the thread is ending). */
 void VSC_WorkerFini(struct vsc_worker *w);
-/* Add what the block counted since last time to the shared counters. */
+/*
+ * Add what the block counted since last time to the shared counters.
+ * The owner thread only (VSC_Tick publishes the others' on its own).
+ */
 void VSC_Publish(struct vsc_worker *w);
 
 struct vsmw;

@@ -148,8 +148,9 @@ START_TEST(pool_overflow_drops)
 	(void)VND_WaitCounter(v, "threads", ">=", 5, HX_T_RESP);
 	for (u = 0; u < FLOOD_CONNS; u++) {
 		cl[u] = VND_Connect(v);
+		/* A pass (the cookie): one thread per request. */
 		len = snprintf(req, sizeof req, "GET /slow/%u HTTP/1.1\r\n"
-		    "Host: e2e.test\r\n\r\n", u);
+		    "Host: e2e.test\r\nCookie: c=1\r\n\r\n", u);
 		/* A dropped session may be closed already: not an error. */
 		(void)CLIENT_TrySend(cl[u], req, (size_t)len, 1.0);
 	}
