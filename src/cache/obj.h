@@ -50,12 +50,15 @@ struct obj_seg {
 	unsigned		magic;
 #define OBJ_SEG_MAGIC		0x4d2f0b7e
 	unsigned		inline_;	/* inside the object block */
+	unsigned		ext;		/* data is a block of its own */
 	struct obj_seg		*next;		/* written before published */
 	struct stevedore	*stv;		/* const */
-	size_t			charged;	/* const */
-	size_t			space;		/* bytes of data[]; const */
+	size_t			charged;	/* const: this block's, or
+						   data's when ext */
+	size_t			space;		/* bytes at data; const */
 	size_t			used;		/* fetch thread only */
-	char			data[];
+	char			*data;		/* buf, or ext's block */
+	char			buf[];
 };
 
 /*
@@ -72,7 +75,6 @@ struct object {
 	unsigned		spilled;	/* body partly in Transient */
 	size_t			charged;	/* this block's cost */
 	struct txt		*hd;		/* start line and headers */
-	unsigned char		*hdf;
 	uint64_t		len;		/* body bytes, when complete */
 	uint64_t		len_hint;	/* Content-Length, UINT64_MAX */
 	struct obj_seg		*first;		/* body pieces */
@@ -125,12 +127,16 @@ struct objcore {
 	struct stevedore	*stv;		/* const once obj is set */
 	uint64_t		charge;		/* bytes counted in stv */
 
-	/* Timers, written under the shard lock once in the cache. */
+	/*
+	 * Timers, written under the shard lock once in the cache.  The
+	 * durations after ttl are floats: a second in a year is precision
+	 * enough, and every byte here is paid per object.
+	 */
 	vtim_real		t_origin;
 	vtim_dur		ttl;
-	vtim_dur		grace;
-	vtim_dur		keep;
-	vtim_dur		stale_if_error;
+	float			grace;
+	float			keep;
+	float			stale_if_error;
 	unsigned		rfc_flags;	/* RFC_F_*: const */
 
 	uint32_t		xid;		/* fetch's vxid; const */
@@ -141,13 +147,16 @@ struct objcore {
 	TAILQ_ENTRY(objcore)	oh_list;	/* shard lock; not variants */
 	struct objcore		*vary_next;	/* shard lock: index chain */
 	struct vry_spec		*vary_spec;	/* shard lock */
-	uint64_t		vary_key;	/* shard lock */
-	/*
-	 * Busy: the vary hint of the request that started the fetch; a
-	 * request with another hint wants another variant and fetches in
-	 * parallel instead of waiting (0: unknown, anyone waits).
-	 */
-	uint64_t		vary_hint;	/* const while busy */
+	union {
+		uint64_t	vary_key;	/* shard lock: variants */
+		/*
+		 * Busy: the vary hint of the request that started the
+		 * fetch; a request with another hint wants another variant
+		 * and fetches in parallel instead of waiting (0: unknown,
+		 * anyone waits).
+		 */
+		uint64_t	vary_hint;	/* const while busy */
+	};
 	TAILQ_ENTRY(objcore)	lru_list;	/* stv lru lock */
 	unsigned		exp_idx;	/* exp lock */
 	vtim_real		exp_when;	/* exp lock */

@@ -102,6 +102,18 @@ STV_Pick(void)
 	return (stv);
 }
 
+/* jemalloc's, when veneerd is linked with it (weak: tests are not). */
+extern size_t nallocx(size_t, int) __attribute__((__weak__));
+
+size_t
+STV_Round(size_t size)
+{
+
+	if (nallocx != NULL && size > 0)
+		return (nallocx(size, 0));
+	return ((size + 15) & ~(size_t)15);
+}
+
 size_t
 STV_Usable(const void *p)
 {

@@ -63,6 +63,8 @@ int STV_Charge(struct worker *wrk, struct stevedore *stv, size_t n);
 void STV_Uncharge(struct stevedore *stv, size_t n);
 /* Usable size of a malloc'd block (what it costs). */
 size_t STV_Usable(const void *p);
+/* What a block of size bytes would cost (the allocator's size class). */
+size_t STV_Round(size_t size);
 
 /* The LRU (objects with storage, in their stevedore) */
 void LRU_Add(struct objcore *oc, vtim_real now);
