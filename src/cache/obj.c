@@ -30,6 +30,7 @@
 static const unsigned char obj_hdf_none[65536];
 
 #define OBJ_ALIGN	(sizeof(void *))
+#define OBJ_INDEX_COST	32
 #define OBJ_RND(x)	(((x) + OBJ_ALIGN - 1) & ~(OBJ_ALIGN - 1))
 
 struct objcore *
@@ -129,9 +130,13 @@ OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
 		sz += inl;
 	else if (inl > 0)
 		ext = 1;
-	/* What the objcore and its share of the objhead cost too. */
+	/*
+	 * What the objcore and its objhead cost too, and its entries in
+	 * the indexes that grow with the cache: the expiry heap's slot and
+	 * the hash table's bucket (arrays that double: up to 16 bytes each).
+	 */
 	over = STV_Usable(oc) + (oc->objhead != NULL ?
-	    STV_Usable(oc->objhead) : 0);
+	    STV_Usable(oc->objhead) : 0) + OBJ_INDEX_COST;
 	if (STV_Charge(wrk, stv, over) != 0)
 		return (NULL);
 	if (ext) {

@@ -25,6 +25,9 @@
 #                VmRSS after start and one request, divided by the objects,
 #                minus 1024 is the memory each object costs beyond its
 #                body.  Target: veneerd's at most half of varnishd's.
+#                ("After start": after two seconds of passed requests at
+#                the same concurrency, so that threads and buffers are
+#                counted as the daemon's, not the objects'.)
 #   mem-promise  a fresh proxy with -s malloc,64M fetches 1,000,000
 #                distinct 100-byte objects; the child's VmRSS is polled
 #                every 0.5 s.  Target: its peak stays below the empty
@@ -519,12 +522,24 @@ run_throughput() {
 	stop_server "$pid"
 }
 
+# warm_threads PORT: two seconds of passed requests (a cookie) at the
+# measured concurrency, so that the "empty" size already has the
+# threads, workspaces and buffers serving that load takes, which do not
+# depend on how much is cached.
+warm_threads() {
+	pin "$client_cpu"
+	"${PIN[@]}" timeout 30 wrk -t1 -c"$connections" -d2s \
+	    -H 'Cookie: warm=1' "http://127.0.0.1:$1/tiny/0" >/dev/null \
+	    2>&1 || true
+	sleep 1
+}
+
 # run_mem_objects SERVER: fill a fresh proxy with objects_n 1 KB objects.
 run_mem_objects() {
 	local server=$1 child e0 a0 e1 a1
 	start_proxy "$server" "$server-objects" "$objects_store"
 	child=$proxy_child
-	sleep 1
+	warm_threads "$proxy_port"
 	e0=$(mem_kb "$child" VmRSS) a0=$(mem_kb "$child" RssAnon)
 	walk "$server" "$proxy_port" "$walk_objects" "$objects_n" \
 	    "$connections"
@@ -557,7 +572,7 @@ run_mem_promise() {
 	local hits conf i last
 	start_proxy "$server" "$server-promise" "$promise_store"
 	child=$proxy_child
-	sleep 1
+	warm_threads "$proxy_port"
 	e0=$(mem_kb "$child" VmRSS) a0=$(mem_kb "$child" RssAnon)
 	# The poller: "VmRSS RssAnon" in kB every 0.5 s.
 	(
