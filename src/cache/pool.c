@@ -334,6 +334,32 @@ pool_new(unsigned idx)
 	return (pp);
 }
 
+/*
+ * Let the herders start thread_pool_min threads before the child takes
+ * traffic: a burst right after a (re)start would otherwise find a few
+ * threads and a full queue, and be dropped.  Ten seconds at most; after
+ * that the child goes on with what it has.
+ */
+static void
+pool_wait_min(void)
+{
+	vtim_mono deadline = TIM_mono() + 10;
+	unsigned u, ready;
+
+	do {
+		for (u = ready = 0; u < npools; u++) {
+			ASSERT_ZERO(pthread_mutex_lock(&pools[u]->mtx));
+			if (pools[u]->nthr >= cache_param->thread_pool_min &&
+			    pools[u]->nstarting == 0)
+				ready++;
+			ASSERT_ZERO(pthread_mutex_unlock(&pools[u]->mtx));
+		}
+		if (ready == npools)
+			return;
+		TIM_sleep(0.005);
+	} while (TIM_mono() < deadline);
+}
+
 void
 POOL_Init(void)
 {
@@ -349,6 +375,7 @@ POOL_Init(void)
 	for (u = 0; u < npools; u++)
 		pools[u] = pool_new(u);
 	VSC_Add(pools, npools);
+	pool_wait_min();
 }
 
 struct pool *
