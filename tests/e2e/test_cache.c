@@ -11,15 +11,9 @@
  * objects bigger than the store, the waiting list's limits, Cache-Status
  * off, and expiry.
  *
- * The origin is scripted by the request: X-Test-Headers ("Name: value"
- * lines joined with '|') are sent back as response headers, X-Test-Status
- * sets the status, X-Test-Len asks for a body of that many HX_Pattern
- * bytes, X-Test-Stall delays the response head, and X-Test-Wait ("head"
- * or "body") holds the head, or the second half of the body, until the
- * test writes to the release pipe.  Otherwise the body is "URL #N", N
- * the origin's count of requests so far: a body names the fetch that
- * made it.  Only sleeps that let a TTL run out; everything else waits on
- * counters or on the origin, with deadlines.
+ * The origin and the checks are cache_lib.c's: cache_lib.h says how a
+ * request scripts the origin.  Only sleeps that let a TTL run out;
+ * everything else waits on counters or on the origin, with deadlines.
  */
 
 #include "config.h"
@@ -27,22 +21,15 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <pthread.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "e2e/cache_lib.h"
 #include "lib/harness.h"
 
-/* Response headers for the origin to send, as a request header. */
-#define TH(hdrs)	"X-Test-Headers: " hdrs "\r\n"
-
-#define T_WAIT		HX_T_SLOW	/* counters, origin (ASan is slow) */
-#define T_RELEASE	10.0	/* longest an origin handler is held */
 #define NCOALESCE	100
 #define NHFM		5
 #define NCU		10	/* waiters on an uncacheable response */
@@ -53,278 +40,9 @@
 #define BIG_LEN		(3 * 1024 * 1024)
 #define STREAM_LEN	20000
 
-/* The origin's bookkeeping; each test runs in its own process. */
-static pthread_mutex_t	org_mtx = PTHREAD_MUTEX_INITIALIZER;
-static unsigned		org_serial;	/* org_mtx: handler calls */
-static unsigned		org_inflight;	/* org_mtx */
-static unsigned		org_done;	/* org_mtx: handlers returned */
-static int		org_release[2] = { -1, -1 };	/* pipe */
-
-/*--------------------------------------------------------------------
- * The origin.
- */
-
-static unsigned
-org_enter(void)
-{
-	unsigned n;
-
-	(void)pthread_mutex_lock(&org_mtx);
-	n = ++org_serial;
-	org_inflight++;
-	(void)pthread_mutex_unlock(&org_mtx);
-	return (n);
-}
-
-static void
-org_leave(void)
-{
-
-	(void)pthread_mutex_lock(&org_mtx);
-	org_inflight--;
-	org_done++;
-	(void)pthread_mutex_unlock(&org_mtx);
-}
-
-static unsigned
-org_get(const unsigned *p)
-{
-	unsigned n;
-
-	(void)pthread_mutex_lock(&org_mtx);
-	n = *p;
-	(void)pthread_mutex_unlock(&org_mtx);
-	return (n);
-}
-
-/* Wait for the test's release (never consumed: once is for all). */
-static int
-org_wait_release(struct origin_conn *oc)
-{
-	struct pollfd pfd;
-	double deadline;
-
-	deadline = HX_Now() + T_RELEASE;
-	pfd.fd = org_release[0];
-	pfd.events = POLLIN;
-	while (poll(&pfd, 1, 0) == 0) {
-		if (HX_Now() > deadline) {
-			ORIGIN_Note(oc, "not released within %.0f s",
-			    T_RELEASE);
-			return (-1);
-		}
-		/* Short steps: ORIGIN_Free or a hang-up ends the wait. */
-		if (ORIGIN_Stall(oc, 0.01) != 0)
-			return (-1);
-	}
-	return (0);
-}
-
-static int
-org_send_body(struct origin_conn *oc, const char *text, uint64_t off,
-    uint64_t len)
-{
-
-	if (len == 0)
-		return (0);
-	if (text == NULL)
-		return (ORIGIN_SendPattern(oc, off, len));
-	return (ORIGIN_Send(oc, text + off, (size_t)len));
-}
-
-/* X-Test-Headers, '|' turned into line ends, then Content-Length. */
-static void
-org_headers(const struct hx_msg *req, uint64_t len, char *buf, size_t size)
-{
-	const char *s;
-	size_t l = 0;
-
-	s = HX_Header(req, "X-Test-Headers");
-	for (; s != NULL && *s != '\0' && l + 3 < size; s++) {
-		if (*s == '|') {
-			buf[l++] = '\r';
-			buf[l++] = '\n';
-		} else {
-			buf[l++] = *s;
-		}
-	}
-	if (l > 0 && l + 2 < size) {
-		buf[l++] = '\r';
-		buf[l++] = '\n';
-	}
-	(void)snprintf(buf + l, size - l, "Content-Length: %ju\r\n",
-	    (uintmax_t)len);
-}
-
-static void
-cache_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
-{
-	char hdrs[2048], text[300];
-	const char *s, *wait, *body;
-	uint64_t len, half;
-	unsigned serial;
-	int status;
-
-	(void)priv;
-	serial = org_enter();
-	s = HX_Header(req, "X-Test-Status");
-	status = s != NULL ? atoi(s) : 200;
-	s = HX_Header(req, "X-Test-Len");
-	if (s != NULL) {
-		body = NULL;
-		len = strtoull(s, NULL, 10);
-	} else {
-		(void)snprintf(text, sizeof text, "%s #%u", req->url, serial);
-		body = text;
-		len = strlen(text);
-	}
-	org_headers(req, len, hdrs, sizeof hdrs);
-	wait = HX_Header(req, "X-Test-Wait");
-	s = HX_Header(req, "X-Test-Stall");
-	if (s != NULL && ORIGIN_Stall(oc, atof(s)) != 0)
-		goto out;
-	if (wait != NULL && !strcmp(wait, "head") &&
-	    org_wait_release(oc) != 0)
-		goto out;
-	if (ORIGIN_Head(oc, status, hdrs) != 0 ||
-	    strcmp(req->method, "HEAD") == 0)
-		goto out;
-	half = wait != NULL && !strcmp(wait, "body") ? len / 2 : len;
-	if (org_send_body(oc, body, 0, half) != 0)
-		goto out;
-	if (half < len && org_wait_release(oc) == 0)
-		(void)org_send_body(oc, body, half, len - half);
-out:
-	org_leave();
-}
-
-/* Let every held handler go on. */
-static void
-org_release_all(void)
-{
-
-	ck_assert_int_eq(write(org_release[1], "x", 1), 1);
-}
-
-/* Wait until the origin has n handlers running at once. */
-static void
-org_wait_inflight(unsigned n, double timeout)
-{
-	double deadline;
-
-	deadline = HX_Now() + timeout;
-	while (org_get(&org_inflight) < n) {
-		ck_assert_msg(HX_Now() < deadline, "only %u of %u requests "
-		    "reached the origin at the same time within %.1f s",
-		    org_get(&org_inflight), n, timeout);
-		(void)poll(NULL, 0, 10);
-	}
-}
-
-/* Wait until n origin handlers have returned. */
-static void
-org_wait_done(unsigned n, double timeout)
-{
-	double deadline;
-
-	deadline = HX_Now() + timeout;
-	while (org_get(&org_done) < n) {
-		ck_assert_msg(HX_Now() < deadline, "the origin finished %u "
-		    "responses, not %u, within %.1f s", org_get(&org_done), n,
-		    timeout);
-		(void)poll(NULL, 0, 10);
-	}
-}
-
-static struct origin *
-cache_origin(void)
-{
-
-	ck_assert_int_eq(pipe(org_release), 0);
-	return (ORIGIN_New(cache_handler, NULL));
-}
-
 /*--------------------------------------------------------------------
  * Checks.
  */
-
-static int
-matches(const char *re, const char *s)
-{
-	regex_t rx;
-	int r;
-
-	ck_assert_msg(regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) == 0,
-	    "bad regex %s", re);
-	r = s != NULL && regexec(&rx, s, 0, NULL, 0) == 0;
-	regfree(&rx);
-	return (r);
-}
-
-static struct hx_msg *
-get(struct client *cl, const char *url, const char *hdrs)
-{
-
-	return (CLIENT_Fetch(cl, "GET", url, hdrs, HX_T_RESP));
-}
-
-/* A 200 whose body is "url #serial": the origin's serial-th answer. */
-static void
-body_is(const struct hx_msg *r, const char *url, unsigned serial)
-{
-	char want[300];
-
-	(void)snprintf(want, sizeof want, "%s #%u", url, serial);
-	ck_assert_msg(r->status == 200, "%s: status %d, want 200", url,
-	    r->status);
-	ck_assert_msg(r->body != NULL && strcmp(r->body, want) == 0,
-	    "%s: body \"%s\", want \"%s\" (the origin's answer #%u)", url,
-	    r->body != NULL ? r->body : "(none)", want, serial);
-}
-
-/* A 200 whose body is len pattern bytes. */
-static void
-pattern_is(const struct hx_msg *r, const char *url, size_t len)
-{
-
-	ck_assert_msg(r->status == 200, "%s: status %d, want 200", url,
-	    r->status);
-	ck_assert_msg(r->bodylen == len, "%s: %zu body bytes, want %zu", url,
-	    r->bodylen, len);
-	ck_assert_msg(r->body != NULL &&
-	    HX_PatternCheck(r->body, 0, len) == 0, "%s: the body is not what "
-	    "the origin sent", url);
-}
-
-static void
-cs_is(const struct hx_msg *r, const char *url, const char *want)
-{
-	const char *cs;
-
-	cs = HX_Header(r, "Cache-Status");
-	ck_assert_msg(HX_HeaderCount(r, "Cache-Status") == 1, "%s: %u "
-	    "Cache-Status headers, want 1", url,
-	    HX_HeaderCount(r, "Cache-Status"));
-	ck_assert_msg(strcmp(cs, want) == 0, "%s: Cache-Status: %s, want %s",
-	    url, cs, want);
-}
-
-/* A fresh hit; the TTL left, which must be within [lo, hi]. */
-static int
-cs_hit(const struct hx_msg *r, const char *url, int lo, int hi)
-{
-	const char *cs;
-	int ttl;
-
-	cs = HX_Header(r, "Cache-Status");
-	ck_assert_msg(HX_HeaderCount(r, "Cache-Status") == 1 &&
-	    matches("^Veneer; hit; ttl=-?[0-9]+$", cs), "%s: Cache-Status: "
-	    "%s, want a hit (Veneer; hit; ttl=N)", url, cs);
-	ttl = atoi(strstr(cs, "ttl=") + 4);
-	ck_assert_msg(ttl >= lo && ttl <= hi, "%s: Cache-Status: %s, want "
-	    "a TTL from %d to %d", url, cs, lo, hi);
-	return (ttl);
-}
 
 /* X-Varnish: "a" (n == 1) or "a b" (n == 2); b returned. */
 static unsigned
@@ -334,45 +52,13 @@ xvarnish(const struct hx_msg *r, const char *url, int n, unsigned *a)
 	unsigned ida = 0, idb = 0;
 
 	x = HX_Header(r, "X-Varnish");
-	ck_assert_msg(x != NULL && matches(n == 1 ? "^[0-9]+$" :
+	ck_assert_msg(x != NULL && CO_Matches(n == 1 ? "^[0-9]+$" :
 	    "^[0-9]+ [0-9]+$", x) && sscanf(x, "%u %u", &ida, &idb) == n,
 	    "%s: X-Varnish: %s, want %s", url, x, n == 1 ? "one id (a miss "
 	    "or pass)" : "two ids (a hit)");
 	if (a != NULL)
 		*a = ida;
 	return (idb);
-}
-
-static long
-age_of(const struct hx_msg *r, const char *url)
-{
-	const char *a;
-
-	a = HX_Header(r, "Age");
-	ck_assert_msg(a != NULL && matches("^[0-9]+$", a), "%s: Age: %s, "
-	    "want an integer", url, a);
-	return (atol(a));
-}
-
-/* An HTTP date, t seconds from now. */
-static void
-http_date(char *buf, size_t size, long t)
-{
-	struct tm tm;
-	time_t now;
-
-	now = time(NULL) + t;
-	ck_assert_ptr_nonnull(gmtime_r(&now, &tm));
-	ck_assert_uint_gt(strftime(buf, size, "%a, %d %b %Y %H:%M:%S GMT",
-	    &tm), 0);
-}
-
-/* A sleep that only lets a TTL run out. */
-static void
-let_time_pass(double seconds)
-{
-
-	(void)poll(NULL, 0, (int)(seconds * 1000));
 }
 
 /* veneerd with -s STORE. */
@@ -482,7 +168,7 @@ raw_head(const char *buf, size_t len, struct hx_msg **mp)
 
 START_TEST(miss_then_hit)
 {
-	const char *h = TH("Cache-Control: max-age=100|Age: 5");
+	const char *h = CO_TH("Cache-Control: max-age=100|Age: 5");
 	const struct hx_msg *q;
 	struct origin *o;
 	struct client *cl;
@@ -490,48 +176,48 @@ START_TEST(miss_then_hit)
 	unsigned id1, id2, bid;
 	struct vnd *v;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	cl = VND_Connect(v);
-	r = get(cl, "/mh", h);
-	body_is(r, "/mh", 1);
-	cs_is(r, "/mh", "Veneer; fwd=miss; stored");
+	r = CO_Fetch(cl, "/mh", h);
+	CO_BodyIs(r, "/mh", 1);
+	CO_CsIs(r, "/mh", "Veneer; fwd=miss; stored");
 	(void)xvarnish(r, "/mh", 1, &id1);
-	ck_assert_msg(age_of(r, "/mh") >= 5, "miss: Age %ld, but the origin "
-	    "sent Age: 5", age_of(r, "/mh"));
-	ck_assert_msg(matches("^1\\.1 [^ ]+ \\(Veneer/[^)]+\\)$",
+	ck_assert_msg(CO_AgeOf(r, "/mh") >= 5, "miss: Age %ld, but the origin "
+	    "sent Age: 5", CO_AgeOf(r, "/mh"));
+	ck_assert_msg(CO_Matches("^1\\.1 [^ ]+ \\(Veneer/[^)]+\\)$",
 	    HX_Header(r, "Via")), "Via: %s", HX_Header(r, "Via"));
 	HX_MsgFree(&r);
 	q = ORIGIN_FindReq(o, "/mh");
 	ck_assert_ptr_nonnull(q);
 	ck_assert_msg(HX_Header(q, "X-Varnish") != NULL &&
-	    matches("^[0-9]+$", HX_Header(q, "X-Varnish")), "the origin got "
+	    CO_Matches("^[0-9]+$", HX_Header(q, "X-Varnish")), "the origin got "
 	    "X-Varnish: %s", HX_Header(q, "X-Varnish"));
 	bid = (unsigned)strtoul(HX_Header(q, "X-Varnish"), NULL, 10);
 
-	r = get(cl, "/mh", NULL);
-	body_is(r, "/mh", 1);
-	(void)cs_hit(r, "/mh", 94, 95);
+	r = CO_Fetch(cl, "/mh", NULL);
+	CO_BodyIs(r, "/mh", 1);
+	(void)CO_CsHit(r, "/mh", 94, 95);
 	id2 = xvarnish(r, "/mh", 2, NULL);
 	ck_assert_msg(id2 == bid, "hit: X-Varnish: %s, but the fetch that "
 	    "made the object was %u", HX_Header(r, "X-Varnish"), bid);
 	ck_assert_msg(atol(HX_Header(r, "X-Varnish")) != (long)id1,
 	    "the hit has the miss's id %u", id1);
-	ck_assert_msg(age_of(r, "/mh") >= 5, "hit: Age %ld, want >= 5",
-	    age_of(r, "/mh"));
+	ck_assert_msg(CO_AgeOf(r, "/mh") >= 5, "hit: Age %ld, want >= 5",
+	    CO_AgeOf(r, "/mh"));
 	ck_assert_str_eq(HX_Header(r, "Accept-Ranges"), "bytes");
 	HX_MsgFree(&r);
-	(void)VND_WaitCounter(v, "cache_miss", "==", 1, T_WAIT);
-	(void)VND_WaitCounter(v, "cache_hit", "==", 1, T_WAIT);
+	(void)VND_WaitCounter(v, "cache_miss", "==", 1, CO_T_WAIT);
+	(void)VND_WaitCounter(v, "cache_hit", "==", 1, CO_T_WAIT);
 
-	let_time_pass(1.1);
-	r = get(cl, "/mh", NULL);
-	body_is(r, "/mh", 1);
-	(void)cs_hit(r, "/mh", 93, 94);
-	ck_assert_msg(age_of(r, "/mh") >= 6, "hit 1.1 s later: Age %ld, want "
-	    ">= 6", age_of(r, "/mh"));
+	CO_LetTimePass(1.1);
+	r = CO_Fetch(cl, "/mh", NULL);
+	CO_BodyIs(r, "/mh", 1);
+	(void)CO_CsHit(r, "/mh", 93, 94);
+	ck_assert_msg(CO_AgeOf(r, "/mh") >= 6, "hit 1.1 s later: Age %ld, want "
+	    ">= 6", CO_AgeOf(r, "/mh"));
 	HX_MsgFree(&r);
-	(void)VND_WaitCounter(v, "cache_hit", "==", 2, T_WAIT);
+	(void)VND_WaitCounter(v, "cache_hit", "==", 2, CO_T_WAIT);
 	ck_assert_int_eq(VND_Counter(v, "cache_miss"), 1);
 	ck_assert_int_eq(ORIGIN_NReq(o), 1);
 	CLIENT_Free(&cl);
@@ -547,15 +233,15 @@ static const struct {
 	const char	*url;
 	const char	*hdrs;
 } uncacheable[] = {
-	{ "/u/set-cookie",	TH("Cache-Control: max-age=100|"
+	{ "/u/set-cookie",	CO_TH("Cache-Control: max-age=100|"
 				    "Set-Cookie: a=b") },
-	{ "/u/no-store",	TH("Cache-Control: no-store") },
-	{ "/u/private",		TH("Cache-Control: private") },
-	{ "/u/no-cache",	TH("Cache-Control: no-cache") },
-	{ "/u/surrogate",	TH("Cache-Control: max-age=100|"
+	{ "/u/no-store",	CO_TH("Cache-Control: no-store") },
+	{ "/u/private",		CO_TH("Cache-Control: private") },
+	{ "/u/no-cache",	CO_TH("Cache-Control: no-cache") },
+	{ "/u/surrogate",	CO_TH("Cache-Control: max-age=100|"
 				    "Surrogate-Control: no-store") },
-	{ "/u/vary-star",	TH("Cache-Control: max-age=100|Vary: *") },
-	{ "/u/max-age-0",	TH("Cache-Control: max-age=0") },
+	{ "/u/vary-star",	CO_TH("Cache-Control: max-age=100|Vary: *") },
+	{ "/u/max-age-0",	CO_TH("Cache-Control: max-age=0") },
 	{ "/u/500",		"X-Test-Status: 500\r\n" },
 };
 #define NUNCACHEABLE	(sizeof uncacheable / sizeof uncacheable[0])
@@ -569,18 +255,18 @@ START_TEST(uncacheable_hit_for_miss)
 	unsigned u, n = 0;
 	const char *url;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	cl = VND_Connect(v);
 	for (u = 0; u < NUNCACHEABLE; u++) {
 		url = uncacheable[u].url;
-		r = get(cl, url, uncacheable[u].hdrs);
+		r = CO_Fetch(cl, url, uncacheable[u].hdrs);
 		ck_assert_int_eq(r->status, u == NUNCACHEABLE - 1 ? 500 : 200);
 		ck_assert_msg(strstr(r->body, url) == r->body, "%s: body %s",
 		    url, r->body);
-		cs_is(r, url, "Veneer; fwd=miss");
+		CO_CsIs(r, url, "Veneer; fwd=miss");
 		HX_MsgFree(&r);
-		r = get(cl, url, uncacheable[u].hdrs);
+		r = CO_Fetch(cl, url, uncacheable[u].hdrs);
 		ck_assert_msg(ORIGIN_NReq(o) == n + 2, "%s: the second "
 		    "request did not reach the origin (%u requests, want %u)",
 		    url, ORIGIN_NReq(o), n + 2);
@@ -588,14 +274,15 @@ START_TEST(uncacheable_hit_for_miss)
 		ck_assert_int_eq(r->status,
 		    u == NUNCACHEABLE - 1 ? 500 : 200);
 		if (r->status == 200)
-			body_is(r, url, n);
-		cs_is(r, url, "Veneer; fwd=miss; detail=hit-for-miss");
+			CO_BodyIs(r, url, n);
+		CO_CsIs(r, url, "Veneer; fwd=miss; detail=hit-for-miss");
 		(void)xvarnish(r, url, 1, NULL);
 		HX_MsgFree(&r);
 	}
-	(void)VND_WaitCounter(v, "cache_hitmiss", "==", NUNCACHEABLE, T_WAIT);
+	(void)VND_WaitCounter(v, "cache_hitmiss", "==", NUNCACHEABLE,
+	    CO_T_WAIT);
 	(void)VND_WaitCounter(v, "cache_miss", "==", 2 * NUNCACHEABLE,
-	    T_WAIT);
+	    CO_T_WAIT);
 	ck_assert_int_eq(VND_Counter(v, "cache_hit"), 0);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
@@ -619,7 +306,7 @@ START_TEST(default_cacheable_statuses)
 		{ "/st/410", "X-Test-Status: 410\r\n", 1 },
 		{ "/st/302", "X-Test-Status: 302\r\n", 0 },
 		{ "/st/302-fresh", "X-Test-Status: 302\r\n"
-		    TH("Cache-Control: max-age=50"), 1 },
+		    CO_TH("Cache-Control: max-age=50"), 1 },
 		{ "/st/201", "X-Test-Status: 201\r\n", 0 },
 	};
 	struct origin *o;
@@ -628,23 +315,23 @@ START_TEST(default_cacheable_statuses)
 	struct vnd *v;
 	unsigned u, n = 0;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "default_ttl=60", NULL);
 	cl = VND_Connect(v);
 	for (u = 0; u < sizeof t / sizeof t[0]; u++) {
-		r = get(cl, t[u].url, t[u].hdrs);
+		r = CO_Fetch(cl, t[u].url, t[u].hdrs);
 		n++;
 		ck_assert_int_eq(r->status, atoi(t[u].hdrs + 15));
-		cs_is(r, t[u].url, t[u].cached ? "Veneer; fwd=miss; stored" :
+		CO_CsIs(r, t[u].url, t[u].cached ? "Veneer; fwd=miss; stored" :
 		    "Veneer; fwd=miss");
 		HX_MsgFree(&r);
-		r = get(cl, t[u].url, t[u].hdrs);
+		r = CO_Fetch(cl, t[u].url, t[u].hdrs);
 		ck_assert_int_eq(r->status, atoi(t[u].hdrs + 15));
 		if (t[u].cached) {
-			(void)cs_hit(r, t[u].url, 49, 60);
+			(void)CO_CsHit(r, t[u].url, 49, 60);
 		} else {
 			n++;
-			cs_is(r, t[u].url,
+			CO_CsIs(r, t[u].url,
 			    "Veneer; fwd=miss; detail=hit-for-miss");
 		}
 		ck_assert_msg(ORIGIN_NReq(o) == n, "%s: the origin got %u "
@@ -668,55 +355,56 @@ START_TEST(ttl_sources)
 	struct hx_msg *r;
 	struct vnd *v;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "default_grace=0", "default_ttl=77",
 	    NULL);
 	cl = VND_Connect(v);
 
-	r = get(cl, "/ttl/max-age", TH("Cache-Control: max-age=40"));
+	r = CO_Fetch(cl, "/ttl/max-age", CO_TH("Cache-Control: max-age=40"));
 	HX_MsgFree(&r);
-	r = get(cl, "/ttl/max-age", NULL);
-	(void)cs_hit(r, "/ttl/max-age", 39, 40);
+	r = CO_Fetch(cl, "/ttl/max-age", NULL);
+	(void)CO_CsHit(r, "/ttl/max-age", 39, 40);
 	HX_MsgFree(&r);
 
-	r = get(cl, "/ttl/s-maxage",
-	    TH("Cache-Control: max-age=100, s-maxage=30"));
+	r = CO_Fetch(cl, "/ttl/s-maxage",
+	    CO_TH("Cache-Control: max-age=100, s-maxage=30"));
 	HX_MsgFree(&r);
-	r = get(cl, "/ttl/s-maxage", NULL);
-	(void)cs_hit(r, "/ttl/s-maxage", 29, 30);
+	r = CO_Fetch(cl, "/ttl/s-maxage", NULL);
+	(void)CO_CsHit(r, "/ttl/s-maxage", 29, 30);
 	HX_MsgFree(&r);
 
 	/* Expires is read against Date: an origin clock 60 s behind. */
-	http_date(date, sizeof date, -60);
-	http_date(expires, sizeof expires, -60 + 20);
-	(void)snprintf(hdrs, sizeof hdrs, TH("Date: %s|Expires: %s"), date,
+	CO_HttpDate(date, sizeof date, -60);
+	CO_HttpDate(expires, sizeof expires, -60 + 20);
+	(void)snprintf(hdrs, sizeof hdrs, CO_TH("Date: %s|Expires: %s"), date,
 	    expires);
-	r = get(cl, "/ttl/expires-skew", hdrs);
-	cs_is(r, "/ttl/expires-skew", "Veneer; fwd=miss; stored");
+	r = CO_Fetch(cl, "/ttl/expires-skew", hdrs);
+	CO_CsIs(r, "/ttl/expires-skew", "Veneer; fwd=miss; stored");
 	HX_MsgFree(&r);
-	r = get(cl, "/ttl/expires-skew", NULL);
-	(void)cs_hit(r, "/ttl/expires-skew", 18, 20);
+	r = CO_Fetch(cl, "/ttl/expires-skew", NULL);
+	(void)CO_CsHit(r, "/ttl/expires-skew", 18, 20);
 	HX_MsgFree(&r);
 
 	/* max-age beats Expires. */
-	(void)snprintf(hdrs, sizeof hdrs, TH("Date: %s|Expires: %s|"
+	(void)snprintf(hdrs, sizeof hdrs, CO_TH("Date: %s|Expires: %s|"
 	    "Cache-Control: max-age=50"), date, expires);
-	r = get(cl, "/ttl/max-age-expires", hdrs);
+	r = CO_Fetch(cl, "/ttl/max-age-expires", hdrs);
 	HX_MsgFree(&r);
-	r = get(cl, "/ttl/max-age-expires", NULL);
-	(void)cs_hit(r, "/ttl/max-age-expires", 49, 50);
-	HX_MsgFree(&r);
-
-	r = get(cl, "/ttl/age", TH("Cache-Control: max-age=40|Age: 15"));
-	HX_MsgFree(&r);
-	r = get(cl, "/ttl/age", NULL);
-	(void)cs_hit(r, "/ttl/age", 24, 25);
+	r = CO_Fetch(cl, "/ttl/max-age-expires", NULL);
+	(void)CO_CsHit(r, "/ttl/max-age-expires", 49, 50);
 	HX_MsgFree(&r);
 
-	r = get(cl, "/ttl/default", NULL);
+	r = CO_Fetch(cl, "/ttl/age",
+	    CO_TH("Cache-Control: max-age=40|Age: 15"));
 	HX_MsgFree(&r);
-	r = get(cl, "/ttl/default", NULL);
-	(void)cs_hit(r, "/ttl/default", 76, 77);
+	r = CO_Fetch(cl, "/ttl/age", NULL);
+	(void)CO_CsHit(r, "/ttl/age", 24, 25);
+	HX_MsgFree(&r);
+
+	r = CO_Fetch(cl, "/ttl/default", NULL);
+	HX_MsgFree(&r);
+	r = CO_Fetch(cl, "/ttl/default", NULL);
+	(void)CO_CsHit(r, "/ttl/default", 76, 77);
 	HX_MsgFree(&r);
 
 	ck_assert_int_eq(ORIGIN_NReq(o), 6);
@@ -737,51 +425,52 @@ START_TEST(ttl_expiry_on_time)
 	struct vnd *v;
 	unsigned u;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "default_grace=0", NULL);
 	cl = VND_Connect(v);
-	http_date(date, sizeof date, 0);
-	http_date(expires, sizeof expires, 2);
-	(void)snprintf(hdrs, sizeof hdrs, TH("Date: %s|Expires: %s"), date,
+	CO_HttpDate(date, sizeof date, 0);
+	CO_HttpDate(expires, sizeof expires, 2);
+	(void)snprintf(hdrs, sizeof hdrs, CO_TH("Date: %s|Expires: %s"), date,
 	    expires);
-	r = get(cl, "/s-maxage", TH("Cache-Control: max-age=100, s-maxage=1"));
+	r = CO_Fetch(cl, "/s-maxage",
+	    CO_TH("Cache-Control: max-age=100, s-maxage=1"));
 	HX_MsgFree(&r);
-	r = get(cl, "/age", TH("Cache-Control: max-age=3|Age: 2"));
-	ck_assert_msg(age_of(r, "/age") >= 2, "Age %ld, want >= 2",
-	    age_of(r, "/age"));
+	r = CO_Fetch(cl, "/age", CO_TH("Cache-Control: max-age=3|Age: 2"));
+	ck_assert_msg(CO_AgeOf(r, "/age") >= 2, "Age %ld, want >= 2",
+	    CO_AgeOf(r, "/age"));
 	HX_MsgFree(&r);
-	r = get(cl, "/max-age", TH("Cache-Control: max-age=2"));
+	r = CO_Fetch(cl, "/max-age", CO_TH("Cache-Control: max-age=2"));
 	HX_MsgFree(&r);
-	r = get(cl, "/expires", hdrs);
+	r = CO_Fetch(cl, "/expires", hdrs);
 	HX_MsgFree(&r);
 	for (u = 0; u < 2; u++) {
-		r = get(cl, u1[u], NULL);
-		(void)cs_hit(r, u1[u], 0, 1);
-		body_is(r, u1[u], u + 1);
+		r = CO_Fetch(cl, u1[u], NULL);
+		(void)CO_CsHit(r, u1[u], 0, 1);
+		CO_BodyIs(r, u1[u], u + 1);
 		HX_MsgFree(&r);
-		r = get(cl, u2[u], NULL);
-		(void)cs_hit(r, u2[u], 1, 2);
-		body_is(r, u2[u], u + 3);
+		r = CO_Fetch(cl, u2[u], NULL);
+		(void)CO_CsHit(r, u2[u], 1, 2);
+		CO_BodyIs(r, u2[u], u + 3);
 		HX_MsgFree(&r);
 	}
 
-	let_time_pass(1.2);
+	CO_LetTimePass(1.2);
 	for (u = 0; u < 2; u++) {
-		r = get(cl, u1[u], NULL);
-		cs_is(r, u1[u], "Veneer; fwd=miss; stored");
-		body_is(r, u1[u], 5 + u);
+		r = CO_Fetch(cl, u1[u], NULL);
+		CO_CsIs(r, u1[u], "Veneer; fwd=miss; stored");
+		CO_BodyIs(r, u1[u], 5 + u);
 		HX_MsgFree(&r);
 	}
 	/* Not /expires: Date has whole seconds, its TTL is 1 to 2 s. */
-	r = get(cl, "/max-age", NULL);
-	(void)cs_hit(r, "/max-age", 0, 1);
+	r = CO_Fetch(cl, "/max-age", NULL);
+	(void)CO_CsHit(r, "/max-age", 0, 1);
 	HX_MsgFree(&r);
 
-	let_time_pass(1.0);
+	CO_LetTimePass(1.0);
 	for (u = 0; u < 2; u++) {
-		r = get(cl, u2[u], NULL);
-		cs_is(r, u2[u], "Veneer; fwd=miss; stored");
-		body_is(r, u2[u], 7 + u);
+		r = CO_Fetch(cl, u2[u], NULL);
+		CO_CsIs(r, u2[u], "Veneer; fwd=miss; stored");
+		CO_BodyIs(r, u2[u], 7 + u);
 		HX_MsgFree(&r);
 	}
 	ck_assert_int_eq(ORIGIN_NReq(o), 8);
@@ -802,12 +491,12 @@ START_TEST(slow_response_keeps_its_ttl)
 	struct hx_msg *r;
 	struct vnd *v;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "default_grace=0", NULL);
 	cl = VND_Connect(v);
-	r = get(cl, "/slower", "X-Test-Stall: 1.5\r\n"
-	    TH("Cache-Control: max-age=1"));
-	body_is(r, "/slower", 1);
+	r = CO_Fetch(cl, "/slower", "X-Test-Stall: 1.5\r\n"
+	    CO_TH("Cache-Control: max-age=1"));
+	CO_BodyIs(r, "/slower", 1);
 	ck_assert_msg(!strcmp(HX_Header(r, "Cache-Status"),
 	    "Veneer; fwd=miss; stored"), "a response with max-age=1 that "
 	    "took the origin 1.5 s: Cache-Status: %s, want Veneer; fwd=miss; "
@@ -815,14 +504,14 @@ START_TEST(slow_response_keeps_its_ttl)
 	    HX_Header(r, "Cache-Status"));
 	HX_MsgFree(&r);
 
-	r = get(cl, "/slow-fresh", "X-Test-Stall: 1.5\r\n"
-	    TH("Cache-Control: max-age=3"));
-	body_is(r, "/slow-fresh", 2);
-	cs_is(r, "/slow-fresh", "Veneer; fwd=miss; stored");
+	r = CO_Fetch(cl, "/slow-fresh", "X-Test-Stall: 1.5\r\n"
+	    CO_TH("Cache-Control: max-age=3"));
+	CO_BodyIs(r, "/slow-fresh", 2);
+	CO_CsIs(r, "/slow-fresh", "Veneer; fwd=miss; stored");
 	HX_MsgFree(&r);
-	r = get(cl, "/slow-fresh", NULL);
-	body_is(r, "/slow-fresh", 2);
-	ck_assert_msg(matches("^Veneer; hit; ttl=[23]$",
+	r = CO_Fetch(cl, "/slow-fresh", NULL);
+	CO_BodyIs(r, "/slow-fresh", 2);
+	ck_assert_msg(CO_Matches("^Veneer; hit; ttl=[23]$",
 	    HX_Header(r, "Cache-Status")), "max-age=3, the origin took "
 	    "1.5 s: Cache-Status: %s, want Veneer; hit; ttl=3 (or 2): the "
 	    "delay is not part of the age", HX_Header(r, "Cache-Status"));
@@ -852,14 +541,14 @@ START_TEST(pass_cookie_authorization_post)
 	struct vnd *v;
 	unsigned u, k, n = 0;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	cl = VND_Connect(v);
 	for (u = 0; u < 2; u++) {
 		for (k = 0; k < 2; k++) {
-			r = get(cl, t[u].url, t[u].hdrs);
-			body_is(r, t[u].url, ++n);
-			cs_is(r, t[u].url, "Veneer; fwd=bypass");
+			r = CO_Fetch(cl, t[u].url, t[u].hdrs);
+			CO_BodyIs(r, t[u].url, ++n);
+			CO_CsIs(r, t[u].url, "Veneer; fwd=bypass");
 			(void)xvarnish(r, t[u].url, 1, NULL);
 			HX_MsgFree(&r);
 		}
@@ -867,8 +556,8 @@ START_TEST(pass_cookie_authorization_post)
 	for (k = 0; k < 2; k++) {
 		CLIENT_Req(cl, "POST", "/p/post", NULL, "data", -1);
 		r = CLIENT_Resp(cl, 0, HX_T_RESP);
-		body_is(r, "/p/post", ++n);
-		cs_is(r, "/p/post", "Veneer; fwd=bypass");
+		CO_BodyIs(r, "/p/post", ++n);
+		CO_CsIs(r, "/p/post", "Veneer; fwd=bypass");
 		HX_MsgFree(&r);
 	}
 	q = ORIGIN_FindReq(o, "/p/post");
@@ -878,12 +567,12 @@ START_TEST(pass_cookie_authorization_post)
 	ck_assert_int_eq(ORIGIN_NReq(o), 6);
 
 	/* Nothing was stored by the passes. */
-	r = get(cl, "/p/cookie", NULL);
-	body_is(r, "/p/cookie", 7);
-	cs_is(r, "/p/cookie", "Veneer; fwd=miss; stored");
+	r = CO_Fetch(cl, "/p/cookie", NULL);
+	CO_BodyIs(r, "/p/cookie", 7);
+	CO_CsIs(r, "/p/cookie", "Veneer; fwd=miss; stored");
 	HX_MsgFree(&r);
-	(void)VND_WaitCounter(v, "s_pass", "==", 6, T_WAIT);
-	(void)VND_WaitCounter(v, "cache_miss", "==", 1, T_WAIT);
+	(void)VND_WaitCounter(v, "s_pass", "==", 6, CO_T_WAIT);
+	(void)VND_WaitCounter(v, "cache_miss", "==", 1, CO_T_WAIT);
 	ck_assert_int_eq(VND_Counter(v, "cache_hit"), 0);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
@@ -918,19 +607,19 @@ START_TEST(vary_variants)
 	struct vnd *v;
 	unsigned u, n = 0;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	cl = VND_Connect(v);
 	for (u = 0; u < sizeof t / sizeof t[0]; u++) {
 		(void)snprintf(hdrs, sizeof hdrs, "%s%s", t[u].hdrs,
-		    TH("Cache-Control: max-age=100|Vary: Accept-Encoding"));
-		r = get(cl, "/vary", hdrs);
-		body_is(r, "/vary", t[u].serial);
+		    CO_TH("Cache-Control: max-age=100|Vary: Accept-Encoding"));
+		r = CO_Fetch(cl, "/vary", hdrs);
+		CO_BodyIs(r, "/vary", t[u].serial);
 		if (t[u].serial > n) {
 			n = t[u].serial;
-			cs_is(r, "/vary", "Veneer; fwd=miss; stored");
+			CO_CsIs(r, "/vary", "Veneer; fwd=miss; stored");
 		} else {
-			(void)cs_hit(r, "/vary", 99, 100);
+			(void)CO_CsHit(r, "/vary", 99, 100);
 		}
 		ck_assert_msg(ORIGIN_NReq(o) == n, "request %u: the origin "
 		    "got %u requests, want %u", u, ORIGIN_NReq(o), n);
@@ -962,20 +651,20 @@ START_TEST(vary_split_mixed_case)
 	struct vnd *v;
 	unsigned u, n = 0;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	cl = VND_Connect(v);
 	for (u = 0; u < sizeof t / sizeof t[0]; u++) {
 		(void)snprintf(hdrs, sizeof hdrs, "%s%s", t[u].hdrs,
-		    TH("Cache-Control: max-age=100|Vary: accept-ENCODING|"
+		    CO_TH("Cache-Control: max-age=100|Vary: accept-ENCODING|"
 		    "vary: X-Lang"));
-		r = get(cl, "/vary2", hdrs);
-		body_is(r, "/vary2", t[u].serial);
+		r = CO_Fetch(cl, "/vary2", hdrs);
+		CO_BodyIs(r, "/vary2", t[u].serial);
 		if (t[u].serial > n) {
 			n = t[u].serial;
-			cs_is(r, "/vary2", "Veneer; fwd=miss; stored");
+			CO_CsIs(r, "/vary2", "Veneer; fwd=miss; stored");
 		} else {
-			(void)cs_hit(r, "/vary2", 99, 100);
+			(void)CO_CsHit(r, "/vary2", 99, 100);
 		}
 		ck_assert_msg(ORIGIN_NReq(o) == n, "request %u: the origin "
 		    "got %u requests, want %u", u, ORIGIN_NReq(o), n);
@@ -1000,22 +689,22 @@ START_TEST(coalesce_100_one_fetch)
 	const char *cs;
 
 	(void)HX_RaiseFdLimit(4 * NCOALESCE + 64);
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	for (u = 0; u < NCOALESCE; u++) {
 		cl[u] = VND_Connect(v);
 		CLIENT_Req(cl[u], "GET", "/coalesce", "X-Test-Len: 10000\r\n"
-		    "X-Test-Wait: head\r\n" TH("Cache-Control: max-age=100"),
+		    "X-Test-Wait: head\r\n" CO_TH("Cache-Control: max-age=100"),
 		    NULL, 0);
 	}
-	ORIGIN_WaitReqs(o, 1, T_WAIT);
+	ORIGIN_WaitReqs(o, 1, CO_T_WAIT);
 	(void)VND_WaitCounter(v, "waitinglist_queued", "==", NCOALESCE - 1,
-	    T_WAIT);
+	    CO_T_WAIT);
 	ck_assert_int_eq(ORIGIN_NReq(o), 1);
-	org_release_all();
+	CO_ReleaseAll();
 	for (u = 0; u < NCOALESCE; u++) {
 		r = CLIENT_Resp(cl[u], 0, HX_T_RESP);
-		pattern_is(r, "/coalesce", 10000);
+		CO_PatternIs(r, "/coalesce", 200, 0, 10000);
 		cs = HX_Header(r, "Cache-Status");
 		if (cs != NULL && !strcmp(cs, "Veneer; fwd=miss; stored"))
 			nmiss++;
@@ -1030,10 +719,10 @@ START_TEST(coalesce_100_one_fetch)
 	ck_assert_int_eq(nmiss, 1);
 	ck_assert_int_eq(ncollapsed, NCOALESCE - 1);
 	ck_assert_int_eq(ORIGIN_NReq(o), 1);
-	(void)VND_WaitCounter(v, "busy_sleep", "==", NCOALESCE - 1, T_WAIT);
-	(void)VND_WaitCounter(v, "busy_wakeup", "==", NCOALESCE - 1, T_WAIT);
-	(void)VND_WaitCounter(v, "cache_miss", "==", 1, T_WAIT);
-	(void)VND_WaitCounter(v, "waitinglist_queued", "==", 0, T_WAIT);
+	(void)VND_WaitCounter(v, "busy_sleep", "==", NCOALESCE - 1, CO_T_WAIT);
+	(void)VND_WaitCounter(v, "busy_wakeup", "==", NCOALESCE - 1, CO_T_WAIT);
+	(void)VND_WaitCounter(v, "cache_miss", "==", 1, CO_T_WAIT);
+	(void)VND_WaitCounter(v, "waitinglist_queued", "==", 0, CO_T_WAIT);
 	VND_Finish(&v, &o);
 }
 END_TEST
@@ -1051,20 +740,20 @@ START_TEST(coalesce_uncacheable_waiters_in_parallel)
 	unsigned u, nhfm = 0;
 	const char *cs;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	for (u = 0; u < NCU; u++) {
 		cl[u] = VND_Connect(v);
 		CLIENT_Req(cl[u], "GET", "/cu", "X-Test-Stall: 1\r\n"
-		    "X-Test-Wait: head\r\n" TH("Cache-Control: private"),
+		    "X-Test-Wait: head\r\n" CO_TH("Cache-Control: private"),
 		    NULL, 0);
 	}
-	ORIGIN_WaitReqs(o, 1, T_WAIT);
+	ORIGIN_WaitReqs(o, 1, CO_T_WAIT);
 	(void)VND_WaitCounter(v, "waitinglist_queued", "==", NCU - 1,
-	    T_WAIT);
-	org_release_all();
+	    CO_T_WAIT);
+	CO_ReleaseAll();
 	/* Each stalls 1 s at the origin: in turn they would take 9 s. */
-	org_wait_inflight(NCU - 1, T_WAIT);
+	CO_WaitInflight(NCU - 1, CO_T_WAIT);
 	for (u = 0; u < NCU; u++) {
 		r = CLIENT_Resp(cl[u], 0, HX_T_RESP);
 		ck_assert_int_eq(r->status, 200);
@@ -1077,7 +766,7 @@ START_TEST(coalesce_uncacheable_waiters_in_parallel)
 	}
 	ck_assert_int_eq(nhfm, NCU - 1);
 	ck_assert_int_eq(ORIGIN_NReq(o), NCU);
-	(void)VND_WaitCounter(v, "cache_hitmiss", "==", NCU - 1, T_WAIT);
+	(void)VND_WaitCounter(v, "cache_hitmiss", "==", NCU - 1, CO_T_WAIT);
 	VND_Finish(&v, &o);
 }
 END_TEST
@@ -1096,27 +785,27 @@ START_TEST(coalesce_streams_while_fetching)
 	struct vnd *v;
 	unsigned u;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	for (u = 0; u < 2; u++) {
 		buf[u] = malloc(STREAM_LEN + 4096);
 		ck_assert_ptr_nonnull(buf[u]);
 		cl[u] = VND_Connect(v);
 		CLIENT_Req(cl[u], "GET", "/stream", "X-Test-Wait: body\r\n"
-		    "X-Test-Len: 20000\r\n" TH("Cache-Control: max-age=100"),
+		    "X-Test-Len: 20000\r\n" CO_TH("Cache-Control: max-age=100"),
 		    NULL, 0);
 		if (u == 0)
-			ORIGIN_WaitReqs(o, 1, T_WAIT);
+			ORIGIN_WaitReqs(o, 1, CO_T_WAIT);
 		/* The head and half the body, before the origin goes on. */
 		have[u] = raw_read(cl[u], buf[u], 0, 4096, 1.0);
 		head[u] = raw_head(buf[u], have[u], &m);
 		ck_assert_int_eq(m->status, 200);
 		ck_assert_str_eq(HX_Header(m, "Content-Length"), "20000");
 		if (u == 0)
-			cs_is(m, "/stream (fetching)",
+			CO_CsIs(m, "/stream (fetching)",
 			    "Veneer; fwd=miss; stored");
 		else
-			(void)cs_hit(m, "/stream (while fetched)", 99, 100);
+			(void)CO_CsHit(m, "/stream (while fetched)", 99, 100);
 		HX_MsgFree(&m);
 		have[u] = raw_read(cl[u], buf[u], have[u],
 		    head[u] + STREAM_LEN / 2, 2.0);
@@ -1125,7 +814,7 @@ START_TEST(coalesce_streams_while_fetching)
 		    have[u] - head[u], STREAM_LEN / 2);
 	}
 	ck_assert_int_eq(ORIGIN_NReq(o), 1);
-	org_release_all();
+	CO_ReleaseAll();
 	for (u = 0; u < 2; u++) {
 		have[u] = raw_read(cl[u], buf[u], have[u],
 		    head[u] + STREAM_LEN, HX_T_RESP);
@@ -1148,7 +837,7 @@ END_TEST
 
 START_TEST(hit_for_miss_fetches_in_parallel)
 {
-	const char *h = TH("Set-Cookie: s=1|Cache-Control: max-age=100");
+	const char *h = CO_TH("Set-Cookie: s=1|Cache-Control: max-age=100");
 	struct client *cl[NHFM], *c0;
 	struct origin *o;
 	struct hx_msg *r;
@@ -1156,12 +845,12 @@ START_TEST(hit_for_miss_fetches_in_parallel)
 	char hdrs[256];
 	unsigned u;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	c0 = VND_Connect(v);
-	r = get(c0, "/hfm", h);
-	body_is(r, "/hfm", 1);
-	cs_is(r, "/hfm", "Veneer; fwd=miss");
+	r = CO_Fetch(c0, "/hfm", h);
+	CO_BodyIs(r, "/hfm", 1);
+	CO_CsIs(r, "/hfm", "Veneer; fwd=miss");
 	HX_MsgFree(&r);
 	CLIENT_Free(&c0);
 
@@ -1171,17 +860,17 @@ START_TEST(hit_for_miss_fetches_in_parallel)
 		CLIENT_Req(cl[u], "GET", "/hfm", hdrs, NULL, 0);
 	}
 	/* All are held by the origin at once: nobody waits on another. */
-	org_wait_inflight(NHFM, T_WAIT);
-	org_release_all();
+	CO_WaitInflight(NHFM, CO_T_WAIT);
+	CO_ReleaseAll();
 	for (u = 0; u < NHFM; u++) {
 		r = CLIENT_Resp(cl[u], 0, HX_T_RESP);
 		ck_assert_int_eq(r->status, 200);
-		cs_is(r, "/hfm", "Veneer; fwd=miss; detail=hit-for-miss");
+		CO_CsIs(r, "/hfm", "Veneer; fwd=miss; detail=hit-for-miss");
 		HX_MsgFree(&r);
 		CLIENT_Free(&cl[u]);
 	}
 	ck_assert_int_eq(ORIGIN_NReq(o), NHFM + 1);
-	(void)VND_WaitCounter(v, "cache_hitmiss", "==", NHFM, T_WAIT);
+	(void)VND_WaitCounter(v, "cache_hitmiss", "==", NHFM, CO_T_WAIT);
 	ck_assert_int_eq(VND_Counter(v, "busy_sleep"), 0);
 	VND_Finish(&v, &o);
 }
@@ -1200,7 +889,7 @@ END_TEST
 
 START_TEST(issue_0005_vary_variants_fetched_in_parallel)
 {
-	const char *h = TH("Vary: X-V|Cache-Control: max-age=100");
+	const char *h = CO_TH("Vary: X-V|Cache-Control: max-age=100");
 	struct client *cl[NVARY], *c0;
 	struct origin *o;
 	struct hx_msg *r;
@@ -1208,13 +897,13 @@ START_TEST(issue_0005_vary_variants_fetched_in_parallel)
 	char hdrs[256];
 	unsigned u;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	c0 = VND_Connect(v);
 	(void)snprintf(hdrs, sizeof hdrs, "X-V: first\r\n%s", h);
-	r = get(c0, "/vp", hdrs);
-	body_is(r, "/vp", 1);
-	cs_is(r, "/vp", "Veneer; fwd=miss; stored");
+	r = CO_Fetch(c0, "/vp", hdrs);
+	CO_BodyIs(r, "/vp", 1);
+	CO_CsIs(r, "/vp", "Veneer; fwd=miss; stored");
 	HX_MsgFree(&r);
 	for (u = 0; u < NVARY; u++) {
 		cl[u] = VND_Connect(v);
@@ -1223,25 +912,25 @@ START_TEST(issue_0005_vary_variants_fetched_in_parallel)
 		CLIENT_Req(cl[u], "GET", "/vp", hdrs, NULL, 0);
 	}
 	/* Twelve variants, twelve fetches at once. */
-	org_wait_inflight(NVARY, T_WAIT);
-	org_release_all();
+	CO_WaitInflight(NVARY, CO_T_WAIT);
+	CO_ReleaseAll();
 	for (u = 0; u < NVARY; u++) {
 		r = CLIENT_Resp(cl[u], 0, HX_T_RESP);
 		ck_assert_int_eq(r->status, 200);
-		cs_is(r, "/vp", "Veneer; fwd=miss; stored");
+		CO_CsIs(r, "/vp", "Veneer; fwd=miss; stored");
 		HX_MsgFree(&r);
 		CLIENT_Free(&cl[u]);
 	}
 	ck_assert_int_eq(ORIGIN_NReq(o), NVARY + 1);
 	/* Each variant is there, and the first one still is. */
 	(void)snprintf(hdrs, sizeof hdrs, "X-V: v%u\r\n%s", NVARY - 1, h);
-	r = get(c0, "/vp", hdrs);
+	r = CO_Fetch(c0, "/vp", hdrs);
 	ck_assert_int_eq(r->status, 200);
 	ck_assert_ptr_nonnull(strstr(HX_Header(r, "Cache-Status"), "hit"));
 	HX_MsgFree(&r);
 	(void)snprintf(hdrs, sizeof hdrs, "X-V: first\r\n%s", h);
-	r = get(c0, "/vp", hdrs);
-	body_is(r, "/vp", 1);
+	r = CO_Fetch(c0, "/vp", hdrs);
+	CO_BodyIs(r, "/vp", 1);
 	HX_MsgFree(&r);
 	ck_assert_int_eq(ORIGIN_NReq(o), NVARY + 1);
 	CLIENT_Free(&c0);
@@ -1255,7 +944,7 @@ END_TEST
 
 START_TEST(grace_serves_stale_refreshes_once)
 {
-	const char *h = TH("Cache-Control: max-age=1, "
+	const char *h = CO_TH("Cache-Control: max-age=1, "
 	    "stale-while-revalidate=10");
 	struct origin *o;
 	struct client *cl;
@@ -1266,42 +955,42 @@ START_TEST(grace_serves_stale_refreshes_once)
 	const char *cs;
 	int ttl;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "default_grace=0", NULL);
 	cl = VND_Connect(v);
-	r = get(cl, "/grace", h);
-	body_is(r, "/grace", 1);
+	r = CO_Fetch(cl, "/grace", h);
+	CO_BodyIs(r, "/grace", 1);
 	HX_MsgFree(&r);
-	let_time_pass(1.2);
+	CO_LetTimePass(1.2);
 
 	/* The refresh this request starts stalls 2 s at the origin. */
 	(void)snprintf(hdrs, sizeof hdrs, "X-Test-Stall: 2\r\n%s", h);
 	t0 = HX_Now();
-	r = get(cl, "/grace", hdrs);
+	r = CO_Fetch(cl, "/grace", hdrs);
 	ck_assert_msg(HX_Now() - t0 < 0.5, "the stale object took %.2f s: "
 	    "it waited for the refresh", HX_Now() - t0);
-	body_is(r, "/grace", 1);
+	CO_BodyIs(r, "/grace", 1);
 	cs = HX_Header(r, "Cache-Status");
-	ck_assert_msg(matches("^Veneer; hit; ttl=-?[0-9]+; detail=grace$",
+	ck_assert_msg(CO_Matches("^Veneer; hit; ttl=-?[0-9]+; detail=grace$",
 	    cs), "stale: Cache-Status: %s, want a grace hit", cs);
 	ttl = atoi(strstr(cs, "ttl=") + 4);
 	ck_assert_msg(ttl <= 0 && ttl >= -1, "stale: Cache-Status: %s", cs);
 	HX_MsgFree(&r);
-	ORIGIN_WaitReqs(o, 2, T_WAIT);
+	ORIGIN_WaitReqs(o, 2, CO_T_WAIT);
 
 	/* A second stale hit starts no second refresh. */
-	r = get(cl, "/grace", h);
-	body_is(r, "/grace", 1);
-	ck_assert_msg(matches("^Veneer; hit; ttl=-?[0-9]+; detail=grace$",
+	r = CO_Fetch(cl, "/grace", h);
+	CO_BodyIs(r, "/grace", 1);
+	ck_assert_msg(CO_Matches("^Veneer; hit; ttl=-?[0-9]+; detail=grace$",
 	    HX_Header(r, "Cache-Status")), "stale again: Cache-Status: %s",
 	    HX_Header(r, "Cache-Status"));
 	HX_MsgFree(&r);
 
 	/* The refresh is done: a hit on the new object follows. */
-	org_wait_done(2, T_WAIT);
+	CO_WaitDone(2, CO_T_WAIT);
 	deadline = HX_Now() + 2.0;
 	for (;;) {
-		r = get(cl, "/grace", h);
+		r = CO_Fetch(cl, "/grace", h);
 		cs = HX_Header(r, "Cache-Status");
 		if (strstr(r->body, "#2") != NULL)
 			break;
@@ -1314,12 +1003,12 @@ START_TEST(grace_serves_stale_refreshes_once)
 		HX_MsgFree(&r);
 		(void)poll(NULL, 0, 10);
 	}
-	body_is(r, "/grace", 2);
-	(void)cs_hit(r, "/grace", 0, 1);
+	CO_BodyIs(r, "/grace", 2);
+	(void)CO_CsHit(r, "/grace", 0, 1);
 	HX_MsgFree(&r);
 	ck_assert_int_eq(ORIGIN_NReq(o), 2);
-	(void)VND_WaitCounter(v, "cache_hit_grace", ">=", 2, T_WAIT);
-	(void)VND_WaitCounter(v, "cache_miss", "==", 1, T_WAIT);
+	(void)VND_WaitCounter(v, "cache_hit_grace", ">=", 2, CO_T_WAIT);
+	(void)VND_WaitCounter(v, "cache_miss", "==", 1, CO_T_WAIT);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
 }
@@ -1337,35 +1026,35 @@ START_TEST(head_miss_fetches_get)
 	struct hx_msg *r;
 	struct vnd *v;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	cl = VND_Connect(v);
-	r = CLIENT_Fetch(cl, "HEAD", "/head", TH("Cache-Control: max-age=100"),
-	    HX_T_RESP);
+	r = CLIENT_Fetch(cl, "HEAD", "/head",
+	    CO_TH("Cache-Control: max-age=100"), HX_T_RESP);
 	ck_assert_int_eq(r->status, 200);
 	ck_assert_int_eq(r->bodylen, 0);
 	ck_assert_str_eq(HX_Header(r, "Content-Length"), "8");
-	cs_is(r, "/head (HEAD)", "Veneer; fwd=miss; stored");
+	CO_CsIs(r, "/head (HEAD)", "Veneer; fwd=miss; stored");
 	HX_MsgFree(&r);
 	q = ORIGIN_FindReq(o, "/head");
 	ck_assert_ptr_nonnull(q);
 	ck_assert_msg(strcmp(q->method, "GET") == 0, "a HEAD miss reached "
 	    "the origin as %s, want GET", q->method);
 
-	r = get(cl, "/head", NULL);
-	body_is(r, "/head", 1);
-	(void)cs_hit(r, "/head", 99, 100);
+	r = CO_Fetch(cl, "/head", NULL);
+	CO_BodyIs(r, "/head", 1);
+	(void)CO_CsHit(r, "/head", 99, 100);
 	HX_MsgFree(&r);
 	r = CLIENT_Fetch(cl, "HEAD", "/head", NULL, HX_T_RESP);
 	ck_assert_int_eq(r->status, 200);
 	ck_assert_int_eq(r->bodylen, 0);
 	ck_assert_str_eq(HX_Header(r, "Content-Length"), "8");
-	(void)cs_hit(r, "/head (HEAD)", 99, 100);
+	(void)CO_CsHit(r, "/head (HEAD)", 99, 100);
 	HX_MsgFree(&r);
 	ck_assert_int_eq(ORIGIN_NReq(o), 1);
 	/* The connection is still in step after two HEADs. */
-	r = get(cl, "/head", NULL);
-	body_is(r, "/head", 1);
+	r = CO_Fetch(cl, "/head", NULL);
+	CO_BodyIs(r, "/head", 1);
 	HX_MsgFree(&r);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
@@ -1379,7 +1068,7 @@ END_TEST
 START_TEST(lru_nukes_within_store)
 {
 	const char *h = "X-Test-Len: 102400\r\n"
-	    TH("Cache-Control: max-age=3600");
+	    CO_TH("Cache-Control: max-age=3600");
 	struct origin *o;
 	struct client *cl;
 	struct hx_msg *r;
@@ -1388,14 +1077,14 @@ START_TEST(lru_nukes_within_store)
 	uint64_t g;
 	unsigned u;
 
-	o = cache_origin();
+	o = CO_New();
 	v = launch_store(ORIGIN_Port(o), "malloc,1M");
 	cl = VND_Connect(v);
 	for (u = 0; u < LRU_NOBJ; u++) {
 		(void)snprintf(url, sizeof url, "/lru/%02u", u);
-		r = get(cl, url, h);
-		pattern_is(r, url, LRU_OBJLEN);
-		cs_is(r, url, "Veneer; fwd=miss; stored");
+		r = CO_Fetch(cl, url, h);
+		CO_PatternIs(r, url, 200, 0, LRU_OBJLEN);
+		CO_CsIs(r, url, "Veneer; fwd=miss; stored");
 		HX_MsgFree(&r);
 		g = store_counter(v, "SMA.s0.g_bytes");
 		ck_assert_msg(g <= LRU_STORE, "after %s SMA.s0.g_bytes is "
@@ -1403,10 +1092,10 @@ START_TEST(lru_nukes_within_store)
 		ck_assert_msg(g >= LRU_OBJLEN, "after %s SMA.s0.g_bytes is "
 		    "%" PRIu64 ": the object is not counted", url, g);
 	}
-	(void)VND_WaitCounter(v, "n_lru_nuked", ">=", 1, T_WAIT);
-	r = get(cl, url, NULL);
-	pattern_is(r, url, LRU_OBJLEN);
-	(void)cs_hit(r, url, 3500, 3600);
+	(void)VND_WaitCounter(v, "n_lru_nuked", ">=", 1, CO_T_WAIT);
+	r = CO_Fetch(cl, url, NULL);
+	CO_PatternIs(r, url, 200, 0, LRU_OBJLEN);
+	(void)CO_CsHit(r, url, 3500, 3600);
 	HX_MsgFree(&r);
 	ck_assert_int_eq(ORIGIN_NReq(o), LRU_NOBJ);
 	/* Allocator slack decides whether the tenth fits (it does with
@@ -1426,7 +1115,7 @@ END_TEST
 START_TEST(object_larger_than_store)
 {
 	const char *h = "X-Test-Len: 3145728\r\n"
-	    TH("Cache-Control: max-age=3600");
+	    CO_TH("Cache-Control: max-age=3600");
 	struct origin *o;
 	struct client *cl;
 	struct hx_msg *r;
@@ -1434,12 +1123,12 @@ START_TEST(object_larger_than_store)
 	const char *cs;
 	unsigned u;
 
-	o = cache_origin();
+	o = CO_New();
 	v = launch_store(ORIGIN_Port(o), "malloc,1M");
 	cl = VND_Connect(v);
 	for (u = 0; u < 2; u++) {
 		r = CLIENT_Fetch(cl, "GET", "/big", h, HX_T_SLOW);
-		pattern_is(r, "/big", BIG_LEN);
+		CO_PatternIs(r, "/big", 200, 0, BIG_LEN);
 		cs = HX_Header(r, "Cache-Status");
 		ck_assert_msg(cs != NULL && strncmp(cs, "Veneer; fwd=miss",
 		    16) == 0 && strstr(cs, "stored") == NULL, "/big #%u: "
@@ -1450,12 +1139,12 @@ START_TEST(object_larger_than_store)
 	}
 	ck_assert_int_eq(ORIGIN_NReq(o), 2);
 	/* The store still works. */
-	r = get(cl, "/small", TH("Cache-Control: max-age=100"));
-	body_is(r, "/small", 3);
-	cs_is(r, "/small", "Veneer; fwd=miss; stored");
+	r = CO_Fetch(cl, "/small", CO_TH("Cache-Control: max-age=100"));
+	CO_BodyIs(r, "/small", 3);
+	CO_CsIs(r, "/small", "Veneer; fwd=miss; stored");
 	HX_MsgFree(&r);
-	r = get(cl, "/small", NULL);
-	(void)cs_hit(r, "/small", 99, 100);
+	r = CO_Fetch(cl, "/small", NULL);
+	(void)CO_CsHit(r, "/small", 99, 100);
 	HX_MsgFree(&r);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
@@ -1475,19 +1164,19 @@ START_TEST(waitinglist_max_overflow)
 	unsigned u, ncollapsed = 0, nstored = 0, nalone = 0;
 	const char *cs;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "waitinglist_max=2", NULL);
 	for (u = 0; u < NWL; u++) {
 		cl[u] = VND_Connect(v);
 		CLIENT_Req(cl[u], "GET", "/wl", "X-Test-Wait: head\r\n"
-		    TH("Cache-Control: max-age=100"), NULL, 0);
+		    CO_TH("Cache-Control: max-age=100"), NULL, 0);
 	}
 	/* One fetches, two wait, two find the list full and fetch. */
 	(void)VND_WaitCounter(v, "waitinglist_overflow", "==", NWL - 3,
-	    T_WAIT);
-	(void)VND_WaitCounter(v, "waitinglist_queued", "==", 2, T_WAIT);
-	org_wait_inflight(NWL - 2, T_WAIT);
-	org_release_all();
+	    CO_T_WAIT);
+	(void)VND_WaitCounter(v, "waitinglist_queued", "==", 2, CO_T_WAIT);
+	CO_WaitInflight(NWL - 2, CO_T_WAIT);
+	CO_ReleaseAll();
 	for (u = 0; u < NWL; u++) {
 		r = CLIENT_Resp(cl[u], 0, HX_T_RESP);
 		ck_assert_int_eq(r->status, 200);
@@ -1523,15 +1212,15 @@ START_TEST(waitinglist_timeout)
 	struct vnd *v;
 	double t0, took;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "waitinglist_timeout=0.5", NULL);
 	c1 = VND_Connect(v);
 	c2 = VND_Connect(v);
 	CLIENT_Req(c1, "GET", "/wlt", "X-Test-Stall: 2\r\n"
-	    TH("Cache-Control: max-age=100"), NULL, 0);
-	ORIGIN_WaitReqs(o, 1, T_WAIT);
+	    CO_TH("Cache-Control: max-age=100"), NULL, 0);
+	ORIGIN_WaitReqs(o, 1, CO_T_WAIT);
 	t0 = HX_Now();
-	CLIENT_Req(c2, "GET", "/wlt", TH("Cache-Control: max-age=100"), NULL,
+	CLIENT_Req(c2, "GET", "/wlt", CO_TH("Cache-Control: max-age=100"), NULL,
 	    0);
 	r = CLIENT_TryResp(c2, 0, 1.5);
 	took = HX_Now() - t0;
@@ -1540,14 +1229,14 @@ START_TEST(waitinglist_timeout)
 	    "first's 2 s fetch", CLIENT_Error(c2));
 	ck_assert_msg(took >= 0.4, "the second request was answered after "
 	    "%.2f s: it did not wait for the first fetch", took);
-	body_is(r, "/wlt", 2);
+	CO_BodyIs(r, "/wlt", 2);
 	HX_MsgFree(&r);
 	r = CLIENT_Resp(c1, 0, HX_T_RESP);
-	body_is(r, "/wlt", 1);
+	CO_BodyIs(r, "/wlt", 1);
 	HX_MsgFree(&r);
 	ck_assert_int_eq(ORIGIN_NReq(o), 2);
-	(void)VND_WaitCounter(v, "waitinglist_timeout", "==", 1, T_WAIT);
-	(void)VND_WaitCounter(v, "busy_sleep", "==", 1, T_WAIT);
+	(void)VND_WaitCounter(v, "waitinglist_timeout", "==", 1, CO_T_WAIT);
+	(void)VND_WaitCounter(v, "busy_sleep", "==", 1, CO_T_WAIT);
 	CLIENT_Free(&c1);
 	CLIENT_Free(&c2);
 	VND_Finish(&v, &o);
@@ -1565,20 +1254,20 @@ START_TEST(cache_status_off)
 	struct hx_msg *r;
 	struct vnd *v;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "cache_status=off", NULL);
 	cl = VND_Connect(v);
-	r = get(cl, "/cso", TH("Cache-Control: max-age=100"));
-	body_is(r, "/cso", 1);
+	r = CO_Fetch(cl, "/cso", CO_TH("Cache-Control: max-age=100"));
+	CO_BodyIs(r, "/cso", 1);
 	ck_assert_ptr_null(HX_Header(r, "Cache-Status"));
 	HX_MsgFree(&r);
-	r = get(cl, "/cso", NULL);
-	body_is(r, "/cso", 1);
+	r = CO_Fetch(cl, "/cso", NULL);
+	CO_BodyIs(r, "/cso", 1);
 	(void)xvarnish(r, "/cso", 2, NULL);
 	ck_assert_ptr_null(HX_Header(r, "Cache-Status"));
 	HX_MsgFree(&r);
-	r = get(cl, "/cso", "Cookie: c=1\r\n");
-	body_is(r, "/cso", 2);
+	r = CO_Fetch(cl, "/cso", "Cookie: c=1\r\n");
+	CO_BodyIs(r, "/cso", 2);
 	ck_assert_ptr_null(HX_Header(r, "Cache-Status"));
 	HX_MsgFree(&r);
 	CLIENT_Free(&cl);
@@ -1597,21 +1286,21 @@ START_TEST(expiry_removes_object)
 	struct hx_msg *r;
 	struct vnd *v;
 
-	o = cache_origin();
+	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), "default_grace=0", "default_keep=0",
 	    NULL);
 	cl = VND_Connect(v);
-	r = get(cl, "/exp", TH("Cache-Control: max-age=1"));
-	cs_is(r, "/exp", "Veneer; fwd=miss; stored");
+	r = CO_Fetch(cl, "/exp", CO_TH("Cache-Control: max-age=1"));
+	CO_CsIs(r, "/exp", "Veneer; fwd=miss; stored");
 	HX_MsgFree(&r);
-	r = get(cl, "/exp", NULL);
-	(void)cs_hit(r, "/exp", 0, 1);
+	r = CO_Fetch(cl, "/exp", NULL);
+	(void)CO_CsHit(r, "/exp", 0, 1);
 	HX_MsgFree(&r);
-	(void)VND_WaitCounter(v, "n_object", "==", 1, T_WAIT);
+	(void)VND_WaitCounter(v, "n_object", "==", 1, CO_T_WAIT);
 	(void)VND_WaitCounter(v, "n_expired", "==", 1, 3.5);
 	(void)VND_WaitCounter(v, "n_object", "==", 0, 1.0);
-	r = get(cl, "/exp", NULL);
-	body_is(r, "/exp", 2);
+	r = CO_Fetch(cl, "/exp", NULL);
+	CO_BodyIs(r, "/exp", 2);
 	HX_MsgFree(&r);
 	ck_assert_int_eq(ORIGIN_NReq(o), 2);
 	CLIENT_Free(&cl);
