@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <bsd/string.h>
+
 #include "common/fmt.h"
 #include "common/miniobj.h"
 #include "cache/ws.h"
@@ -48,7 +50,7 @@ WS_Init(struct ws *ws, const char *id, void *space, size_t len)
 	assert(ws != NULL);
 	assert(space != NULL);
 	INIT_OBJ(ws, WS_MAGIC);
-	(void)snprintf(ws->id, sizeof ws->id, "%s", id);
+	(void)strlcpy(ws->id, id, sizeof ws->id);	/* per session: no printf */
 	skew = (size_t)((uintptr_t)p & (WS_ALIGN - 1));
 	if (skew != 0) {
 		p += WS_ALIGN - skew;

@@ -88,12 +88,12 @@ fmt_six(char *p, uint32_t f)
 
 /*
  * x rounded to a whole number, half to even, as printf rounds.  x is
- * exact * 1e6 rounded once; the rounding keeps it on the same side of
+ * exact * scale (1e6, 1e3) rounded once; the rounding keeps it on the same side of
  * every half but may land on one, and only then is the exact product's
  * side of it asked of fma().  0 <= x < 2^53.
  */
 static inline uint64_t
-fmt_round_scaled(double exact, double x)
+fmt_round_scaled_by(double exact, double x, double scale)
 {
 	uint64_t k = (uint64_t)x;
 	double d = x - (double)k, r;
@@ -102,8 +102,15 @@ fmt_round_scaled(double exact, double x)
 		return (k);
 	if (d > 0.5)
 		return (k + 1);
-	r = fma(exact, 1e6, -x);
+	r = fma(exact, scale, -x);
 	return (k + (r > 0 || (r == 0 && (k & 1) != 0)));
+}
+
+static inline uint64_t
+fmt_round_scaled(double exact, double x)
+{
+
+	return (fmt_round_scaled_by(exact, x, 1e6));
 }
 
 /*
@@ -195,24 +202,34 @@ fmt_put_uint(char *dst, size_t len, size_t n, uintmax_t v)
 }
 
 /*
- * %.6f or %.0f into num (40 bytes), as printf prints them; 0 when the
- * value is beyond what we round exactly (printf will do).  %.0f rounds
- * half to even, as printf does in the default rounding mode.
+ * %.6f, %.3f or %.0f into num (40 bytes), as printf prints them; 0 when
+ * the value is beyond what we round exactly (printf will do).  Halves go
+ * to even, as printf does in the default rounding mode.
  */
 static size_t
-fmt_float(char *num, int six, double v)
+fmt_float(char *num, int prec, double v)
 {
-	double r;
+	double a = fabs(v);
+	uint64_t ms;
 	size_t n = 0;
 
-	if (six)
+	if (prec == 6)
 		return (FMT_Fixed6(num, v));
-	if (!(fabs(v) < 4503599627370496.0))	/* 2^52 */
+	if (!(a < 4503599627370.0))	/* 2^52 / 1000 */
 		return (0);
-	r = nearbyint(v);
 	if (signbit(v))
 		num[n++] = '-';
-	return (n + FMT_Uint(num + n, (uintmax_t)fabs(r)));
+	if (prec == 0)
+		return (n + FMT_Uint(num + n, (uintmax_t)nearbyint(a)));
+	/* %.3f: milliseconds, rounded as printf rounds. */
+	ms = fmt_round_scaled_by(a, a * 1e3, 1e3);
+	n += FMT_Uint(num + n, ms / 1000);
+	ms %= 1000;
+	num[n++] = '.';
+	num[n++] = (char)('0' + ms / 100);
+	num[n++] = (char)('0' + ms / 10 % 10);
+	num[n++] = (char)('0' + ms % 10);
+	return (n);
 }
 
 /* The fast path: -1 when a conversion is not one it knows. */
@@ -250,9 +267,9 @@ fmt_fast(char *dst, size_t len, const char *fmt, va_list ap)
 			n = fmt_put(dst, len, n, s, strlen(s));
 			break;
 		case '.':
-			if ((fmt[1] == '6' || fmt[1] == '0') &&
-			    fmt[2] == 'f') {
-				l = fmt_float(num, fmt[1] == '6',
+			if ((fmt[1] == '6' || fmt[1] == '3' ||
+			    fmt[1] == '0') && fmt[2] == 'f') {
+				l = fmt_float(num, fmt[1] - '0',
 				    va_arg(aq, double));
 				if (l == 0)
 					goto slow;

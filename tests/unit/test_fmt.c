@@ -223,6 +223,7 @@ START_TEST(test_floats)
 
 	for (u = 0; u < ARRAY_SIZE(v); u++) {
 		SAME("%.0f", v[u]);
+		SAME("%.3f", v[u]);
 		SAME("%.6f", v[u]);
 		SAME("ttl=%.0f; x=%.6f %u", v[u], v[u], u);
 	}
@@ -252,6 +253,13 @@ START_TEST(test_float0_sweep)
 			v = -v;
 		(void)FMT_Snprintf(a, sizeof a, "%.0f", v);
 		(void)snprintf(b, sizeof b, "%.0f", v);
+		ck_assert_msg(strcmp(a, b) == 0, "%.17g: \"%s\", printf \"%s\"",
+		    v, a, b);
+		/* %.3f: k/2000 are the halves of a millisecond. */
+		if (u % 2)
+			v = (double)(x % 100000000) / 2000;
+		(void)FMT_Snprintf(a, sizeof a, "%.3f", v);
+		(void)snprintf(b, sizeof b, "%.3f", v);
 		ck_assert_msg(strcmp(a, b) == 0, "%.17g: \"%s\", printf \"%s\"",
 		    v, a, b);
 	}
