@@ -24,6 +24,7 @@
 #include "cache/pool.h"
 #include "cache/storage.h"
 #include "cache/vsc.h"
+#include "cache/vsl.h"
 
 struct stevedore *stv_transient;
 static struct stevedore *stv_first;	/* cacheable stores; const */
@@ -145,8 +146,10 @@ stv_nuke_one(struct worker *wrk, struct stevedore *stv)
 	ASSERT_ZERO(pthread_mutex_unlock(&stv->lru_mtx));
 	if (oc == NULL)
 		return (0);
-	if (HSH_Kill(wrk, oc))
+	if (HSH_Kill(wrk, oc)) {
 		VSC_Count(wrk->stats, n_lru_nuked, 1);
+		VSL(SLT_ExpKill, 0, "LRU x=%u", oc->xid);
+	}
 	(void)OBJ_Deref(&oc);
 	return (1);
 }
