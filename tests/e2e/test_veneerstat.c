@@ -429,12 +429,17 @@ START_TEST(stat_child_restart)
 	HX_WaitGone(old, HX_T_RESP);
 	(void)VND_WaitChildPidChange(v, old, HX_T_SLOW);
 
-	/* The new child lists its counters when it is ready: wait. */
+	/*
+	 * The new child lists its counters when it is ready, and the
+	 * manager counts its start once the child has answered: wait for
+	 * both.
+	 */
 	deadline = HX_Now() + HX_T_SLOW;
 	for (;;) {
 		VS_OK(&r, "-n", VND_Workdir(v), "-1");
-		if (vs_one_value(r.out, "MAIN.uptime", &main_up) == 0 ||
-		    HX_Now() > deadline)
+		if ((vs_one_value(r.out, "MAIN.uptime", &main_up) == 0 &&
+		    vs_one_value(r.out, "MGT.child_start", &val) == 0 &&
+		    val == 2) || HX_Now() > deadline)
 			break;
 		vs_run_free(&r);
 	}
