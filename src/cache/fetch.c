@@ -380,6 +380,9 @@ bo_run(struct worker *wrk, struct busyobj *bo)
 			}
 			if (i != H1F_OK || bo_backend_failed(bo)) {
 				if (bo_stale_ok(bo)) {
+					/* What the backend said, if it did. */
+					bo->fwd_status = i == H1F_OK ?
+					    bo->beresp->status : 0;
 					bo_close(bo, "stale-if-error");
 					return (-3);
 				}
@@ -773,6 +776,7 @@ bo_publish_stale(struct worker *wrk, struct busyobj *bo)
 	VSLb(bo->vsl, SLT_FetchError, "backend failed; the stale object "
 	    "x=%u is served (stale-if-error)", bo->stale_oc->xid);
 	bo->boc->stale_used = 1;
+	bo->boc->fwd_status = bo->fwd_status;
 	BOC_SetTarget(bo->boc, bo->stale_oc);
 	if (bo->fetch_oc->objhead != NULL)
 		HSH_Fail(wrk, bo->fetch_oc);

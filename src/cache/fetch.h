@@ -53,6 +53,7 @@ struct busyobj {
 	struct http		*bereq0;	/* bereq before VCL: for Vary */
 	struct objcore		*stale_oc;	/* one ref: to revalidate */
 	unsigned		reval;		/* 304: body from stale_oc */
+	uint16_t		fwd_status;	/* the failure stale covers */
 	unsigned		is_bg;		/* nobody waits: grace refresh */
 	unsigned		uncacheable;	/* beresp.uncacheable */
 	unsigned		hfp;		/* return (pass) in v_b_r */

@@ -113,6 +113,8 @@ struct boc {
 	unsigned		stale_used;	/* the fetch failed: the target
 						   is the stale copy, whole */
 	unsigned		revalidated;	/* a 304 refreshed a stale copy */
+	uint16_t		fwd_status;	/* with stale_used: the backend's
+						   status, 0 if it never answered */
 	uint64_t		consumed;	/* mtx: what the reader sent */
 };
 

@@ -87,6 +87,7 @@ struct req {
 	unsigned		is_pass;
 	unsigned		is_stored;	/* our fetch got cached */
 	unsigned		is_stale_error;	/* stale-if-error */
+	uint16_t		fwd_status;	/* its backend status, or 0 */
 	unsigned		is_reval;	/* a 304 refreshed a stale copy */
 	/* Delivery of a cached object: body bytes [range_lo, range_hi) */
 	uint64_t		range_lo;

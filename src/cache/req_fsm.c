@@ -296,12 +296,13 @@ req_log_hit(struct req *req, enum VSL_tag_e tag, const struct objcore *oc)
 
 /* The fetch failed; req->objcore is the stale copy it left us. */
 static void
-req_stale_error(struct worker *wrk, struct req *req)
+req_stale_error(struct worker *wrk, struct req *req, const struct boc *boc)
 {
 
 	VSC_Count(wrk->stats, cache_stale_if_error, 1);
 	req->is_hit = 1;
 	req->is_stale_error = 1;
+	req->fwd_status = boc->fwd_status;
 	req_log_hit(req, SLT_Hit, req->objcore);
 }
 
@@ -339,8 +340,8 @@ req_wait_busy(struct worker *wrk, struct req *req, struct objcore *oc,
 	if (boc->stale_used) {
 		(void)OBJ_Deref(&oc);
 		req->objcore = BOC_Target(boc);
+		req_stale_error(wrk, req, boc);
 		BOC_Deref(&boc);
-		req_stale_error(wrk, req);
 		return (R_STP_HIT);
 	}
 	flags = oc->flags;
@@ -492,7 +493,7 @@ req_fetch_miss(struct worker *wrk, struct req *req)
 	VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev, TIM_real());
 	req->step = R_STP_DELIVER;
 	if (boc->stale_used) {
-		req_stale_error(wrk, req);
+		req_stale_error(wrk, req, boc);
 		BOC_Deref(&boc);
 		return;
 	}
@@ -675,8 +676,13 @@ req_cache_status(struct req *req)
 	l = (size_t)FMT_Snprintf(buf, sizeof buf, "Cache-Status: Veneer");
 	if (req->is_stale_error && oc != NULL) {
 		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
-		    "; hit; ttl=%.0f; fwd=stale; detail=stale-if-error",
+		    "; hit; ttl=%.0f; fwd=stale",
 		    oc->t_origin + oc->ttl - TIM_real());
+		if (req->fwd_status != 0)
+			l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+			    "; fwd-status=%u", req->fwd_status);
+		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
+		    "; detail=stale-if-error");
 	} else if (req->is_hit && oc != NULL) {
 		l += (size_t)FMT_Snprintf(buf + l, sizeof buf - l,
 		    "; hit; ttl=%.0f", oc->t_origin + oc->ttl - TIM_real());
@@ -978,6 +984,7 @@ REQ_Process(struct worker *wrk, struct req *req)
 	req->is_hit = req->is_grace = req->is_hitmiss = req->is_hitpass = 0;
 	req->is_collapsed = req->is_pass = req->is_stored = 0;
 	req->is_stale_error = req->is_reval = 0;
+	req->fwd_status = 0;
 	req->hash_always_miss = 0;
 	req->range_lo = 0;
 	req->range_hi = UINT64_MAX;

@@ -486,6 +486,9 @@ START_TEST(stale_if_error)
 	cs = CO_CsOf(r, "/sie");
 	ck_assert_msg(strstr(cs, "fwd=stale") != NULL, "/sie served stale "
 	    "on error: Cache-Status: %s, want fwd=stale", cs);
+	/* RFC 9211: what the backend answered. */
+	ck_assert_msg(strstr(cs, "; fwd-status=503;") != NULL, "/sie: "
+	    "Cache-Status: %s, want fwd-status=503", cs);
 	HX_MsgFree(&r);
 	(void)VND_WaitCounter(v, "cache_stale_if_error", "==", 1, CO_T_WAIT);
 
@@ -506,6 +509,9 @@ START_TEST(stale_if_error)
 	cs = CO_CsOf(r, "/sie");
 	ck_assert_msg(strstr(cs, "fwd=stale") != NULL, "/sie served stale, "
 	    "the origin down: Cache-Status: %s, want fwd=stale", cs);
+	/* No answer, no fwd-status. */
+	ck_assert_msg(strstr(cs, "fwd-status") == NULL, "/sie, the origin "
+	    "down: Cache-Status: %s, want no fwd-status", cs);
 	HX_MsgFree(&r);
 	(void)VND_WaitCounter(v, "cache_stale_if_error", "==", 2, CO_T_WAIT);
 	r = CO_Fetch(cl, "/nosie", NULL);
