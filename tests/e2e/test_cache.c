@@ -111,6 +111,29 @@ store_counter(struct vnd *v, const char *name)
 	return ((uint64_t)val);
 }
 
+/* Does veneerlog -d -g raw -i tag print a line containing what? */
+static int
+log_has(struct vnd *v, const char *tag, const char *what)
+{
+	char cmd[8400], line[1024];
+	const char *b;
+	FILE *f;
+	int found = 0;
+
+	b = getenv("VENEER_BUILDDIR");
+	ck_assert_msg(b != NULL && *b != '\0', "VENEER_BUILDDIR is not set "
+	    "(run through make check)");
+	(void)snprintf(cmd, sizeof cmd, "timeout 10 '%s/veneerlog' -d -g raw "
+	    "-t 5 -n '%s' -i '%s' 2>&1", b, VND_Workdir(v), tag);
+	f = popen(cmd, "r");
+	ck_assert_msg(f != NULL, "popen %s: %s", cmd, strerror(errno));
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strstr(line, what) != NULL)
+			found = 1;
+	(void)pclose(f);
+	return (found);
+}
+
 /*
  * Read from cl's socket (bypassing its parser) until buf holds want
  * bytes or the deadline passes; the bytes held.
@@ -1078,7 +1101,12 @@ START_TEST(lru_nukes_within_store)
 	unsigned u;
 
 	o = CO_New();
-	v = launch_store(ORIGIN_Port(o), "malloc,1M");
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-s");
+	VND_Arg(v, "malloc,1M");
+	VND_Param(v, "vsl_mask", "+ExpKill");
+	VND_Start(v);
 	cl = VND_Connect(v);
 	for (u = 0; u < LRU_NOBJ; u++) {
 		(void)snprintf(url, sizeof url, "/lru/%02u", u);
@@ -1103,6 +1131,9 @@ START_TEST(lru_nukes_within_store)
 	ck_assert_msg(VND_Counter(v, "n_object") <= LRU_STORE / LRU_OBJLEN,
 	    "n_object %" PRIu64 " in a 1 MB store of 100 KB objects",
 	    VND_Counter(v, "n_object"));
+	/* Each nuke is logged (ExpKill, masked by default). */
+	ck_assert_msg(log_has(v, "ExpKill", "LRU x="), "no ExpKill LRU "
+	    "record in the log");
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
 }
