@@ -59,6 +59,9 @@ memory per object and the storage size promise.
 
   --duration S       seconds per measured run (default 10)
   --connections N    wrk connections (default 50)
+  --rounds N         runs of the throughput scenarios, veneerd's and
+                     varnishd's interleaved; the ratios use each one's
+                     median (default 1; 3 or more on a noisy machine)
   --scenario NAME    run only this scenario (repeatable): hit, hit-close,
                      hit-1m, vary400, mem-objects, mem-promise (default
                      all)
@@ -80,6 +83,7 @@ all_scenarios="hit hit-close hit-1m vary400 mem-objects mem-promise"
 
 duration=10
 connections=50
+rounds=1
 with_varnish=no
 veneerd=""
 install=yes
@@ -107,6 +111,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--duration)	need_arg "$1" $#; duration=$2; shift ;;
 	--connections)	need_arg "$1" $#; connections=$2; shift ;;
+	--rounds)	need_arg "$1" $#; rounds=$2; shift ;;
 	--scenario)	need_arg "$1" $#; scenarios+=("$2"); shift ;;
 	--veneerd)	need_arg "$1" $#; veneerd=$2; shift ;;
 	--with-varnish)	with_varnish=yes ;;
@@ -122,6 +127,7 @@ while [ $# -gt 0 ]; do
 done
 whole --duration "$duration" 1 600
 whole --connections "$connections" 1 10000
+whole --rounds "$rounds" 1 50
 [ ${#scenarios[@]} -gt 0 ] || read -r -a scenarios <<<"$all_scenarios"
 for s in "${scenarios[@]}"; do
 	case " $all_scenarios " in
@@ -401,6 +407,7 @@ counters() {
 
 clk_tck=$(getconf CLK_TCK)
 declare -A bytes_s=()	# [server]: hit-1m's bytes/s
+bytes_runs=()		# "server bytes/s", one per hit-1m run
 declare -A mem=()	# [server,key]: the memory scenarios' numbers
 mem_servers=()
 
@@ -505,6 +512,7 @@ run_throughput() {
 		measure "$server" "$pid" "$port" hit-1m /m/1 -s "$cycle_big"
 		bytes_s[$server]=$(transfer_bytes \
 		    "$tmp/wrk-$server-hit-1m.txt")
+		bytes_runs+=("$server ${bytes_s[$server]}")
 		awk -v b="${bytes_s[$server]}" 'BEGIN {
 		    printf "  %-9s %-14s %10.1f MB/s\n", "", "", b / 1048576 }'
 		child_restarted "$server" hit-1m || true
@@ -642,6 +650,21 @@ verdict() {
 	if [ "$1" = 1 ]; then echo met; else echo MISSED; fi
 }
 
+# median: the median of the numbers on standard input (nothing: none).
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit
+		if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# run_median SERVER SCENARIO FIELD: the median of a results field (3
+# req/s, 4 p99, 5 cpu us/req, 7 errors) over the server's runs.
+run_median() {
+	printf '%s\n' "${results[@]}" |
+	    awk -v s="$1" -v c="$2" -v f="$3" '$1 == s && $2 == c {
+		print $f }' | median
+}
+
 print_throughput() {
 	local line server scenario rps p99 cpu pct err b
 	local -A rps_of=() p99_of=() cpu_of=() err_of=()
@@ -651,17 +674,33 @@ print_throughput() {
 	    'req/s' 'p99 ms' 'cpu us/req' 'cpu%' errors 'MB/s'
 	for line in "${results[@]}"; do
 		read -r server scenario rps p99 cpu pct err <<<"$line"
-		b=""
-		[ "$scenario" != hit-1m ] || b=$(awk -v b="${bytes_s[$server]}" \
-		    'BEGIN { printf "%.1f", b / 1048576 }')
-		printf '%-9s %-10s %12s %10s %12s %6s %7s %10s\n' "$server" \
-		    "$scenario" "$rps" "$p99" "$cpu" "$pct" "$err" "$b"
-		rps_of[$server,$scenario]=$rps p99_of[$server,$scenario]=$p99
-		cpu_of[$server,$scenario]=$cpu err_of[$server,$scenario]=$err
+		printf '%-9s %-10s %12s %10s %12s %6s %7s\n' "$server" \
+		    "$scenario" "$rps" "$p99" "$cpu" "$pct" "$err"
+	done
+	# Each server's median over the rounds, for the verdicts.
+	for server in "${servers[@]}"; do
+		for scenario in hit hit-close hit-1m vary400; do
+			rps_of[$server,$scenario]=$(run_median "$server" \
+			    "$scenario" 3)
+			[ -n "${rps_of[$server,$scenario]}" ] || continue
+			p99_of[$server,$scenario]=$(run_median "$server" \
+			    "$scenario" 4)
+			cpu_of[$server,$scenario]=$(run_median "$server" \
+			    "$scenario" 5)
+			err_of[$server,$scenario]=$(run_median "$server" \
+			    "$scenario" 7)
+		done
+		b=$(printf '%s\n' "${bytes_runs[@]}" | awk -v s="$server" \
+		    '$1 == s { print $2 }' | median)
+		[ -z "$b" ] || bytes_s[$server]=$b
+		[ -z "$b" ] || awk -v s="$server" -v b="$b" 'BEGIN {
+		    printf "%-9s %-10s %64.1f MB/s\n", s, "hit-1m",
+		    b / 1048576 }'
 	done
 	[ "$with_varnish" = yes ] || return 0
 	echo
-	echo "veneerd / varnishd, against issue #5's targets:"
+	echo "veneerd / varnishd, against issue #5's targets" \
+	    "(medians of $rounds round(s)):"
 	for scenario in hit hit-close hit-1m vary400; do
 		if [ -z "${rps_of[veneerd,$scenario]:-}" ] ||
 		    [ -z "${rps_of[varnishd,$scenario]:-}" ]; then
@@ -821,6 +860,7 @@ done
 estimate=$((timed + 5))
 selected mem-objects && estimate=$((estimate + 20))
 selected mem-promise && estimate=$((estimate + 75))
+estimate=$((estimate + timed * (rounds - 1)))
 echo "cache.sh: ${scenarios[*]}; ${duration}s runs with $connections" \
     "connections, ${#servers[@]} server(s): about" \
     "$((estimate * ${#servers[@]})) s"
@@ -830,12 +870,15 @@ if [ -z "$proxy_cpu" ]; then
 fi
 
 start_nginx
-for server in "${servers[@]}"; do
-	if selected hit || selected hit-close || selected hit-1m ||
-	    selected vary400; then
-		run_throughput "$server"
-	fi
-done
+if selected hit || selected hit-close || selected hit-1m ||
+    selected vary400; then
+	for round in $(seq "$rounds"); do
+		[ "$rounds" -eq 1 ] || echo "round $round of $rounds"
+		for server in "${servers[@]}"; do
+			run_throughput "$server"
+		done
+	done
+fi
 for server in "${servers[@]}"; do
 	mem_servers+=("$server")
 	if selected mem-objects; then
