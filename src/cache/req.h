@@ -73,6 +73,7 @@ struct req {
 	struct sha256_ctx	sha[1];		/* vcl_hash feeds it */
 	unsigned char		digest[SHA256_LEN];
 	struct objcore		*objcore;	/* one ref: what we deliver */
+	struct http		*obj_http;	/* in ws: objcore's headers */
 	struct boc		*boc;		/* one ref: while it streams */
 	struct objcore		*busy;		/* one ref: ours to fetch */
 	struct objcore		*stale;		/* one ref: to revalidate */

@@ -54,15 +54,25 @@ req_ctx(struct req *req, struct vrt_ctx *ctx)
 	ctx->now = TIM_real();
 }
 
+/* A view of the delivered object's headers, made once per object. */
+static struct http *
+req_obj_http(struct req *req)
+{
+
+	if (req->obj_http == NULL && req->objcore != NULL &&
+	    req->objcore->obj != NULL)
+		req->obj_http = OBJ_Http(req->ws, req->objcore->obj);
+	return (req->obj_http);
+}
+
 static enum vcl_ret
 req_method(struct req *req, enum vcl_method m)
 {
 	struct vrt_ctx ctx;
 
 	req_ctx(req, &ctx);
-	if ((m == VCL_MET_HIT || m == VCL_MET_DELIVER) &&
-	    req->objcore != NULL && req->objcore->obj != NULL)
-		ctx.http_obj = OBJ_Http(req->ws, req->objcore->obj);
+	if (m == VCL_MET_HIT || m == VCL_MET_DELIVER)
+		ctx.http_obj = req_obj_http(req);
 	return (VCL_Method(req->vcl, m, &ctx));
 }
 
@@ -122,6 +132,7 @@ req_release_obj(struct req *req)
 		BOC_Deref(&req->boc);
 	if (req->objcore != NULL)
 		(void)OBJ_Deref(&req->objcore);
+	req->obj_http = NULL;
 	req_drop_busy(req);
 }
 
@@ -749,7 +760,7 @@ req_resp_from_obj(struct req *req)
 
 	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
 	    req->vsl, SLT_RespMethod);
-	ohp = OBJ_Http(req->ws, oc->obj);
+	ohp = req_obj_http(req);
 	if (req->resp == NULL || ohp == NULL) {
 		req->resp = NULL;
 		return;
@@ -815,7 +826,7 @@ req_conditionals(struct req *req)
 	if (oc == NULL || oc->obj == NULL || (oc->flags & OC_F_PRIVATE) ||
 	    req->resp->status != 200)
 		return;
-	ohp = OBJ_Http(req->ws, oc->obj);
+	ohp = req_obj_http(req);
 	if (ohp == NULL)
 		return;
 	if (RFC_NotModified(req->http, ohp)) {
@@ -981,6 +992,7 @@ REQ_Process(struct worker *wrk, struct req *req)
 	req->vcl = VCL_Ref();
 	req->step = R_STP_RECV;
 	req->waits = 0;
+	req->obj_http = NULL;
 	req->is_hit = req->is_grace = req->is_hitmiss = req->is_hitpass = 0;
 	req->is_collapsed = req->is_pass = req->is_stored = 0;
 	req->is_stale_error = req->is_reval = 0;
