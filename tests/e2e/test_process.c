@@ -268,6 +268,10 @@ START_TEST(cmdline_errors)
 	refused(v, "thread_pool_min", "-p", "thread_pool_min=1");
 	refused(v, NULL, "-Z", NULL);
 	refused(v, NULL, "-s", "bogus");
+	refused(v, "minimum", "-s", "malloc,512k");
+	refused(v, "size", "-s", "malloc,lots");
+	refused(v, "name", "-s", "a b=malloc,1m");
+	refused(v, "file", "-s", "file,1G");
 	/* No -b (and no VCL): nothing to proxy to. */
 	st = VND_Exec(v, 0, HX_T_RESP, "-F", "-n", VND_Workdir(v), "-a",
 	    "127.0.0.1:0", "-j", "none", NULL);
@@ -318,7 +322,39 @@ START_TEST(cmdline_storage)
 	get_ok(cl, "/malloc", HX_T_RESP);
 	CLIENT_Free(&cl);
 	VND_Stop(v);
+	VND_Free(&v);
+	/* Named stores, Transient sized, objects spread over them. */
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-s");
+	VND_Arg(v, "big=malloc,64m");
+	VND_Arg(v, "-s");
+	VND_Arg(v, "Transient=malloc,8m");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	get_ok(cl, "/named", HX_T_RESP);
+	CLIENT_Free(&cl);
+	VND_Stop(v);
 	VND_Finish(&v, &o);
+}
+END_TEST
+
+/* Two stores of one name: refused, naming it. */
+START_TEST(cmdline_storage_duplicate)
+{
+	char *err;
+	struct vnd *v;
+	int st;
+
+	v = VND_New();
+	st = VND_Exec(v, 1, HX_T_RESP, "-s", "a=malloc,1m", "-s",
+	    "a=malloc,2m", NULL);
+	err = VND_ExecErr(v);
+	ck_assert_msg(st == 2, "two stores named a: exit status %d, want 2 "
+	    "(stderr: %s)", st, err);
+	ck_assert_msg(mentions(err, "already"), "stderr: %s", err);
+	free(err);
+	VND_Free(&v);
 }
 END_TEST
 
@@ -476,6 +512,7 @@ process_suite(void)
 	tcase_add_test(tc, cmdline_errors);
 	tcase_add_test(tc, cmdline_version_help);
 	tcase_add_test(tc, cmdline_storage);
+	tcase_add_test(tc, cmdline_storage_duplicate);
 	tcase_add_test(tc, cmdline_daemon);
 	suite_add_tcase(s, tc);
 	return (s);
