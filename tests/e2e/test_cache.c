@@ -606,13 +606,53 @@ END_TEST
  * 5. Vary.
  */
 
+/* A request's headers, and the origin's answer # its variant gets. */
+struct vary_step {
+	const char	*hdrs;
+	unsigned	serial;
+};
+
+/*
+ * Ask for url with each step's headers, the origin answering with
+ * resp_hdrs (a Vary): a new serial must be a stored miss, a known one a
+ * hit on that variant, and the origin sees one request per variant.
+ */
+static void
+vary_walk(const char *url, const char *resp_hdrs, const struct vary_step *t,
+    unsigned nt)
+{
+	char hdrs[512];
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+	unsigned u, n = 0;
+
+	o = CO_New();
+	v = VND_Launch(ORIGIN_Port(o), NULL);
+	cl = VND_Connect(v);
+	for (u = 0; u < nt; u++) {
+		(void)snprintf(hdrs, sizeof hdrs, "%s%s", t[u].hdrs,
+		    resp_hdrs);
+		r = CO_Fetch(cl, url, hdrs);
+		CO_BodyIs(r, url, t[u].serial);
+		if (t[u].serial > n) {
+			n = t[u].serial;
+			CO_CsIs(r, url, "Veneer; fwd=miss; stored");
+		} else {
+			(void)CO_CsHit(r, url, 99, 100);
+		}
+		ck_assert_msg(ORIGIN_NReq(o) == n, "request %u: the origin "
+		    "got %u requests, want %u", u, ORIGIN_NReq(o), n);
+		HX_MsgFree(&r);
+	}
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+
 START_TEST(vary_variants)
 {
-	/* Request headers; the origin's answer # each variant gets. */
-	static const struct {
-		const char	*hdrs;
-		unsigned	serial;
-	} t[] = {
+	static const struct vary_step t[] = {
 		{ "Accept-Encoding: gzip\r\n", 1 },
 		{ "Accept-Encoding: br\r\n", 2 },
 		{ "", 3 },
@@ -623,43 +663,17 @@ START_TEST(vary_variants)
 		{ "Accept-Encoding: \r\n", 4 },
 		{ "", 3 },
 	};
-	char hdrs[256];
-	struct origin *o;
-	struct client *cl;
-	struct hx_msg *r;
-	struct vnd *v;
-	unsigned u, n = 0;
 
-	o = CO_New();
-	v = VND_Launch(ORIGIN_Port(o), NULL);
-	cl = VND_Connect(v);
-	for (u = 0; u < sizeof t / sizeof t[0]; u++) {
-		(void)snprintf(hdrs, sizeof hdrs, "%s%s", t[u].hdrs,
-		    CO_TH("Cache-Control: max-age=100|Vary: Accept-Encoding"));
-		r = CO_Fetch(cl, "/vary", hdrs);
-		CO_BodyIs(r, "/vary", t[u].serial);
-		if (t[u].serial > n) {
-			n = t[u].serial;
-			CO_CsIs(r, "/vary", "Veneer; fwd=miss; stored");
-		} else {
-			(void)CO_CsHit(r, "/vary", 99, 100);
-		}
-		ck_assert_msg(ORIGIN_NReq(o) == n, "request %u: the origin "
-		    "got %u requests, want %u", u, ORIGIN_NReq(o), n);
-		HX_MsgFree(&r);
-	}
-	CLIENT_Free(&cl);
-	VND_Finish(&v, &o);
+	vary_walk("/vary",
+	    CO_TH("Cache-Control: max-age=100|Vary: Accept-Encoding"),
+	    t, sizeof t / sizeof t[0]);
 }
 END_TEST
 
 /* Vary on two header lines, names in any case. */
 START_TEST(vary_split_mixed_case)
 {
-	static const struct {
-		const char	*hdrs;
-		unsigned	serial;
-	} t[] = {
+	static const struct vary_step t[] = {
 		{ "Accept-Encoding: gzip\r\nX-Lang: en\r\n", 1 },
 		{ "Accept-Encoding: gzip\r\nX-Lang: fr\r\n", 2 },
 		{ "Accept-Encoding: br\r\nX-Lang: en\r\n", 3 },
@@ -667,34 +681,10 @@ START_TEST(vary_split_mixed_case)
 		{ "X-Lang: fr\r\nACCEPT-ENCODING: gzip\r\n", 2 },
 		{ "X-Lang: en\r\nAccept-Encoding: br\r\n", 3 },
 	};
-	char hdrs[256];
-	struct origin *o;
-	struct client *cl;
-	struct hx_msg *r;
-	struct vnd *v;
-	unsigned u, n = 0;
 
-	o = CO_New();
-	v = VND_Launch(ORIGIN_Port(o), NULL);
-	cl = VND_Connect(v);
-	for (u = 0; u < sizeof t / sizeof t[0]; u++) {
-		(void)snprintf(hdrs, sizeof hdrs, "%s%s", t[u].hdrs,
-		    CO_TH("Cache-Control: max-age=100|Vary: accept-ENCODING|"
-		    "vary: X-Lang"));
-		r = CO_Fetch(cl, "/vary2", hdrs);
-		CO_BodyIs(r, "/vary2", t[u].serial);
-		if (t[u].serial > n) {
-			n = t[u].serial;
-			CO_CsIs(r, "/vary2", "Veneer; fwd=miss; stored");
-		} else {
-			(void)CO_CsHit(r, "/vary2", 99, 100);
-		}
-		ck_assert_msg(ORIGIN_NReq(o) == n, "request %u: the origin "
-		    "got %u requests, want %u", u, ORIGIN_NReq(o), n);
-		HX_MsgFree(&r);
-	}
-	CLIENT_Free(&cl);
-	VND_Finish(&v, &o);
+	vary_walk("/vary2",
+	    CO_TH("Cache-Control: max-age=100|Vary: accept-ENCODING|"
+	    "vary: X-Lang"), t, sizeof t / sizeof t[0]);
 }
 END_TEST
 
