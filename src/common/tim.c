@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -93,20 +94,64 @@ TIM_poll_ms(vtim_dur d)
 	return ((int)ceil(d * 1e3));
 }
 
+/* Two digits of v (< 100) at p. */
+static char *
+tim_2d(char *p, unsigned v)
+{
+
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+	return (p + 2);
+}
+
+/*
+ * Without gmtime_r and printf: cached objects' dates are written on
+ * every hit (obj.c).  Days to a civil date by the usual era arithmetic
+ * (400-year eras of 146097 days, years starting in March).
+ */
 void
 TIM_format(vtim_real t, char *buf)
 {
-	struct tm tm;
-	time_t tt;
+	int64_t s, days, sod, z, era, doe, yoe, doy, mp, y;
+	unsigned mon, mday, wday, yy;
+	char *p = buf;
 
-	tt = (time_t)t;
-	assert(gmtime_r(&tt, &tm) != NULL);
-	(void)snprintf(buf, TIM_FORMAT_SIZE,
-	    "%s, %02u %s %04u %02u:%02u:%02u GMT",
-	    tim_wday[tm.tm_wday % 7], (unsigned)tm.tm_mday % 100u,
-	    tim_month[tm.tm_mon % 12], (unsigned)(tm.tm_year + 1900) % 10000u,
-	    (unsigned)tm.tm_hour % 100u, (unsigned)tm.tm_min % 100u,
-	    (unsigned)tm.tm_sec % 100u);
+	s = (int64_t)t;
+	days = s / 86400;
+	sod = s % 86400;
+	if (sod < 0) {
+		sod += 86400;
+		days--;
+	}
+	wday = (unsigned)(((days + 4) % 7 + 7) % 7);	/* 1970-01-01: Thu */
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	mday = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
+	mon = (unsigned)(mp < 10 ? mp + 2 : mp - 10);	/* 0: January */
+	y = yoe + era * 400 + (mon <= 1);
+	yy = (unsigned)(((y % 10000) + 10000) % 10000);
+	memcpy(p, tim_wday[wday], 3);
+	p += 3;
+	*p++ = ',';
+	*p++ = ' ';
+	p = tim_2d(p, mday);
+	*p++ = ' ';
+	memcpy(p, tim_month[mon], 3);
+	p += 3;
+	*p++ = ' ';
+	p = tim_2d(p, yy / 100);
+	p = tim_2d(p, yy % 100);
+	*p++ = ' ';
+	p = tim_2d(p, (unsigned)(sod / 3600));
+	*p++ = ':';
+	p = tim_2d(p, (unsigned)(sod / 60 % 60));
+	*p++ = ':';
+	p = tim_2d(p, (unsigned)(sod % 60));
+	memcpy(p, " GMT", 5);
 }
 
 /* Parsing ----------------------------------------------------------*/

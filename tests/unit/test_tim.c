@@ -10,8 +10,10 @@
 #include <check.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/miniobj.h"
 #include "common/tim.h"
@@ -40,6 +42,39 @@ START_TEST(test_format)
 	TIM_format(4102444799.0, buf);
 	ck_assert_str_eq(buf, "Thu, 31 Dec 2099 23:59:59 GMT");
 	ck_assert_uint_eq(strlen(buf) + 1, TIM_FORMAT_SIZE);
+}
+END_TEST
+
+/* The arithmetic agrees with gmtime_r over the years a date can say. */
+START_TEST(test_format_vs_gmtime)
+{
+	char buf[TIM_FORMAT_SIZE], want[64];
+	struct tm tm;
+	time_t tt;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	unsigned u;
+	/* 0001-01-01 to 9999-12-31 23:59:59, and the edges themselves */
+	const int64_t lo = -62135596800LL, hi = 253402300799LL;
+
+	for (u = 0; u < 200000; u++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (u == 0)
+			tt = (time_t)lo;
+		else if (u == 1)
+			tt = (time_t)hi;
+		else if (u < 1000)	/* around the epoch and leap days */
+			tt = (time_t)((int64_t)(x % 400000000) - 200000000);
+		else
+			tt = (time_t)(lo + (int64_t)(x % (uint64_t)(hi - lo)));
+		ck_assert_ptr_nonnull(gmtime_r(&tt, &tm));
+		ck_assert_uint_gt(strftime(want, sizeof want,
+		    "%a, %d %b %Y %H:%M:%S GMT", &tm), 0);
+		TIM_format((vtim_real)tt, buf);
+		if (tm.tm_year + 1900 >= 1000)	/* strftime pads no further */
+			ck_assert_str_eq(buf, want);
+	}
 }
 END_TEST
 
@@ -177,6 +212,7 @@ tim_suite(void)
 	s = suite_create("tim");
 	tc = tcase_create("tim");
 	tcase_add_test(tc, test_format);
+	tcase_add_test(tc, test_format_vs_gmtime);
 	tcase_add_test(tc, test_three_forms);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_invalid);
