@@ -5,7 +5,8 @@
  * ordered by the end of their life; the thread sleeps until the first
  * one is due (or a new one is due sooner), then takes it out of the
  * cache, which frees its memory as soon as nobody reads it.  exp_mtx
- * guards the heap and every objcore's exp_idx and exp_when.
+ * guards the heap and every objcore's exp_idx; the heap's order is
+ * OC_End of the timers, which change only with exp_mtx held too.
  */
 
 #include "config.h"
@@ -34,7 +35,7 @@ exp_less(void *priv, const void *a, const void *b)
 	const struct objcore *oa = a, *ob = b;
 
 	(void)priv;
-	return (oa->exp_when < ob->exp_when);
+	return (OC_End(oa) < OC_End(ob));
 }
 
 static void
@@ -52,7 +53,7 @@ static void
 exp_poke_locked(const struct objcore *oc)
 {
 
-	if (oc->exp_when < exp_next)
+	if (OC_End(oc) < exp_next)
 		ASSERT_ZERO(pthread_cond_signal(&exp_cond));
 }
 
@@ -64,7 +65,6 @@ EXP_Insert(struct objcore *oc)
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	ASSERT_ZERO(pthread_mutex_lock(&exp_mtx));
 	assert(oc->exp_idx == BINHEAP_NOIDX);
-	oc->exp_when = OC_End(oc);
 	r = BINHEAP_Insert(exp_heap, oc);
 	if (r == 0)
 		exp_poke_locked(oc);
@@ -73,13 +73,17 @@ EXP_Insert(struct objcore *oc)
 }
 
 void
-EXP_Rearm(struct objcore *oc)
+EXP_Rearm(struct objcore *oc, vtim_real t_origin, vtim_dur ttl,
+    vtim_dur grace, vtim_dur keep)
 {
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	ASSERT_ZERO(pthread_mutex_lock(&exp_mtx));
+	oc->t_origin = t_origin;
+	oc->ttl = (float)ttl;
+	oc->grace = (float)grace;
+	oc->keep = (float)keep;
 	if (oc->exp_idx != BINHEAP_NOIDX) {
-		oc->exp_when = OC_End(oc);
 		BINHEAP_Reorder(exp_heap, oc->exp_idx);
 		exp_poke_locked(oc);
 	}
@@ -107,7 +111,7 @@ exp_next_due(vtim_real now)
 
 	ASSERT_ZERO(pthread_mutex_lock(&exp_mtx));
 	oc = BINHEAP_Root(exp_heap);
-	if (oc != NULL && oc->exp_when <= now) {
+	if (oc != NULL && OC_End(oc) <= now) {
 		BINHEAP_Delete(exp_heap, oc->exp_idx);
 		/* On the heap means the cache's reference is there. */
 		OBJ_Ref(oc);
@@ -116,8 +120,8 @@ exp_next_due(vtim_real now)
 	}
 	/* Sleep until it is due, a second at most (the clock may jump). */
 	exp_next = now + 1;
-	if (oc != NULL && oc->exp_when < exp_next)
-		exp_next = oc->exp_when;
+	if (oc != NULL && OC_End(oc) < exp_next)
+		exp_next = OC_End(oc);
 	ts = TIM_timespec(exp_next);
 	(void)pthread_cond_timedwait(&exp_cond, &exp_mtx, &ts);
 	exp_next = 0;

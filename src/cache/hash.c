@@ -66,7 +66,7 @@ static struct hsh_shard *
 hsh_shard_of(const struct objhead *oh)
 {
 
-	return (&hsh_shards[oh->shard]);
+	return (&hsh_shards[oh->digest[0] & (HSH_NSHARD - 1)]);
 }
 
 static void
@@ -108,8 +108,7 @@ hsh_grow_locked(struct hsh_shard *sh)
 
 /* Find or create the objhead; it comes with a reference.  NULL: ENOMEM */
 static struct objhead *
-hsh_get_objhead_locked(struct hsh_shard *sh, unsigned shard,
-    const unsigned char *digest)
+hsh_get_objhead_locked(struct hsh_shard *sh, const unsigned char *digest)
 {
 	struct objhead *oh;
 	unsigned b;
@@ -126,9 +125,8 @@ hsh_get_objhead_locked(struct hsh_shard *sh, unsigned shard,
 	if (oh == NULL)
 		return (NULL);
 	memcpy(oh->digest, digest, SHA256_LEN);
-	oh->shard = shard;
 	oh->refcnt = 1;
-	TAILQ_INIT(&oh->objcs);
+	LIST_INIT(&oh->objcs);
 	oh->hnext = sh->tbl[b];
 	sh->tbl[b] = oh;
 	VSC_Add(n_objecthead, 1);
@@ -146,7 +144,7 @@ hsh_deref_objhead_locked(struct hsh_shard *sh, struct objhead *oh)
 	assert(oh->refcnt > 0);
 	if (--oh->refcnt > 0)
 		return;
-	assert(TAILQ_EMPTY(&oh->objcs));
+	assert(LIST_EMPTY(&oh->objcs));
 	VRY_Fini_locked(oh);
 	for (pp = &sh->tbl[hsh_bucket(oh->digest, sh->mask)]; *pp != oh;
 	    pp = &(*pp)->hnext)
@@ -190,7 +188,7 @@ hsh_new_busy_locked(struct objhead *oh)
 	oc->flags = OC_F_BUSY;
 	oc->objhead = oh;
 	oh->refcnt++;
-	TAILQ_INSERT_HEAD(&oh->objcs, oc, oh_list);
+	LIST_INSERT_HEAD(&oh->objcs, oc, oh_list);
 	OBJ_Ref(oc);		/* the caller's; the cache has the first */
 	return (oc);
 }
@@ -244,7 +242,7 @@ struct hsh_found {
 	struct objcore		*marker;
 	struct objcore		*busy;
 	struct objcore		*stale;		/* to revalidate, or for errors */
-	uint64_t		vary_hint;	/* the request's, or 0 */
+	uint32_t		vary_hint;	/* the request's, or 0 */
 };
 
 /* Weigh one objcore; non-zero: a fresh hit, stop looking. */
@@ -259,7 +257,7 @@ hsh_consider(void *priv, struct objcore *oc)
 	if (oc->flags & OC_F_BUSY) {
 		/* Another variant's fetch is not worth waiting for. */
 		if (f->busy == NULL && (f->vary_hint == 0 ||
-		    oc->vary_hint == 0 || oc->vary_hint == f->vary_hint))
+		    oc->vary_key == 0 || oc->vary_key == f->vary_hint))
 			f->busy = oc;
 		return (0);
 	}
@@ -305,19 +303,19 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	f.always_miss = always_miss;
 	sh = &hsh_shards[shard];
 	ASSERT_ZERO(pthread_mutex_lock(&sh->mtx));
-	oh = hsh_get_objhead_locked(sh, shard, digest);
+	oh = hsh_get_objhead_locked(sh, digest);
 	if (oh == NULL) {
 		ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
 		return (HSH_MISS);
 	}
 	/* Variants first: the probe also tells which busy ones to skip. */
 	(void)VRY_Lookup_locked(oh, req, ws, hsh_consider, &f, &f.vary_hint);
-	TAILQ_FOREACH(oc, &oh->objcs, oh_list) {
+	LIST_FOREACH(oc, &oh->objcs, oh_list) {
 		if (f.hit != NULL)
 			break;
 		/* Variants the index could not take are matched here. */
-		if (oc->obj != NULL && oc->obj->vary != NULL &&
-		    !VRY_Match(req, oc->obj->vary, oc->obj->vary_len))
+		if (oc->obj != NULL && OBJ_Vary(oc->obj) != NULL &&
+		    !VRY_Match(req, OBJ_Vary(oc->obj), oc->obj->vary_len))
 			continue;
 		if (hsh_consider(&f, oc))
 			break;
@@ -351,7 +349,7 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 		}
 	}
 	if (*busyp != NULL)
-		(*busyp)->vary_hint = f.vary_hint;
+		(*busyp)->vary_key = f.vary_hint;
 	hsh_deref_objhead_locked(sh, oh);
 	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
 	return (r);
@@ -368,7 +366,7 @@ hsh_unlist_locked(struct objcore *oc)
 	if (oc->flags & OC_F_VARIANT)
 		VRY_Remove_locked(oc->objhead, oc);
 	else
-		TAILQ_REMOVE(&oc->objhead->objcs, oc, oh_list);
+		LIST_REMOVE(oc, oh_list);
 	return (1);
 }
 
@@ -382,7 +380,7 @@ hsh_kill_finish(struct objcore *oc)
 	if (oc->flags & OC_F_INSERTED) {
 		if (oc->obj != NULL && !(oc->flags & (OC_F_HFM | OC_F_HFP))) {
 			VSC_Sub(n_object, 1);
-			if (oc->obj->vary != NULL)
+			if (OBJ_Vary(oc->obj) != NULL)
 				VSC_Sub(n_vary, 1);
 		}
 	}
@@ -409,7 +407,7 @@ HSH_Kill(struct worker *wrk, struct objcore *oc)
 /* Collect what a new object replaces, for killing outside the lock. */
 struct hsh_dead {
 	struct objcore		*oc;		/* the new one */
-	TAILQ_HEAD(, objcore)	list;
+	LIST_HEAD(, objcore)	list;
 };
 
 static int
@@ -421,7 +419,7 @@ hsh_replaced(void *priv, struct objcore *oc2)
 		return (0);
 	(void)hsh_unlist_locked(oc2);
 	OBJ_Ref(oc2);	/* held across the unlocked part */
-	TAILQ_INSERT_TAIL(&d->list, oc2, oh_list);
+	LIST_INSERT_HEAD(&d->list, oc2, oh_list);
 	return (0);
 }
 
@@ -437,39 +435,39 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	assert((flags & ~(OC_F_HFM | OC_F_HFP)) == 0);
 	d.oc = oc;
-	TAILQ_INIT(&d.list);
+	LIST_INIT(&d.list);
 	oh = oc->objhead;
-	variant = oc->obj != NULL && oc->obj->vary != NULL && flags == 0;
+	variant = oc->obj != NULL && OBJ_Vary(oc->obj) != NULL && flags == 0;
 	hsh_lock(oc);
 	assert(oc->flags & OC_F_BUSY);
 	oc->flags &= ~OC_F_BUSY;
 	oc->flags |= flags | OC_F_INSERTED;
 	/* Markers, and older copies of the same (non-)variant, leave. */
-	for (oc2 = TAILQ_FIRST(&oh->objcs); oc2 != NULL; oc2 = next) {
-		next = TAILQ_NEXT(oc2, oh_list);
+	for (oc2 = LIST_FIRST(&oh->objcs); oc2 != NULL; oc2 = next) {
+		next = LIST_NEXT(oc2, oh_list);
 		if ((oc2->flags & (OC_F_HFM | OC_F_HFP)) ||
-		    (!variant && oc2->obj != NULL && oc2->obj->vary == NULL))
+		    (!variant && oc2->obj != NULL && OBJ_Vary(oc2->obj) == NULL))
 			(void)hsh_replaced(&d, oc2);
 	}
 	if (variant) {
-		TAILQ_REMOVE(&oh->objcs, oc, oh_list);
+		LIST_REMOVE(oc, oh_list);
 		if (VRY_Insert_locked(oh, oc, hsh_replaced, &d) == 0)
 			oc->flags |= OC_F_VARIANT;
 		else
-			TAILQ_INSERT_TAIL(&oh->objcs, oc, oh_list);
+			LIST_INSERT_HEAD(&oh->objcs, oc, oh_list);
 	}
 	hsh_unlock(oc);
 	if (oc->obj != NULL && !(flags & (OC_F_HFM | OC_F_HFP))) {
 		VSC_Add(n_object, 1);
-		if (oc->obj->vary != NULL)
+		if (OBJ_Vary(oc->obj) != NULL)
 			VSC_Add(n_vary, 1);
 	}
 	if (EXP_Insert(oc) != 0)
 		(void)HSH_Kill(wrk, oc);
 	else if (oc->obj != NULL && !oc->stv->transient)
 		LRU_Add(oc, TIM_real());
-	while ((oc2 = TAILQ_FIRST(&d.list)) != NULL) {
-		TAILQ_REMOVE(&d.list, oc2, oh_list);
+	while ((oc2 = LIST_FIRST(&d.list)) != NULL) {
+		LIST_REMOVE(oc2, oh_list);
 		hsh_kill_finish(oc2);
 		(void)OBJ_Deref(&oc2);
 	}
@@ -514,13 +512,9 @@ HSH_Rearm(struct objcore *oc, vtim_real t_origin, vtim_dur ttl,
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	if (oc->objhead != NULL)
 		hsh_lock(oc);
-	oc->t_origin = t_origin;
-	oc->ttl = ttl;
-	oc->grace = grace;
-	oc->keep = keep;
+	EXP_Rearm(oc, t_origin, ttl, grace, keep);
 	if (oc->objhead != NULL)
 		hsh_unlock(oc);
-	EXP_Rearm(oc);
 }
 
 unsigned
@@ -532,7 +526,7 @@ HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 	struct objcore *oc, *next;
 	unsigned shard = digest[0] & (HSH_NSHARD - 1), n = 0;
 
-	TAILQ_INIT(&d.list);
+	LIST_INIT(&d.list);
 
 	(void)wrk;
 	sh = &hsh_shards[shard];
@@ -543,15 +537,15 @@ HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 			break;
 	if (oh != NULL) {
 		d.oc = NULL;
-		for (oc = TAILQ_FIRST(&oh->objcs); oc != NULL; oc = next) {
-			next = TAILQ_NEXT(oc, oh_list);
+		for (oc = LIST_FIRST(&oh->objcs); oc != NULL; oc = next) {
+			next = LIST_NEXT(oc, oh_list);
 			(void)hsh_replaced(&d, oc);
 		}
 		VRY_Each_locked(oh, hsh_replaced, &d);
 	}
 	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
-	while ((oc = TAILQ_FIRST(&d.list)) != NULL) {
-		TAILQ_REMOVE(&d.list, oc, oh_list);
+	while ((oc = LIST_FIRST(&d.list)) != NULL) {
+		LIST_REMOVE(oc, oh_list);
 		n++;
 		hsh_kill_finish(oc);
 		(void)OBJ_Deref(&oc);

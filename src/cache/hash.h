@@ -27,11 +27,11 @@ struct objhead {
 	unsigned		magic;
 #define OBJHEAD_MAGIC		0x1b96615d
 	unsigned		refcnt;		/* shard lock */
-	unsigned		shard;		/* const */
 	struct objhead		*hnext;		/* shard lock */
-	TAILQ_HEAD(, objcore)	objcs;		/* shard lock: not variants */
+	LIST_HEAD(, objcore)	objcs;		/* shard lock: not variants */
 	struct vry_index	*vidx;		/* shard lock: variants */
-	unsigned char		digest[SHA256_LEN];	/* const */
+	/* const; its first byte picks the shard */
+	unsigned char		digest[SHA256_LEN];
 };
 
 enum hsh_lookup {

@@ -30,8 +30,20 @@
 static const unsigned char obj_hdf_none[65536];
 
 #define OBJ_ALIGN	(sizeof(void *))
-#define OBJ_INDEX_COST	32
 #define OBJ_RND(x)	(((x) + OBJ_ALIGN - 1) & ~(OBJ_ALIGN - 1))
+/*
+ * What an object's entries in the indexes that grow with the cache cost:
+ * the expiry heap's slot and the hash table's bucket (arrays that double:
+ * up to 16 bytes each).
+ */
+#define OBJ_INDEX_COST	32
+
+/* Every byte of these is paid per object: keep them in their classes. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(struct objcore) <= 128, "objcore over 128 bytes");
+_Static_assert(sizeof(struct objhead) <= 64, "objhead over 64 bytes");
+_Static_assert(sizeof(struct object) <= 48, "object over 48 bytes");
+#endif
 
 struct objcore *
 OBJ_NewCore(void)
@@ -75,14 +87,25 @@ OBJ_Deref(struct objcore **ocp)
 	return (0);
 }
 
-/* The slots an object keeps: the start line and end-to-end headers. */
+/*
+ * What an object costs its store besides its own blocks: its objcore,
+ * its objhead and its index entries.  The same while the objcore has
+ * its object (OBJ_New to OBJ_Slim), so it is not kept.
+ */
+static size_t
+obj_overhead(const struct objcore *oc)
+{
+
+	return (STV_Usable(oc) + (oc->objhead != NULL ?
+	    STV_Usable(oc->objhead) : 0) + OBJ_INDEX_COST);
+}
+
+/* The header lines an object keeps: the end-to-end ones. */
 static int
 obj_keep(const struct http *hp, unsigned u)
 {
 	const struct txt *t = &hp->hd[u];
 
-	if (u < HTTP_HDR_FIRST)
-		return (1);
 	if (t->b == NULL || (hp->hdf[u] & HDF_FILTER))
 		return (0);
 	/* Delivery frames the body itself, and says its Age. */
@@ -93,54 +116,179 @@ obj_keep(const struct http *hp, unsigned u)
 	return (1);
 }
 
+/*
+ * Stored header lines are shortened, since every byte is paid per
+ * object: a line starting with a well-known name, spelled as most
+ * servers do, keeps one byte (1 to 15) for "Name: "; and if that name's
+ * value is a date written exactly as TIM_format writes it, the byte is
+ * OBJ_DATE | name and the date six bytes of six bits each (0x40 | bits,
+ * 36 bits of seconds, high first).  Any other line is kept as it came.
+ * A line starts with a name character, above these codes; each ends
+ * with a NUL, none has one inside.
+ */
+static const struct obj_name {
+	const char	*str;
+	unsigned	len;
+	unsigned	date;
+} obj_names[] = {
+	{ NULL, 0, 0 },
+	{ "Server: ", 8, 0 },
+	{ "Date: ", 6, 1 },
+	{ "Content-Type: ", 14, 0 },
+	{ "Last-Modified: ", 15, 1 },
+	{ "ETag: ", 6, 0 },
+	{ "Cache-Control: ", 15, 0 },
+	{ "Accept-Ranges: ", 15, 0 },
+	{ "Expires: ", 9, 1 },
+	{ "Vary: ", 6, 0 },
+	{ "Content-Encoding: ", 18, 0 },
+	{ "Location: ", 10, 0 },
+	{ "Content-Language: ", 18, 0 },
+	{ "Access-Control-Allow-Origin: ", 29, 0 },
+	{ "Strict-Transport-Security: ", 27, 0 },
+	{ "X-Content-Type-Options: ", 24, 0 },
+};
+#define OBJ_NAMES	(sizeof obj_names / sizeof obj_names[0])
+#define OBJ_DATE	0x10
+#define OBJ_DATE_LEN	6
+#define OBJ_DATE_MAX	(1ULL << (6 * OBJ_DATE_LEN))
+#define OBJ_DATE_TXT	(TIM_FORMAT_SIZE - 1)
+_Static_assert(OBJ_NAMES <= OBJ_DATE, "too many header names for a code");
+
+/* How line t is stored: its code (0: as it is), bytes with the NUL. */
+static size_t
+obj_code(const struct txt *t, unsigned *codep, uint64_t *whenp)
+{
+	const struct obj_name *nm;
+	size_t l = TXT_LEN(*t);
+	char buf[TIM_FORMAT_SIZE];
+	vtim_real w;
+	unsigned u;
+
+	*codep = 0;
+	for (u = 1; u < OBJ_NAMES; u++) {
+		nm = &obj_names[u];
+		if (l < nm->len || memcmp(t->b, nm->str, nm->len))
+			continue;
+		*codep = u;
+		if (nm->date && l - nm->len == OBJ_DATE_TXT) {
+			w = TIM_parse(t->b + nm->len, t->e);
+			if (w > 0 && w < (vtim_real)OBJ_DATE_MAX) {
+				TIM_format(w, buf);
+				if (!memcmp(buf, t->b + nm->len, OBJ_DATE_TXT)) {
+					*codep |= OBJ_DATE;
+					*whenp = (uint64_t)w;
+					return (1 + OBJ_DATE_LEN + 1);
+				}
+			}
+		}
+		return (1 + l - nm->len + 1);
+	}
+	return (l + 1);
+}
+
+/* Store line t at p (obj_code's bytes); past it. */
+static char *
+obj_put(char *p, const struct txt *t)
+{
+	unsigned code, u;
+	uint64_t when = 0;
+	size_t l, n;
+
+	l = obj_code(t, &code, &when);
+	if (code == 0) {
+		n = l - 1;
+	} else if (code & OBJ_DATE) {
+		*p++ = (char)code;
+		for (u = 0; u < OBJ_DATE_LEN; u++)
+			*p++ = (char)(0x40 | ((when >> (6 * (OBJ_DATE_LEN - 1 -
+			    u))) & 0x3f));
+		*p = '\0';
+		return (p + 1);
+	} else {
+		*p++ = (char)code;
+		n = l - 2;
+	}
+	memcpy(p, t->e - n, n);
+	p[n] = '\0';
+	return (p + n + 1);
+}
+
+/* The length of stored line p (stored bytes with its NUL) as sent. */
+static size_t
+obj_line_len(const char *p, size_t stored)
+{
+	unsigned c = (unsigned char)*p;
+
+	if (c >= 0x20)
+		return (stored - 1);
+	if (c & OBJ_DATE)
+		return (obj_names[c & ~OBJ_DATE].len + OBJ_DATE_TXT);
+	return (obj_names[c].len + stored - 2);
+}
+
+/* Write stored line p (a code) out at b, NUL-terminated; its length. */
+static size_t
+obj_line_expand(const char *p, size_t stored, char *b)
+{
+	const struct obj_name *nm;
+	unsigned c = (unsigned char)*p, u;
+	uint64_t when = 0;
+
+	nm = &obj_names[c & ~OBJ_DATE];
+	memcpy(b, nm->str, nm->len);
+	if (c & OBJ_DATE) {
+		for (u = 1; u <= OBJ_DATE_LEN; u++)
+			when = when << 6 | ((unsigned char)p[u] & 0x3f);
+		TIM_format((vtim_real)when, b + nm->len);
+		return (nm->len + OBJ_DATE_TXT);
+	}
+	memcpy(b + nm->len, p + 1, stored - 1);	/* the value and its NUL */
+	return (nm->len + stored - 2);
+}
+
 struct object *
 OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
     const struct http *hp, uint64_t body_hint, const char *vary,
     size_t vary_len)
 {
 	struct object *o;
-	struct obj_seg *seg = NULL;
-	size_t sz, strl = 0, charged, over, inl = 0, dcharged = 0;
-	unsigned u, n = 0, ext = 0;
+	size_t hl, sz, charged, over, inl = 0;
+	unsigned u, code, single = 0, ext = 0;
+	uint64_t when;
 	char *p, *data = NULL;
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	assert(oc->obj == NULL);
-	for (u = 0; u < hp->nhd; u++) {
-		if (!obj_keep(hp, u))
-			continue;
-		n++;
-		if (hp->hd[u].b != NULL)
-			strl += TXT_LEN(hp->hd[u]) + 1;
-	}
-	if (body_hint != UINT64_MAX && body_hint > 0 &&
-	    body_hint <= cache_param->fetch_maxchunksize)
-		inl = (size_t)body_hint;
-	sz = OBJ_RND(sizeof *o) + OBJ_RND(n * sizeof(struct txt)) +
-	    OBJ_RND(strl + vary_len);
-	if (inl > 0)
-		sz += OBJ_RND(sizeof *seg);
+	hl = hp->hd[HTTP_HDR_REASON].b == NULL ? 1 :
+	    TXT_LEN(hp->hd[HTTP_HDR_REASON]) + 1;
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++)
+		if (obj_keep(hp, u))
+			hl += obj_code(&hp->hd[u], &code, &when);
+	if (hl + vary_len > UINT32_MAX)
+		return (NULL);
 	/*
-	 * The body in the same block, or in one of its own: whichever the
-	 * allocator's size classes make cheaper (a 1 KB body with its
-	 * headers takes 1792 bytes in one block, 640 + 1024 in two).
+	 * A body of known length that fits one block is that block, in
+	 * this one or on its own: whichever the allocator's size classes
+	 * make cheaper (1 KB with 250 bytes of headers fits 1280 bytes;
+	 * with 300, 320 + 1024 beat 1536).
 	 */
+	if (body_hint != UINT64_MAX &&
+	    body_hint <= cache_param->fetch_maxchunksize) {
+		single = 1;
+		inl = (size_t)body_hint;
+	}
+	sz = OBJ_RND(sizeof *o + hl + vary_len);
 	if (inl > 0 && STV_Round(sz + inl) <= STV_Round(sz) + STV_Round(inl))
 		sz += inl;
 	else if (inl > 0)
 		ext = 1;
-	/*
-	 * What the objcore and its objhead cost too, and its entries in
-	 * the indexes that grow with the cache: the expiry heap's slot and
-	 * the hash table's bucket (arrays that double: up to 16 bytes each).
-	 */
-	over = STV_Usable(oc) + (oc->objhead != NULL ?
-	    STV_Usable(oc->objhead) : 0) + OBJ_INDEX_COST;
+	over = obj_overhead(oc);
 	if (STV_Charge(wrk, stv, over) != 0)
 		return (NULL);
 	if (ext) {
-		data = STV_Alloc(wrk, stv, inl, &dcharged);
+		data = STV_Alloc(wrk, stv, inl, &charged);
 		if (data == NULL) {
 			STV_Uncharge(stv, over);
 			return (NULL);
@@ -149,65 +297,37 @@ OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
 	o = STV_Alloc(wrk, stv, sz, &charged);
 	if (o == NULL) {
 		if (data != NULL)
-			STV_Free(stv, data, dcharged);
+			STV_Free(stv, data);
 		STV_Uncharge(stv, over);
 		return (NULL);
 	}
 	INIT_OBJ(o, OBJECT_MAGIC);
-	o->charged = charged;
 	o->status = hp->status;
-	o->hd = (struct txt *)(void *)((char *)o + OBJ_RND(sizeof *o));
-	p = (char *)o->hd + OBJ_RND(n * sizeof(struct txt));
-	for (u = 0; u < hp->nhd; u++) {
-		if (!obj_keep(hp, u))
-			continue;
-		if (hp->hd[u].b == NULL) {
-			o->hd[o->nhd++] = TXT_Make(NULL, NULL);
-			continue;
-		}
-		memcpy(p, hp->hd[u].b, TXT_LEN(hp->hd[u]));
-		o->hd[o->nhd++] = TXT_Make(p, p + TXT_LEN(hp->hd[u]));
-		p += TXT_LEN(hp->hd[u]);
-		*p++ = '\0';
+	p = o->hdrs;
+	if (hp->hd[HTTP_HDR_REASON].b != NULL) {
+		memcpy(p, hp->hd[HTTP_HDR_REASON].b,
+		    TXT_LEN(hp->hd[HTTP_HDR_REASON]));
+		p += TXT_LEN(hp->hd[HTTP_HDR_REASON]);
 	}
-	assert(o->nhd == n);
+	*p++ = '\0';
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++)
+		if (obj_keep(hp, u))
+			p = obj_put(p, &hp->hd[u]);
+	o->hdr_len = (uint32_t)hl;
+	assert(p == o->hdrs + hl);
 	if (vary_len > 0) {
 		memcpy(p, vary, vary_len);
-		o->vary = p;
-		o->vary_len = vary_len;
+		o->vary_len = (uint32_t)vary_len;
 	}
 	o->len_hint = body_hint;
-	if (inl > 0) {
-		seg = (struct obj_seg *)(void *)((char *)o + sz -
-		    (OBJ_RND(sizeof *seg) + (ext ? 0 : inl)));
-		INIT_OBJ(seg, OBJ_SEG_MAGIC);
-		seg->inline_ = 1;
-		seg->space = inl;
-		seg->stv = stv;
-		seg->ext = ext;
-		seg->data = ext ? data : seg->buf;
-		seg->charged = dcharged;
-		o->first = o->last = seg;
-	}
+	o->single = ext ? OBJ_BODY_OWN : single ? OBJ_BODY_IN : 0;
+	if (ext)
+		o->body = data;
+	else if (inl > 0)
+		o->body = (char *)o + OBJ_RND(sizeof *o + hl + vary_len);
 	oc->stv = stv;
-	oc->charge = over;
 	oc->obj = o;
 	return (o);
-}
-
-/* Free a body piece (the one inside the object block: its data only). */
-static void
-obj_seg_free(struct obj_seg *seg)
-{
-
-	if (seg->ext) {
-		STV_Free(seg->stv, seg->data, seg->charged);
-		seg->ext = 0;
-	}
-	if (seg->inline_)
-		return;
-	seg->magic = 0;
-	STV_Free(seg->stv, seg, seg->charged);
 }
 
 void
@@ -222,33 +342,79 @@ OBJ_Slim(struct objcore *oc)
 		return;
 	CHECK_OBJ(o, OBJECT_MAGIC);
 	oc->obj = NULL;
-	for (seg = o->first; seg != NULL; seg = next) {
-		CHECK_OBJ(seg, OBJ_SEG_MAGIC);
-		next = seg->next;
-		obj_seg_free(seg);
+	if (o->single) {
+		if (o->single == OBJ_BODY_OWN)
+			STV_Free(oc->stv, o->body);
+	} else {
+		for (seg = o->first; seg != NULL; seg = next) {
+			CHECK_OBJ(seg, OBJ_SEG_MAGIC);
+			next = seg->next;
+			seg->magic = 0;
+			STV_Free(seg->stv, seg);
+		}
 	}
-	STV_Uncharge(oc->stv, oc->charge);
-	oc->charge = 0;
+	STV_Uncharge(oc->stv, obj_overhead(oc));
 	o->magic = 0;
-	STV_Free(oc->stv, o, o->charged);
+	STV_Free(oc->stv, o);
 }
 
 struct http *
 OBJ_Http(struct ws *ws, const struct object *o)
 {
 	struct http *hp;
+	const char *p, *e;
+	size_t l, xl = 0;
+	unsigned n, u;
+	char *st, *x;
 
 	CHECK_OBJ(o, OBJECT_MAGIC);
+	/* Count the lines, and what the coded ones take written out. */
+	p = o->hdrs + strlen(o->hdrs) + 1;	/* past the reason */
+	e = o->hdrs + o->hdr_len;
+	for (n = HTTP_HDR_FIRST; p < e; n++) {
+		l = strlen(p) + 1;
+		if ((unsigned char)*p < 0x20)
+			xl += obj_line_len(p, l) + 1;
+		p += l;
+	}
+	if (n > sizeof obj_hdf_none)
+		return (NULL);
 	hp = WS_Alloc(ws, sizeof *hp);
-	if (hp == NULL)
+	st = WS_Alloc(ws, 4 + xl);
+	if (hp == NULL || st == NULL)
 		return (NULL);
 	INIT_OBJ(hp, HTTP_MAGIC);
+	hp->hd = WS_Alloc(ws, n * sizeof *hp->hd);
+	if (hp->hd == NULL)
+		return (NULL);
 	/* Read-only: VCL cannot change obj.http, nothing writes here. */
-	hp->hd = o->hd;
+	hp->hd[HTTP_HDR_METHOD] = TXT_Make(NULL, NULL);
+	hp->hd[HTTP_HDR_URL] = TXT_Make(NULL, NULL);
+	hp->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
+	st[0] = (char)('0' + o->status / 100 % 10);
+	st[1] = (char)('0' + o->status / 10 % 10);
+	st[2] = (char)('0' + o->status % 10);
+	st[3] = '\0';
+	hp->hd[HTTP_HDR_STATUS] = TXT_Make(st, st + 3);
+	hp->hd[HTTP_HDR_REASON] = TXT_Make(o->hdrs, o->hdrs + strlen(o->hdrs));
+	p = hp->hd[HTTP_HDR_REASON].e + 1;
+	x = st + 4;
+	for (u = HTTP_HDR_FIRST; u < n; u++) {
+		l = strlen(p) + 1;
+		if ((unsigned char)*p >= 0x20) {
+			hp->hd[u] = TXT_Make(p, p + l - 1);
+		} else {
+			hp->hd[u].b = x;
+			x += obj_line_expand(p, l, x);
+			hp->hd[u].e = x++;
+		}
+		p += l;
+	}
+	assert(x == st + 4 + xl);
 	/* No flags on stored headers: a shared page of zeros stands in. */
 	hp->hdf = (unsigned char *)(uintptr_t)obj_hdf_none;
-	hp->shd = o->nhd;
-	hp->nhd = o->nhd;
+	hp->shd = n;
+	hp->nhd = n;
 	hp->status = o->status;
 	hp->protover = 11;
 	hp->logtag = SLT_ObjMethod;
@@ -262,16 +428,23 @@ OBJ_GetSpace(struct worker *wrk, struct objcore *oc, size_t want,
 	struct object *o;
 	struct obj_seg *seg;
 	struct stevedore *stv;
-	size_t sz, charged;
+	size_t sz;
 	uint64_t left;
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	o = oc->obj;
 	CHECK_OBJ(o, OBJECT_MAGIC);
+	if (o->single) {
+		/* Never more than the length it was made for. */
+		if (o->len >= o->len_hint)
+			return (NULL);
+		*got = (size_t)(o->len_hint - o->len);
+		return (o->body + o->len);
+	}
 	seg = o->last;
 	if (seg != NULL && seg->used < seg->space) {
 		*got = seg->space - seg->used;
-		return (seg->data + seg->used);
+		return (seg->buf + seg->used);
 	}
 	sz = want;
 	if (o->len_hint != UINT64_MAX && o->len_hint > o->len) {
@@ -285,11 +458,11 @@ OBJ_GetSpace(struct worker *wrk, struct objcore *oc, size_t want,
 			sz = (size_t)cache_param->fetch_maxchunksize;
 	}
 	stv = oc->stv;
-	seg = STV_Alloc(wrk, stv, sizeof *seg + sz, &charged);
+	seg = STV_Alloc(wrk, stv, sizeof *seg + sz, NULL);
 	if (seg == NULL && stv != stv_transient) {
 		/* Finish the body in Transient; the object won't stay. */
 		stv = stv_transient;
-		seg = STV_Alloc(wrk, stv, sizeof *seg + sz, &charged);
+		seg = STV_Alloc(wrk, stv, sizeof *seg + sz, NULL);
 		o->spilled = 1;
 	}
 	if (seg == NULL)
@@ -297,15 +470,13 @@ OBJ_GetSpace(struct worker *wrk, struct objcore *oc, size_t want,
 	INIT_OBJ(seg, OBJ_SEG_MAGIC);
 	seg->space = sz;
 	seg->stv = stv;
-	seg->charged = charged;
-	seg->data = seg->buf;
 	if (o->last != NULL)
 		o->last->next = seg;
 	else
 		o->first = seg;
 	o->last = seg;
 	*got = sz;
-	return (seg->data);
+	return (seg->buf);
 }
 
 uint64_t
@@ -316,9 +487,13 @@ OBJ_Extend(struct objcore *oc, size_t n)
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	o = oc->obj;
 	CHECK_OBJ(o, OBJECT_MAGIC);
-	assert(o->last != NULL);
-	assert(o->last->used + n <= o->last->space);
-	o->last->used += n;
+	if (o->single) {
+		assert(o->len + n <= o->len_hint);
+	} else {
+		assert(o->last != NULL);
+		assert(o->last->used + n <= o->last->space);
+		o->last->used += n;
+	}
 	o->len += n;
 	return (o->len);
 }
@@ -345,14 +520,39 @@ obj_transit_done(struct object *o, struct obj_seg *seg, struct boc *boc,
 {
 
 	if (seg != NULL) {
+		assert(!o->single);
 		assert(o->first == seg && seg->next != NULL);
 		o->first = seg->next;
-		obj_seg_free(seg);
+		seg->magic = 0;
+		STV_Free(seg->stv, seg);
 	}
 	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
 	boc->consumed = pos;
 	ASSERT_ZERO(pthread_cond_broadcast(&boc->cond));
 	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+}
+
+/* The piece of the body that holds byte pos, [*startp, +*spacep). */
+static const char *
+obj_piece(const struct object *o, struct obj_seg **segp, uint64_t pos,
+    uint64_t *startp, size_t *spacep)
+{
+	struct obj_seg *seg = *segp;
+
+	if (o->single) {
+		*startp = 0;
+		*spacep = (size_t)o->len_hint;
+		return (o->body);
+	}
+	if (seg == NULL) {
+		seg = o->first;
+		*startp = 0;
+	}
+	CHECK_OBJ(seg, OBJ_SEG_MAGIC);
+	assert(pos >= *startp && pos - *startp <= seg->space);
+	*segp = seg;
+	*spacep = seg->space;
+	return (seg->buf);
 }
 
 int
@@ -363,6 +563,8 @@ OBJ_Iterate(struct objcore *oc, struct boc *boc, uint64_t from,
 	struct obj_seg *seg = NULL, *done;
 	uint64_t pos = 0, seg_start = 0, avail, n, skip;
 	enum boc_state st;
+	const char *data;
+	size_t space;
 	int r;
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
@@ -384,14 +586,15 @@ OBJ_Iterate(struct objcore *oc, struct boc *boc, uint64_t from,
 			avail = to;
 		while (pos < avail) {
 			done = NULL;
-			if (seg == NULL) {
-				seg = o->first;
-			} else if (pos - seg_start == seg->space) {
-				seg_start += seg->space;
+			data = obj_piece(o, &seg, pos, &seg_start, &space);
+			if (!o->single && pos - seg_start == space) {
+				/* This piece is done: the next one. */
+				seg_start += space;
 				done = seg;
 				seg = seg->next;
+				data = obj_piece(o, &seg, pos, &seg_start,
+				    &space);
 			}
-			CHECK_OBJ(seg, OBJ_SEG_MAGIC);
 			if (done != NULL && boc != NULL && boc->transit) {
 				/* Written out before it is freed. */
 				r = func(priv, 1, NULL, 0);
@@ -399,7 +602,7 @@ OBJ_Iterate(struct objcore *oc, struct boc *boc, uint64_t from,
 					return (r);
 				obj_transit_done(o, done, boc, pos);
 			}
-			n = seg->space - (pos - seg_start);
+			n = space - (pos - seg_start);
 			if (n > avail - pos)
 				n = avail - pos;
 			skip = pos < from ? from - pos : 0;
@@ -407,7 +610,7 @@ OBJ_Iterate(struct objcore *oc, struct boc *boc, uint64_t from,
 				pos += n;	/* before the range */
 				continue;
 			}
-			r = func(priv, 0, seg->data + (pos - seg_start) + skip,
+			r = func(priv, 0, data + (pos - seg_start) + skip,
 			    (size_t)(n - skip));
 			if (r != 0)
 				return (r);

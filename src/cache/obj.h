@@ -45,43 +45,61 @@ struct ws;
 #define OC_F_INSERTED	(1U << 6)	/* on expiry heap and LRU */
 #define OC_F_VARIANT	(1U << 7)	/* in the objhead's vary index */
 
-/* A piece of an object's body. */
+/*
+ * A piece of an object's body, in a block of its own.  Used when the
+ * body's length is unknown or too large for one block; a body of known
+ * length fetch_maxchunksize at most is one block without this header
+ * (struct object's body).
+ */
 struct obj_seg {
 	unsigned		magic;
 #define OBJ_SEG_MAGIC		0x4d2f0b7e
-	unsigned		inline_;	/* inside the object block */
-	unsigned		ext;		/* data is a block of its own */
 	struct obj_seg		*next;		/* written before published */
 	struct stevedore	*stv;		/* const */
-	size_t			charged;	/* const: this block's, or
-						   data's when ext */
-	size_t			space;		/* bytes at data; const */
+	size_t			space;		/* bytes at buf; const */
 	size_t			used;		/* fetch thread only */
-	char			*data;		/* buf, or ext's block */
 	char			buf[];
 };
 
 /*
- * The stored response.  One allocation holds this struct, the header
- * slots, their strings and (for a small body of known length) the body.
- * The header slots are a struct http's arrays, so VCL and delivery read
- * them as any other message.
+ * The stored response.  One allocation holds this struct, the headers
+ * and the vary blob, and often the body too.  Every byte here is paid
+ * once per object, so the headers are kept as they are needed on the
+ * wire, not as slots: the reason phrase, then each header line
+ * ("Name: value"), each ended by a NUL.  OBJ_Http reads them into a
+ * struct http in a workspace; status, protocol and the slots come from
+ * there.
  */
 struct object {
 	unsigned		magic;
 #define OBJECT_MAGIC		0x0b1e3f57
 	uint16_t		status;
-	uint16_t		nhd;		/* slots used in hd[] */
-	unsigned		spilled;	/* body partly in Transient */
-	size_t			charged;	/* this block's cost */
-	struct txt		*hd;		/* start line and headers */
+	uint8_t			spilled;	/* body partly in Transient */
+	uint8_t			single;		/* OBJ_BODY_*: the body is one
+						   block of len_hint bytes at
+						   body (else segs at first) */
+#define OBJ_BODY_IN		1		/* inside this block */
+#define OBJ_BODY_OWN		2		/* a block of its own */
+	uint32_t		hdr_len;	/* bytes of hdrs[] for headers */
+	uint32_t		vary_len;	/* vary.h's blob after them */
 	uint64_t		len;		/* body bytes, when complete */
 	uint64_t		len_hint;	/* Content-Length, UINT64_MAX */
-	struct obj_seg		*first;		/* body pieces */
+	union {
+		struct obj_seg	*first;		/* !single: body pieces */
+		char		*body;		/* single: in this block or
+						   a block of its own */
+	};
 	struct obj_seg		*last;		/* fetch thread only */
-	const char		*vary;		/* vary.h's blob, or NULL */
-	size_t			vary_len;
+	char			hdrs[];
 };
+
+/* The vary blob of an object (NULL: it has no Vary). */
+static inline const char *
+OBJ_Vary(const struct object *o)
+{
+
+	return (o->vary_len > 0 ? o->hdrs + o->hdr_len : NULL);
+}
 
 enum boc_state {
 	BOS_FETCHING,	/* no headers yet */
@@ -122,46 +140,48 @@ struct objcore {
 	unsigned		magic;
 #define OBJCORE_MAGIC		0x4d301302
 	unsigned		refcnt;		/* atomic, see above */
-	unsigned		flags;		/* shard lock, see above */
+	uint16_t		flags;		/* shard lock, see above */
+	uint8_t			rfc_flags;	/* RFC_F_*: const */
+	uint32_t		xid;		/* fetch's vxid; const */
+	unsigned		hits;		/* atomic */
+	uint32_t		lru_stamp;	/* atomic: last LRU move, s */
+	unsigned		exp_idx;	/* exp lock */
+	/*
+	 * Variants: their key in the objhead's vary index (shard lock).
+	 * Busy: the vary hint of the request that started the fetch; a
+	 * request with another hint wants another variant and fetches in
+	 * parallel instead of waiting (0: unknown, anyone waits).
+	 */
+	uint32_t		vary_key;
 	struct objhead		*objhead;	/* const; NULL if private */
 	struct object		*obj;		/* set before unbusy */
 	struct boc		*boc;		/* shard lock: while fetched */
 	struct stevedore	*stv;		/* const once obj is set */
-	uint64_t		charge;		/* bytes counted in stv */
 
 	/*
-	 * Timers, written under the shard lock once in the cache.  The
-	 * durations after ttl are floats: a second in a year is precision
-	 * enough, and every byte here is paid per object.
+	 * Timers: written before the objcore enters the cache, and after
+	 * that only under both its shard lock and the expiry lock
+	 * (HSH_Rearm), which orders the expiry heap by them.  Only the
+	 * origin is a double: durations as floats are precise to a
+	 * millisecond over days, and every byte here is paid per object.
 	 */
 	vtim_real		t_origin;
-	vtim_dur		ttl;
+	float			ttl;
 	float			grace;
 	float			keep;
 	float			stale_if_error;
-	unsigned		rfc_flags;	/* RFC_F_*: const */
-
-	uint32_t		xid;		/* fetch's vxid; const */
-	unsigned		hits;		/* atomic */
-	uint32_t		lru_stamp;	/* atomic: last LRU move, s */
 	void			*ban;		/* XXX issue 7: bans */
 
-	TAILQ_ENTRY(objcore)	oh_list;	/* shard lock; not variants */
-	struct objcore		*vary_next;	/* shard lock: index chain */
-	struct vry_spec		*vary_spec;	/* shard lock */
-	union {
-		uint64_t	vary_key;	/* shard lock: variants */
-		/*
-		 * Busy: the vary hint of the request that started the
-		 * fetch; a request with another hint wants another variant
-		 * and fetches in parallel instead of waiting (0: unknown,
-		 * anyone waits).
-		 */
-		uint64_t	vary_hint;	/* const while busy */
-	};
 	TAILQ_ENTRY(objcore)	lru_list;	/* stv lru lock */
-	unsigned		exp_idx;	/* exp lock */
-	vtim_real		exp_when;	/* exp lock */
+	union {
+		/* shard lock: on its objhead's list (not variants) */
+		LIST_ENTRY(objcore)	oh_list;
+		/* shard lock: variants, in the vary index */
+		struct {
+			struct objcore	*vary_next;
+			struct vry_spec	*vary_spec;
+		};
+	};
 };
 
 /*

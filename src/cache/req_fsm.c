@@ -364,8 +364,8 @@ req_wait_busy(struct worker *wrk, struct req *req, struct objcore *oc,
 		return (R_STP_MISS);
 	}
 	if ((flags & (OC_F_HFM | OC_F_HFP)) || oc->obj == NULL ||
-	    (oc->obj->vary != NULL && !VRY_Match(req->http, oc->obj->vary,
-	    oc->obj->vary_len))) {
+	    (OBJ_Vary(oc->obj) != NULL && !VRY_Match(req->http,
+	    OBJ_Vary(oc->obj), oc->obj->vary_len))) {
 		BOC_Deref(&boc);
 		(void)OBJ_Deref(&oc);
 		return (R_STP_LOOKUP);

@@ -216,13 +216,15 @@ STV_Alloc(struct worker *wrk, struct stevedore *stv, size_t size,
 	SMA_Add(stv, c_bytes, u);
 	SMA_Add(stv, g_alloc, 1);
 	SMA_Add(stv, g_bytes, u);
-	*charged = u;
+	if (charged != NULL)
+		*charged = u;
 	return (p);
 }
 
 void
-STV_Free(struct stevedore *stv, void *p, size_t charged)
+STV_Free(struct stevedore *stv, void *p)
 {
+	size_t charged = STV_Usable(p);
 
 	CHECK_OBJ(stv, STEVEDORE_MAGIC);
 	free(p);

@@ -53,11 +53,13 @@ void STV_Init(void);
 struct stevedore *STV_Pick(void);
 /*
  * size bytes from stv, nuking LRU objects (at most nuke_limit) when the
- * store is full.  *charged: what was counted.  NULL when it cannot fit.
+ * store is full.  *charged (if not NULL): what was counted, the block's
+ * usable size.  NULL when it cannot fit.
  */
 void *STV_Alloc(struct worker *wrk, struct stevedore *stv, size_t size,
     size_t *charged);
-void STV_Free(struct stevedore *stv, void *p, size_t charged);
+/* Free a block of STV_Alloc's, uncounting its usable size. */
+void STV_Free(struct stevedore *stv, void *p);
 /* Count memory an object uses outside STV_Alloc (objcore...). */
 int STV_Charge(struct worker *wrk, struct stevedore *stv, size_t n);
 void STV_Uncharge(struct stevedore *stv, size_t n);

@@ -196,12 +196,14 @@ VRY_Match(const struct http *req, const char *blob, size_t len)
  * The index
  */
 
-static uint64_t
+/* The index key: 32 bits are plenty, the values are compared anyway. */
+static uint32_t
 vry_key(const struct vry_spec *spec, const char *blob, size_t len)
 {
+	uint64_t h;
 
-	return (vry_hash(spec->seed, blob + spec->names_len,
-	    len - spec->names_len));
+	h = vry_hash(spec->seed, blob + spec->names_len, len - spec->names_len);
+	return ((uint32_t)(h ^ (h >> 32)));
 }
 
 static void
@@ -257,7 +259,7 @@ VRY_Insert_locked(struct objhead *oh, struct objcore *oc,
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	CHECK_OBJ(oc->obj, OBJECT_MAGIC);
-	assert(oc->obj->vary != NULL);
+	assert(OBJ_Vary(oc->obj) != NULL);
 	if (vi == NULL) {
 		ALLOC_OBJ(vi, VRY_INDEX_MAGIC);
 		if (vi == NULL)
@@ -270,18 +272,19 @@ VRY_Insert_locked(struct objhead *oh, struct objcore *oc,
 		vi->mask = VRY_MINBUCKETS - 1;
 		oh->vidx = vi;
 	}
-	spec = vry_spec_get(vi, oc->obj->vary);
+	spec = vry_spec_get(vi, OBJ_Vary(oc->obj));
 	if (spec == NULL)
 		return (-1);
 	spec->refcnt++;
 	oc->vary_spec = spec;
-	oc->vary_key = vry_key(spec, oc->obj->vary, oc->obj->vary_len);
+	oc->vary_key = vry_key(spec, OBJ_Vary(oc->obj), oc->obj->vary_len);
 	b = (unsigned)oc->vary_key & vi->mask;
 	for (oc2 = vi->tbl[b]; oc2 != NULL; oc2 = next) {
 		next = oc2->vary_next;
 		if (oc2->vary_key == oc->vary_key && oc2->vary_spec == spec &&
 		    oc2->obj->vary_len == oc->obj->vary_len &&
-		    !memcmp(oc2->obj->vary, oc->obj->vary, oc->obj->vary_len))
+		    !memcmp(OBJ_Vary(oc2->obj), OBJ_Vary(oc->obj),
+		    oc->obj->vary_len))
 			(void)replaced(priv, oc2);
 	}
 	oc->vary_next = vi->tbl[b];
@@ -331,13 +334,13 @@ VRY_Fini_locked(struct objhead *oh)
 
 int
 VRY_Lookup_locked(struct objhead *oh, const struct http *req, struct ws *ws,
-    vry_each_f *func, void *priv, uint64_t *hint)
+    vry_each_f *func, void *priv, uint32_t *hint)
 {
 	struct vry_index *vi = oh->vidx;
 	struct vry_spec *spec;
 	struct objcore *oc, *next;
 	uintptr_t snap;
-	uint64_t key;
+	uint32_t key;
 	ssize_t l;
 	char *blob;
 	int r = 0;
@@ -353,13 +356,13 @@ VRY_Lookup_locked(struct objhead *oh, const struct http *req, struct ws *ws,
 			break;		/* no room to compare: a miss */
 		}
 		key = vry_key(spec, blob, (size_t)l);
-		*hint = (*hint ^ key) * 0x9e3779b97f4a7c15ULL | 1;
+		*hint = ((*hint ^ key) * 0x9e3779b1U) | 1;
 		for (oc = vi->tbl[(unsigned)key & vi->mask];
 		    oc != NULL && r == 0; oc = next) {
 			next = oc->vary_next;
 			if (oc->vary_key == key && oc->vary_spec == spec &&
 			    oc->obj->vary_len == (size_t)l &&
-			    !memcmp(oc->obj->vary, blob, (size_t)l))
+			    !memcmp(OBJ_Vary(oc->obj), blob, (size_t)l))
 				r = func(priv, oc);
 		}
 		WS_Reset(ws, snap);

@@ -64,7 +64,7 @@ void VRY_Fini_locked(struct objhead *oh);
  * last value.
  */
 int VRY_Lookup_locked(struct objhead *oh, const struct http *req,
-    struct ws *ws, vry_each_f *func, void *priv, uint64_t *hint);
+    struct ws *ws, vry_each_f *func, void *priv, uint32_t *hint);
 /* Every variant (purge). */
 void VRY_Each_locked(struct objhead *oh, vry_each_f *func, void *priv);
 

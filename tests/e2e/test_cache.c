@@ -248,6 +248,67 @@ START_TEST(miss_then_hit)
 }
 END_TEST
 
+/*
+ * Stored headers come back byte for byte: the object keeps well-known
+ * names and canonical dates coded (obj.c), and anything that is not
+ * exactly in those forms as it came.
+ */
+START_TEST(stored_headers_verbatim)
+{
+	char date[64], hdrs[1024], want[1024];
+	const char *lines[] = {
+		date,					/* coded date */
+		"Last-Modified: Sunday, 06-Nov-94 08:49:37 GMT", /* RFC 850 */
+		"Expires: Sun, 06 Nov 2094 08:49:37 GMT",	/* coded, > 2038 */
+		"X-Date: Sun, 06 Nov 1994 08:49:37 GMT",	/* unknown name */
+		"Server: veneer-test/1.0",
+		"Content-Type: text/plain; charset=utf-8",
+		"ETag: \"abc\"",
+		"etag-like: W/\"x\"",
+		"Cache-Control: max-age=100",
+		"Strict-Transport-Security: max-age=1; includeSubDomains",
+		"Access-Control-Allow-Origin: *",
+		"Content-Language:en",				/* no space */
+		"X-Content-Type-Options: nosniff",
+	};
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+	unsigned u, pass;
+	size_t l = 0;
+
+	(void)snprintf(date, 16, "Date: ");
+	CO_HttpDate(date + 6, sizeof date - 6, 0);
+	l = (size_t)snprintf(hdrs, sizeof hdrs, "X-Test-Headers: ");
+	for (u = 0; u < sizeof lines / sizeof lines[0]; u++)
+		l += (size_t)snprintf(hdrs + l, sizeof hdrs - l, "%s%s",
+		    u > 0 ? "|" : "", lines[u]);
+	(void)snprintf(hdrs + l, sizeof hdrs - l, "\r\n");
+	o = CO_New();
+	v = VND_Launch(ORIGIN_Port(o), NULL);
+	cl = VND_Connect(v);
+	for (pass = 0; pass < 2; pass++) {
+		r = CO_Fetch(cl, "/verbatim", pass == 0 ? hdrs : NULL);
+		CO_BodyIs(r, "/verbatim", 1);
+		if (pass == 1)
+			(void)CO_CsHit(r, "/verbatim", 95, 100);
+		for (u = 0; u < sizeof lines / sizeof lines[0]; u++) {
+			(void)snprintf(want, sizeof want, "\r\n%s\r\n",
+			    lines[u]);
+			ck_assert_msg(strstr(r->head, want) != NULL,
+			    "%s: '%s' is not in the response:\n%s",
+			    pass ? "hit" : "miss", lines[u], r->head);
+		}
+		ck_assert_str_eq(r->reason, "OK");
+		HX_MsgFree(&r);
+	}
+	ck_assert_int_eq(ORIGIN_NReq(o), 1);
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /*--------------------------------------------------------------------
  * 2. Each reason not to cache leaves a hit-for-miss marker.
  */
@@ -1339,6 +1400,7 @@ cache_suite(void)
 	tc = tcase_create("cache");
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, miss_then_hit);
+	tcase_add_test(tc, stored_headers_verbatim);
 	tcase_add_test(tc, uncacheable_hit_for_miss);
 	tcase_add_test(tc, default_cacheable_statuses);
 	tcase_add_test(tc, ttl_sources);
