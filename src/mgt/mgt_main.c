@@ -256,6 +256,18 @@ mgt_loop(void)
 	ev_run(loop, 0);
 }
 
+#if HAVE_JEMALLOC
+/*
+ * jemalloc's defaults, read when it starts (MALLOC_CONF in the
+ * environment still overrides them).  Each thread keeps up to 200 freed
+ * blocks of every small size for itself; over a cache child's hundreds
+ * of threads that is megabytes that no store counts, and -s is a promise
+ * about resident memory.  20 keep the fast path as fast for the few
+ * blocks a request needs.
+ */
+const char *malloc_conf = "tcache_nslots_small_max:20,tcache_nslots_large:4";
+#endif
+
 int
 main(int argc, char **argv, char **envp)
 {
