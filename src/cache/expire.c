@@ -6,7 +6,7 @@
  * one is due (or a new one is due sooner), then takes it out of the
  * cache, which frees its memory as soon as nobody reads it.  exp_mtx
  * guards the heap and every objcore's exp_idx; the heap's order is
- * OC_End of the timers, which change only with exp_mtx held too.
+ * OC_End of the timers, which are constant while an objcore is in it.
  */
 
 #include "config.h"
@@ -70,24 +70,6 @@ EXP_Insert(struct objcore *oc)
 		exp_poke_locked(oc);
 	ASSERT_ZERO(pthread_mutex_unlock(&exp_mtx));
 	return (r);
-}
-
-void
-EXP_Rearm(struct objcore *oc, vtim_real t_origin, vtim_dur ttl,
-    vtim_dur grace, vtim_dur keep)
-{
-
-	CHECK_OBJ(oc, OBJCORE_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&exp_mtx));
-	oc->t_origin = t_origin;
-	oc->ttl = (float)ttl;
-	oc->grace = (float)grace;
-	oc->keep = (float)keep;
-	if (oc->exp_idx != BINHEAP_NOIDX) {
-		BINHEAP_Reorder(exp_heap, oc->exp_idx);
-		exp_poke_locked(oc);
-	}
-	ASSERT_ZERO(pthread_mutex_unlock(&exp_mtx));
 }
 
 void

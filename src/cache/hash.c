@@ -504,19 +504,6 @@ HSH_DetachBoc(struct objcore *oc)
 		BOC_Deref(&boc);
 }
 
-void
-HSH_Rearm(struct objcore *oc, vtim_real t_origin, vtim_dur ttl,
-    vtim_dur grace, vtim_dur keep)
-{
-
-	CHECK_OBJ(oc, OBJCORE_MAGIC);
-	if (oc->objhead != NULL)
-		hsh_lock(oc);
-	EXP_Rearm(oc, t_origin, ttl, grace, keep);
-	if (oc->objhead != NULL)
-		hsh_unlock(oc);
-}
-
 unsigned
 HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 {

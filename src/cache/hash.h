@@ -75,9 +75,6 @@ void HSH_Fail(struct worker *wrk, struct objcore *oc);
 int HSH_Kill(struct worker *wrk, struct objcore *oc);
 /* Detach the finished fetch's boc from oc. */
 void HSH_DetachBoc(struct objcore *oc);
-/* Update oc's timers (revalidation, VCL), reordering its expiry. */
-void HSH_Rearm(struct objcore *oc, vtim_real t_origin, vtim_dur ttl,
-    vtim_dur grace, vtim_dur keep);
 /* Kill every object of this digest (purge); how many. */
 unsigned HSH_Purge(struct worker *wrk,
     const unsigned char digest[SHA256_LEN]);

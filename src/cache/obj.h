@@ -159,10 +159,9 @@ struct objcore {
 	struct stevedore	*stv;		/* const once obj is set */
 
 	/*
-	 * Timers: written before the objcore enters the cache, and after
-	 * that only under both its shard lock and the expiry lock
-	 * (HSH_Rearm), which orders the expiry heap by them.  Only the
-	 * origin is a double: durations as floats are precise to a
+	 * Timers: written before the objcore enters the cache, constant
+	 * after (a revalidation makes a new objcore), so the expiry heap
+	 * orders by them without copying them.  Only the origin is a double: durations as floats are precise to a
 	 * millisecond over days, and every byte here is paid per object.
 	 */
 	vtim_real		t_origin;
