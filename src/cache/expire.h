@@ -11,7 +11,6 @@
 #ifndef VENEER_CACHE_EXPIRE_H
 #define VENEER_CACHE_EXPIRE_H
 
-
 struct objcore;
 
 void EXP_Init(void);

@@ -97,9 +97,8 @@ HTTP_Clear(struct http *hp)
 	hp->protover = 0;
 }
 
-/* Is slot u a header called name (name without colon)? */
-static int
-http_is_hdr(const struct http *hp, unsigned u, const char *name, size_t l)
+int
+HTTP_IsHdr(const struct http *hp, unsigned u, const char *name, size_t l)
 {
 	const struct txt *t = &hp->hd[u];
 
@@ -118,7 +117,7 @@ HTTP_FindHdr(const struct http *hp, const char *name, unsigned from)
 	if (from < HTTP_HDR_FIRST)
 		from = HTTP_HDR_FIRST;
 	for (u = from; u < hp->nhd; u++)
-		if (http_is_hdr(hp, u, name, l))
+		if (HTTP_IsHdr(hp, u, name, l))
 			return (u);
 	return (0);
 }
@@ -255,7 +254,7 @@ HTTP_Unset(struct http *hp, const char *name)
 
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	for (u = v = HTTP_HDR_FIRST; u < hp->nhd; u++) {
-		if (http_is_hdr(hp, u, name, l)) {
+		if (HTTP_IsHdr(hp, u, name, l)) {
 			VSLbt(hp->vsl, http_tag_unset(hp),
 			    hp->hd[u]);
 			continue;

@@ -116,4 +116,7 @@ void HTTP_FilterHopByHop(struct http *hp);
 /* Flag every instance of one header HDF_FILTER. */
 void HTTP_Filter(struct http *hp, const char *name);
 
+/* Is slot u a header called name (l bytes, without the colon)? */
+int HTTP_IsHdr(const struct http *hp, unsigned u, const char *name, size_t l);
+
 #endif /* VENEER_CACHE_HTTP_H */

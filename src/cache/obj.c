@@ -106,14 +106,17 @@ obj_keep(const struct http *hp, unsigned u)
 {
 	const struct txt *t = &hp->hd[u];
 
-	if (t->b == NULL || (hp->hdf[u] & HDF_FILTER))
+	/*
+	 * A line must start with a name character: bytes up to a space are
+	 * obj_put's codes.  (The parser and VCL make no other lines.)
+	 */
+	if (t->b == NULL || TXT_LEN(*t) == 0 || (unsigned char)*t->b <= ' ' ||
+	    (hp->hdf[u] & HDF_FILTER))
 		return (0);
 	/* Delivery frames the body itself, and says its Age. */
-	if ((TXT_LEN(*t) > 15 && !strncasecmp(t->b, "Content-Length:", 15)) ||
-	    (TXT_LEN(*t) > 18 && !strncasecmp(t->b, "Transfer-Encoding:",
-	    18)) || (TXT_LEN(*t) > 4 && !strncasecmp(t->b, "Age:", 4)))
-		return (0);
-	return (1);
+	return (!HTTP_IsHdr(hp, u, "Content-Length", 14) &&
+	    !HTTP_IsHdr(hp, u, "Transfer-Encoding", 17) &&
+	    !HTTP_IsHdr(hp, u, "Age", 3));
 }
 
 /*
