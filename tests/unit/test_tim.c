@@ -10,6 +10,7 @@
 #include <check.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,11 +70,14 @@ START_TEST(test_format_vs_gmtime)
 		else
 			tt = (time_t)(lo + (int64_t)(x % (uint64_t)(hi - lo)));
 		ck_assert_ptr_nonnull(gmtime_r(&tt, &tm));
+		/* strftime: day and month names; the year, four digits. */
 		ck_assert_uint_gt(strftime(want, sizeof want,
-		    "%a, %d %b %Y %H:%M:%S GMT", &tm), 0);
+		    "%a, %d %b ", &tm), 0);
+		(void)snprintf(want + 12, sizeof want - 12,
+		    "%04d %02d:%02d:%02d GMT", tm.tm_year + 1900, tm.tm_hour,
+		    tm.tm_min, tm.tm_sec);
 		TIM_format((vtim_real)tt, buf);
-		if (tm.tm_year + 1900 >= 1000)	/* strftime pads no further */
-			ck_assert_str_eq(buf, want);
+		ck_assert_str_eq(buf, want);
 	}
 }
 END_TEST
