@@ -215,6 +215,8 @@ tim_suite(void)
 
 	s = suite_create("tim");
 	tc = tcase_create("tim");
+	/* The sweeps take seconds under AddressSanitizer on a busy host. */
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_format_vs_gmtime);
 	tcase_add_test(tc, test_three_forms);

@@ -846,6 +846,8 @@ vsl_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("records");
+	/* The timestamp sweep takes seconds under AddressSanitizer. */
+	tcase_set_timeout(tc, 30);
 	tcase_add_checked_fixture(tc, vsl_setup, NULL);
 	tcase_add_test(tc, test_buffered);
 	tcase_add_test(tc, test_layout);
