@@ -321,6 +321,7 @@ be_connect(const struct sockaddr_storage *sa, socklen_t sl, vtim_dur tmo)
 	}
 	pfd.fd = fd;
 	pfd.events = POLLOUT;
+	POOL_Blocking();
 	do
 		i = poll(&pfd, 1, tmo > 0 ? TIM_poll_ms(tmo) : -1);
 	while (i < 0 && errno == EINTR);

@@ -140,6 +140,7 @@ h1f_wait(int fd, vtim_dur tmo)
 
 	pfd.fd = fd;
 	pfd.events = POLLIN;
+	POOL_Blocking();
 	do
 		i = poll(&pfd, 1, tmo > 0 ? TIM_poll_ms(tmo) : -1);
 	while (i < 0 && errno == EINTR);

@@ -51,6 +51,7 @@ h1_poll_in(int fd, vtim_dur tmo)
 
 	pfd.fd = fd;
 	pfd.events = POLLIN;
+	POOL_Blocking();
 	do
 		i = poll(&pfd, 1, TIM_poll_ms(tmo));
 	while (i < 0 && errno == EINTR);
@@ -80,47 +81,6 @@ h1_open_session(struct worker *wrk, struct sess *sp)
 	VSC_Count(wrk->stats, s_sess, 1);
 }
 
-/*
- * Wait timeout_linger for the client's next bytes, saving a trip through
- * the waiter.  Work queued for a thread meanwhile ends the wait (0): a
- * lingering worker must not make the pool breed threads that then idle.
- * 1 when the client sent something (or closed).
- */
-static int
-h1_linger(struct sess *sp)
-{
-	struct pollfd pfd[2];
-	vtim_mono deadline;
-	vtim_dur left;
-	int i, r = 0;
-
-	if (cache_param->timeout_linger <= 0)
-		return (0);
-	deadline = TIM_mono() + cache_param->timeout_linger;
-	pfd[0].fd = sp->fd;
-	pfd[0].events = POLLIN;
-	pfd[1].fd = POOL_LingerBegin(sp->pool);
-	pfd[1].events = POLLIN;
-	for (;;) {
-		left = deadline - TIM_mono();
-		if (left <= 0)
-			break;
-		i = poll(pfd, 2, TIM_poll_ms(left));
-		if (i < 0 && errno == EINTR)
-			continue;
-		if (i <= 0)
-			break;
-		if (pfd[0].revents) {
-			r = 1;
-			break;
-		}
-		if (POOL_LingerClaim(sp->pool))
-			break;
-	}
-	POOL_LingerEnd(sp->pool);
-	return (r);
-}
-
 /* Time left for a partial head (timeout_idle from its first byte). */
 static vtim_dur
 h1_rx_left(const struct sess *sp)
@@ -132,10 +92,11 @@ h1_rx_left(const struct sess *sp)
 }
 
 /*
- * Read until a whole request head is in the buffer.  When no byte comes
- * for timeout_linger, the session is parked (RX_IDLE), with the partial
- * head if it fits in the session's workspace; a head too big for that
- * waits here instead, until timeout_idle after its first byte.
+ * Read until a whole request head is in the buffer.  When nothing more
+ * is there to read, the session is parked (RX_IDLE: the linger set, then
+ * the waiter), with the partial head if it fits in the session's
+ * workspace; a head too big for that waits here instead, until
+ * timeout_idle after its first byte.
  */
 static enum h1_rx
 h1_rx_head(struct req *req, const char **hb, const char **he)
@@ -175,8 +136,6 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 			return (RX_DRAIN);
 		if (have > 0 && h1_rx_left(sp) <= 0)
 			return (RX_TIMEOUT);
-		if (!POOL_Busy(sp->pool) && h1_linger(sp) != 0)
-			continue;
 		if (have <= (size_t)(sp->ws->e - sp->ws->s))
 			return (RX_IDLE);
 		/* Too big to park: wait here, within timeout_idle. */

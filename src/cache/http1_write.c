@@ -58,6 +58,7 @@ H1W_WriteAll(int fd, const void *ptr, size_t len, vtim_mono deadline,
 			return (-1);
 		pfd.fd = fd;
 		pfd.events = POLLOUT;
+		POOL_Blocking();
 		if (poll(&pfd, 1, tmo < 0 ? -1 : TIM_poll_ms(tmo)) <= 0)
 			return (-1);
 	}
@@ -113,6 +114,7 @@ h1w_wait(struct h1w *w)
 			tmo = w->idle;
 		pfd.fd = w->fd;
 		pfd.events = POLLOUT;
+		POOL_Blocking();
 		i = poll(&pfd, 1, tmo < 0 ? -1 : TIM_poll_ms(tmo));
 		if (i > 0)
 			return (0);

@@ -508,8 +508,10 @@ obj_wait_more(struct boc *boc, uint64_t pos, uint64_t *avail)
 	enum boc_state st;
 
 	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
-	while (boc->len <= pos && boc->state < BOS_FINISHED)
+	while (boc->len <= pos && boc->state < BOS_FINISHED) {
+		POOL_Blocking();
 		ASSERT_ZERO(pthread_cond_wait(&boc->cond, &boc->mtx));
+	}
 	*avail = boc->len;
 	st = boc->state;
 	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
@@ -755,6 +757,7 @@ BOC_Throttle(struct boc *boc, uint64_t len, uint64_t limit)
 			r = -1;
 			break;
 		}
+		POOL_Blocking();
 		ASSERT_ZERO(pthread_cond_wait(&boc->cond, &boc->mtx));
 	}
 	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
@@ -771,6 +774,7 @@ BOC_Wait(struct boc *boc, enum boc_state want, vtim_mono deadline)
 	CHECK_OBJ(boc, BOC_MAGIC);
 	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
 	while (boc->state < want) {
+		POOL_Blocking();
 		if (deadline == 0) {
 			ASSERT_ZERO(pthread_cond_wait(&boc->cond, &boc->mtx));
 			continue;

@@ -51,6 +51,7 @@ pipe_copy(struct worker *wrk, int cfd, int bfd, uint64_t *in, uint64_t *out)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = bfd;
 		pfd[1].events = POLLIN;
+		POOL_Blocking();
 		i = poll(pfd, 2, tmo);
 		if (i < 0 && errno == EINTR)
 			continue;

@@ -8,12 +8,32 @@
  * Idle workers wait on their own condition variable in a LIFO list, so a
  * task goes to the most recently active (cache-warm) thread, and the
  * least recently used ones are the ones that time out and retire.
+ *
+ * The linger set: a keep-alive session that has no next request yet
+ * stays in its pool's linger set (an epoll set) for timeout_linger
+ * before it goes to the waiter.  Free workers, the leaders (as many per
+ * pool as it takes to keep the CPUs we may run on busy), wait on that
+ * set and serve whichever session becomes readable themselves.  A
+ * loaded pool therefore serves back-to-back requests from many
+ * connections on one thread without a wake-up and a context switch for
+ * each, which a thread lingering on its own connection (or the waiter's
+ * hand-over) costs.  That takes one epoll_ctl per request (re-arming),
+ * which measures far cheaper than the switch.
+ *
+ * A leader gives up its lead to serve.  A worker about to block
+ * (POOL_Blocking) while nobody leads wakes an idle worker to lead, and
+ * the herder does the same when the set has had sessions and no leader
+ * for a whole tick, so a readable session never waits long behind a
+ * busy worker.  pool->lmtx guards the set's list and slots.
  */
 
 #include "config.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -21,9 +41,11 @@
 
 #include "common/miniobj.h"
 #include "common/param.h"
+#include "cache/child.h"
 #include "cache/mempool.h"
 #include "cache/panic.h"
 #include "cache/pool.h"
+#include "cache/session.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 #include "cache/waiter.h"
@@ -38,12 +60,26 @@ struct pool {
 	TAILQ_HEAD(, pool_task)	queue[TASK__N];	/* mtx */
 	unsigned		nthr;		/* mtx: including starting */
 	unsigned		nstarting;	/* mtx: bred, not yet waiting */
-	unsigned		lqueue;		/* mtx; atomic for POOL_Busy */
+	unsigned		lqueue;		/* mtx; atomic reads */
 	unsigned		lqueue_bo;	/* mtx: of which TASK_BO */
 	unsigned		limited;	/* mtx: at max with a queue */
 	unsigned		dropped;	/* mtx: dropped work since breed */
-	unsigned		nlingering;	/* atomic: workers lingering */
-	int			linger_efd;	/* const: wakes a lingerer */
+	int			task_efd;	/* const: wakes a leader */
+
+	/* The linger set (see above) */
+	int			lep;		/* const: its epoll set */
+	pthread_mutex_t		lmtx;
+	TAILQ_HEAD(, sess)	lset;		/* lmtx: oldest first */
+	unsigned		nlset;		/* lmtx; atomic reads */
+	struct lslot		*lslot;		/* lmtx: [lslot_n] */
+	uint32_t		*lslot_free;	/* lmtx: free slot indexes */
+	uint32_t		lslot_n;	/* lmtx */
+	uint32_t		lslot_nfree;	/* lmtx */
+	unsigned		nleading;	/* atomic: workers leading */
+	unsigned		lead_wanted;	/* atomic: lead_task on its way */
+	unsigned		lead_gen;	/* atomic: leads taken */
+	unsigned		lead_gen_seen;	/* herder */
+	struct pool_task	lead_task;	/* wakes a worker to lead */
 	pthread_t		herder;		/* const */
 	struct waiter		*waiter;	/* const */
 	struct mempool		*mpl_sess;	/* const */
@@ -83,12 +119,12 @@ pool_dequeue_locked(struct pool *pp)
 }
 
 static void
-pool_wake_lingerer(struct pool *pp)
+pool_wake_leader(struct pool *pp)
 {
 	uint64_t one = 1;
 
 	/* Failure (counter full) only delays the task to a free thread. */
-	(void)!write(pp->linger_efd, &one, sizeof one);
+	(void)!write(pp->task_efd, &one, sizeof one);
 }
 
 int
@@ -128,9 +164,9 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 		VSC_Add(sess_queued, 1);
 	ASSERT_ZERO(pthread_cond_signal(&pp->herder_cond));
 	ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
-	/* A worker lingering on a quiet connection can take it. */
-	if (__atomic_load_n(&pp->nlingering, __ATOMIC_RELAXED) > 0)
-		pool_wake_lingerer(pp);
+	/* A leader, waiting on the linger set, can take it. */
+	if (__atomic_load_n(&pp->nleading, __ATOMIC_SEQ_CST) > 0)
+		pool_wake_leader(pp);
 	return (0);
 }
 
@@ -169,6 +205,280 @@ pool_wait_locked(struct pool *pp, struct worker *wrk, struct pool_task *t)
 	}
 }
 
+/*--------------------------------------------------------------------
+ * The linger set and its leaders
+ *
+ * An epoll event names a session by slot and generation, not by pointer:
+ * with several leaders, one may move a session to the waiter (which may
+ * close and free it) while another holds an event for it; that event then
+ * finds its slot's generation changed and is dropped.
+ */
+
+#define LSLOT_TASK_EFD		UINT64_MAX	/* epoll data of task_efd */
+
+struct lslot {
+	struct sess		*sp;		/* NULL: free */
+	uint32_t		gen;
+};
+
+static unsigned pool_lead_max;		/* const: leaders per pool */
+
+/* Take a lead if the set has sessions and fewer than lead_max lead. */
+static int
+pool_lead_take(struct pool *pp)
+{
+	unsigned n;
+
+	if (__atomic_load_n(&pp->nlset, __ATOMIC_SEQ_CST) == 0)
+		return (0);
+	n = __atomic_load_n(&pp->nleading, __ATOMIC_SEQ_CST);
+	do {
+		if (n >= pool_lead_max)
+			return (0);
+	} while (!__atomic_compare_exchange_n(&pp->nleading, &n, n + 1, 0,
+	    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+	(void)__atomic_add_fetch(&pp->lead_gen, 1, __ATOMIC_RELAXED);
+	return (1);
+}
+
+static void
+pool_lead_give(struct pool *pp)
+{
+
+	(void)__atomic_sub_fetch(&pp->nleading, 1, __ATOMIC_SEQ_CST);
+}
+
+static void
+pool_lead_task(struct worker *wrk, void *priv)
+{
+	struct pool *pp;
+
+	(void)wrk;
+	CAST_OBJ_NOTNULL(pp, priv, POOL_MAGIC);
+	/* Back in pool_worker, this thread takes a lead if still needed. */
+	__atomic_store_n(&pp->lead_wanted, 0, __ATOMIC_SEQ_CST);
+}
+
+/* Have an idle worker take a lead (at most one on its way). */
+static void
+pool_want_lead(struct pool *pp)
+{
+	unsigned zero = 0;
+
+	if (!__atomic_compare_exchange_n(&pp->lead_wanted, &zero, 1, 0,
+	    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return;
+	if (POOL_Task(pp, &pp->lead_task, TASK_REQ) != 0)
+		__atomic_store_n(&pp->lead_wanted, 0, __ATOMIC_SEQ_CST);
+}
+
+/* Out of the set: free its slot (stale events die here).  lmtx held. */
+static void
+pool_lset_remove_locked(struct pool *pp, struct sess *sp)
+{
+	struct lslot *sl;
+
+	assert(sp->lslot < pp->lslot_n);
+	sl = &pp->lslot[sp->lslot];
+	assert(sl->sp == sp);
+	sl->sp = NULL;
+	sl->gen++;
+	pp->lslot_free[pp->lslot_nfree++] = sp->lslot;
+	TAILQ_REMOVE(&pp->lset, sp, wlist);
+	(void)__atomic_sub_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A free slot, growing the table if need be; UINT32_MAX if no memory. */
+static uint32_t
+pool_lslot_get_locked(struct pool *pp)
+{
+	struct lslot *nsl;
+	uint32_t *nfree, n, u;
+
+	if (pp->lslot_nfree == 0) {
+		n = pp->lslot_n > 0 ? pp->lslot_n * 2 : 256;
+		if (n > (1U << 30))
+			return (UINT32_MAX);
+		nsl = realloc(pp->lslot, n * sizeof *nsl);
+		if (nsl == NULL)
+			return (UINT32_MAX);
+		pp->lslot = nsl;
+		nfree = realloc(pp->lslot_free, n * sizeof *nfree);
+		if (nfree == NULL)
+			return (UINT32_MAX);
+		pp->lslot_free = nfree;
+		for (u = n; u > pp->lslot_n; u--) {
+			nsl[u - 1].sp = NULL;
+			nsl[u - 1].gen = 0;
+			nfree[pp->lslot_nfree++] = u - 1;
+		}
+		pp->lslot_n = n;
+	}
+	return (pp->lslot_free[--pp->lslot_nfree]);
+}
+
+/*
+ * Move to the waiter the sessions whose time in the set is up (all of
+ * them when the child drains).  Returns the milliseconds until the next
+ * one is due, -1 when the set is empty.
+ */
+static int
+pool_lset_expire(struct pool *pp)
+{
+	TAILQ_HEAD(, sess) due;
+	struct sess *sp, *sp2;
+	vtim_mono now = TIM_mono();
+	int ms = -1;
+
+	TAILQ_INIT(&due);
+	ASSERT_ZERO(pthread_mutex_lock(&pp->lmtx));
+	while ((sp = TAILQ_FIRST(&pp->lset)) != NULL) {
+		if (sp->t_lset_end > now && !child_draining) {
+			ms = TIM_poll_ms(sp->t_lset_end - now);
+			break;
+		}
+		pool_lset_remove_locked(pp, sp);
+		TAILQ_INSERT_TAIL(&due, sp, wlist);
+	}
+	ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+	TAILQ_FOREACH_SAFE(sp, &due, wlist, sp2) {
+		TAILQ_REMOVE(&due, sp, wlist);
+		/* The waiter watches it now; this set must not. */
+		(void)epoll_ctl(pp->lep, EPOLL_CTL_DEL, sp->fd, NULL);
+		sp->lep_reg = 0;
+		SES_Herd(sp);
+	}
+	return (ms);
+}
+
+/* The session an event names, taken out of the set; NULL if stale. */
+static struct sess *
+pool_lset_take(struct pool *pp, uint64_t data)
+{
+	struct sess *sp = NULL;
+	uint32_t idx = (uint32_t)data, gen = (uint32_t)(data >> 32);
+
+	ASSERT_ZERO(pthread_mutex_lock(&pp->lmtx));
+	if (idx < pp->lslot_n && pp->lslot[idx].gen == gen &&
+	    pp->lslot[idx].sp != NULL) {
+		sp = pp->lslot[idx].sp;
+		CHECK_OBJ(sp, SESS_MAGIC);
+		pool_lset_remove_locked(pp, sp);
+	}
+	ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+	return (sp);
+}
+
+/*
+ * Lead: wait on the linger set.  Returns 1 with a readable session's
+ * task in *t, 0 for queued work or because the set emptied; the lead is
+ * given up either way.  Called with a lead taken and without pp->mtx.
+ */
+static int
+pool_lead(struct pool *pp, struct pool_task *t)
+{
+	struct epoll_event ev;
+	struct sess *sp;
+	uint64_t v;
+	int ms, n;
+
+	for (;;) {
+		if (__atomic_load_n(&pp->lqueue, __ATOMIC_SEQ_CST) > 0) {
+			pool_lead_give(pp);
+			return (0);
+		}
+		ms = pool_lset_expire(pp);
+		if (ms < 0) {
+			pool_lead_give(pp);
+			/* A session parked meanwhile must not go unwatched. */
+			if (!pool_lead_take(pp))
+				return (0);
+			continue;
+		}
+		n = epoll_wait(pp->lep, &ev, 1, ms);
+		if (n < 0 && errno != EINTR) {
+			/* Cannot happen; a pause keeps it from spinning. */
+			VSL(SLT_Error, 0, "linger set: epoll_wait: %s",
+			    strerror(errno));
+			TIM_sleep(0.01);
+		}
+		if (n <= 0)
+			continue;
+		if (ev.data.u64 == LSLOT_TASK_EFD) {
+			/* Work was queued (or a stale unit: work taken). */
+			(void)!read(pp->task_efd, &v, sizeof v);
+			continue;
+		}
+		sp = pool_lset_take(pp, ev.data.u64);
+		if (sp == NULL)
+			continue;
+		pool_lead_give(pp);
+		sp->task.func = H1_Session;
+		sp->task.priv = sp;
+		*t = sp->task;
+		return (1);
+	}
+}
+
+int
+POOL_Linger(struct sess *sp)
+{
+	struct epoll_event ev;
+	struct pool *pp;
+	uint32_t idx;
+	int i;
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	pp = sp->pool;
+	CHECK_OBJ(pp, POOL_MAGIC);
+	if (cache_param->timeout_linger <= 0 || child_draining)
+		return (-1);
+	sp->t_lset_end = TIM_mono() + cache_param->timeout_linger;
+	ev.events = EPOLLIN | EPOLLONESHOT;
+	/* Under lmtx: a leader may take it the moment it is armed. */
+	ASSERT_ZERO(pthread_mutex_lock(&pp->lmtx));
+	idx = pool_lslot_get_locked(pp);
+	if (idx == UINT32_MAX) {
+		ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+		return (-1);
+	}
+	ev.data.u64 = (uint64_t)pp->lslot[idx].gen << 32 | idx;
+	i = epoll_ctl(pp->lep, sp->lep_reg ? EPOLL_CTL_MOD : EPOLL_CTL_ADD,
+	    sp->fd, &ev);
+	if (i != 0 && errno == EEXIST)	/* cannot happen; costs nothing */
+		i = epoll_ctl(pp->lep, EPOLL_CTL_MOD, sp->fd, &ev);
+	if (i != 0) {
+		pp->lslot_free[pp->lslot_nfree++] = idx;
+		ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+		return (-1);
+	}
+	sp->lep_reg = 1;
+	sp->lslot = idx;
+	pp->lslot[idx].sp = sp;
+	TAILQ_INSERT_TAIL(&pp->lset, sp, wlist);
+	(void)__atomic_add_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
+	ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+	return (0);
+}
+
+void
+POOL_Blocking(void)
+{
+	struct worker *wrk = pool_tls_wrk;
+	struct pool *pp;
+
+	if (wrk == NULL)
+		return;
+	pp = wrk->pool;
+	CHECK_OBJ(pp, POOL_MAGIC);
+	if (__atomic_load_n(&pp->nlset, __ATOMIC_SEQ_CST) == 0 ||
+	    __atomic_load_n(&pp->nleading, __ATOMIC_SEQ_CST) > 0)
+		return;
+	pool_want_lead(pp);
+}
+
+/*--------------------------------------------------------------------*/
+
 static void *
 pool_worker(void *priv)
 {
@@ -178,6 +488,7 @@ pool_worker(void *priv)
 	struct pool_task *tp, t;
 	size_t wslen;
 	void *wsmem;
+	int i;
 
 	CAST_OBJ_NOTNULL(pp, priv, POOL_MAGIC);
 	(void)pthread_setname_np(pthread_self(), "cache-worker");
@@ -199,9 +510,15 @@ pool_worker(void *priv)
 	pp->nstarting--;
 	for (;;) {
 		tp = pool_dequeue_locked(pp);
-		if (tp != NULL)
+		if (tp != NULL) {
 			t = *tp;
-		else if (!pool_wait_locked(pp, wrk, &t))
+		} else if (pool_lead_take(pp)) {
+			ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+			i = pool_lead(pp, &t);
+			ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+			if (!i)
+				continue;
+		} else if (!pool_wait_locked(pp, wrk, &t))
 			break;
 		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
 		t.func(wrk, t.priv);
@@ -246,9 +563,9 @@ pool_want_thread_locked(struct pool *pp)
 
 	if (pp->nthr < cache_param->thread_pool_min)
 		return (1);
-	/* Lingering workers give up their connection for queued work. */
+	/* Leaders give up the linger set for queued work. */
 	if (pp->lqueue <= pp->nstarting +
-	    __atomic_load_n(&pp->nlingering, __ATOMIC_RELAXED) &&
+	    __atomic_load_n(&pp->nleading, __ATOMIC_RELAXED) &&
 	    !(pp->dropped && pp->nstarting == 0))
 		return (0);
 	if (pp->nthr < cache_param->thread_pool_max) {
@@ -270,6 +587,30 @@ pool_want_thread_locked(struct pool *pp)
 		VSC_Add(threads_limited, 1);
 	}
 	return (0);
+}
+
+/*
+ * The linger set's safety net: sessions in it and nobody leading for a
+ * whole tick (a worker busy or blocked where POOL_Blocking is not
+ * called): wake a worker to lead.
+ */
+#define POOL_HERD_TICK		0.1
+
+static void
+pool_herd_lset(struct pool *pp)
+{
+	unsigned gen;
+
+	gen = __atomic_load_n(&pp->lead_gen, __ATOMIC_RELAXED);
+	if (gen == pp->lead_gen_seen &&
+	    __atomic_load_n(&pp->nlset, __ATOMIC_SEQ_CST) > 0 &&
+	    __atomic_load_n(&pp->nleading, __ATOMIC_SEQ_CST) == 0) {
+		/* POOL_Task takes pp->mtx, which the herder holds. */
+		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+		pool_want_lead(pp);
+		ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+	}
+	pp->lead_gen_seen = gen;
 }
 
 static void *
@@ -304,8 +645,9 @@ pool_herder(void *priv)
 		}
 		if (pp->lqueue == 0)
 			pp->limited = 0;
-		ts = TIM_timespec(TIM_mono() + 1.0);
+		ts = TIM_timespec(TIM_mono() + POOL_HERD_TICK);
 		(void)pthread_cond_timedwait(&pp->herder_cond, &pp->mtx, &ts);
+		pool_herd_lset(pp);
 	}
 	NEEDLESS(return (NULL));
 }
@@ -313,6 +655,7 @@ pool_herder(void *priv)
 static struct pool *
 pool_new(unsigned idx)
 {
+	struct epoll_event ev;
 	struct pool *pp;
 	unsigned u;
 
@@ -324,8 +667,18 @@ pool_new(unsigned idx)
 	TAILQ_INIT(&pp->idle);
 	for (u = 0; u < TASK__N; u++)
 		TAILQ_INIT(&pp->queue[u]);
-	pp->linger_efd = eventfd(0, EFD_NONBLOCK | EFD_SEMAPHORE | EFD_CLOEXEC);
-	assert(pp->linger_efd >= 0);
+	/* A unit per queued task: each wakes one leader. */
+	pp->task_efd = eventfd(0, EFD_NONBLOCK | EFD_SEMAPHORE | EFD_CLOEXEC);
+	assert(pp->task_efd >= 0);
+	ASSERT_ZERO(pthread_mutex_init(&pp->lmtx, NULL));
+	TAILQ_INIT(&pp->lset);
+	pp->lead_task.func = pool_lead_task;
+	pp->lead_task.priv = pp;
+	pp->lep = epoll_create1(EPOLL_CLOEXEC);
+	assert(pp->lep >= 0);
+	ev.events = EPOLLIN;
+	ev.data.u64 = LSLOT_TASK_EFD;
+	ASSERT_ZERO(epoll_ctl(pp->lep, EPOLL_CTL_ADD, pp->task_efd, &ev));
 	pp->mpl_sess = MPL_New("sess", 1000);
 	pp->mpl_req = MPL_New("req", 100);
 	pp->mpl_bo = MPL_New("bo", 100);
@@ -360,6 +713,26 @@ pool_wait_min(void)
 	} while (TIM_mono() < deadline);
 }
 
+/*
+ * Leaders per pool: enough to keep every CPU we may run on busy serving
+ * the linger sets, and no more, so that on a loaded machine a leader
+ * finds the next readable session itself instead of waking a thread.
+ */
+static unsigned
+pool_leaders(unsigned npool)
+{
+	cpu_set_t set;
+	int ncpu;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		ncpu = CPU_COUNT(&set);
+	else
+		ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu < 1)
+		ncpu = 1;
+	return (((unsigned)ncpu + npool - 1) / npool);
+}
+
 void
 POOL_Init(void)
 {
@@ -370,6 +743,7 @@ POOL_Init(void)
 	    CLOCK_MONOTONIC));
 	npools = cache_param->thread_pools;
 	assert(npools > 0);
+	pool_lead_max = pool_leaders(npools);
 	pools = calloc(npools, sizeof *pools);
 	assert(pools != NULL);
 	for (u = 0; u < npools; u++)
@@ -385,43 +759,6 @@ POOL_Next(void)
 
 	u = __atomic_fetch_add(&pool_rr, 1, __ATOMIC_RELAXED);
 	return (pools[u % npools]);
-}
-
-int
-POOL_Busy(const struct pool *pp)
-{
-
-	CHECK_OBJ(pp, POOL_MAGIC);
-	return (__atomic_load_n(&pp->lqueue, __ATOMIC_RELAXED) > 0);
-}
-
-int
-POOL_LingerBegin(struct pool *pp)
-{
-
-	CHECK_OBJ(pp, POOL_MAGIC);
-	(void)__atomic_add_fetch(&pp->nlingering, 1, __ATOMIC_RELAXED);
-	return (pp->linger_efd);
-}
-
-void
-POOL_LingerEnd(struct pool *pp)
-{
-
-	CHECK_OBJ(pp, POOL_MAGIC);
-	(void)__atomic_sub_fetch(&pp->nlingering, 1, __ATOMIC_RELAXED);
-}
-
-int
-POOL_LingerClaim(struct pool *pp)
-{
-	uint64_t v;
-
-	CHECK_OBJ(pp, POOL_MAGIC);
-	if (read(pp->linger_efd, &v, sizeof v) != (ssize_t)sizeof v)
-		return (0);		/* another lingerer took it */
-	/* A stale wake-up (the work went elsewhere) keeps us lingering. */
-	return (POOL_Busy(pp));
 }
 
 struct waiter *
@@ -496,6 +833,12 @@ POOL_DrainWaiters(void)
 {
 	unsigned u;
 
-	for (u = 0; u < npools; u++)
+	for (u = 0; u < npools; u++) {
 		WAITER_Drain(pools[u]->waiter);
+		/* A leader empties the linger set into the waiter. */
+		if (__atomic_load_n(&pools[u]->nleading, __ATOMIC_SEQ_CST))
+			pool_wake_leader(pools[u]);
+		else
+			pool_want_lead(pools[u]);
+	}
 }

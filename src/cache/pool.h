@@ -19,9 +19,10 @@
 #include "cache/vsc.h"
 #include "cache/ws.h"
 
-struct worker;
 struct pool;
+struct sess;
 struct waiter;
+struct worker;
 
 typedef void pool_func_f(struct worker *wrk, void *priv);
 
@@ -64,20 +65,20 @@ void POOL_Init(void);
 struct pool *POOL_Next(void);
 struct waiter *POOL_Waiter(const struct pool *pp);
 /*
- * Is work waiting for a thread in this pool?  A hint, read without the
- * lock: a worker does not linger on a quiet connection while others wait.
+ * Keep a session with no request pending in its pool's linger set for
+ * timeout_linger, where the pool's leading worker serves it when it
+ * becomes readable and hands it to the waiter when its time is up.
+ * Returns 0, or -1 (linger off, shutting down, epoll failed) when the
+ * caller must give it to the waiter itself.
  */
-int POOL_Busy(const struct pool *pp);
+int POOL_Linger(struct sess *sp);
 /*
- * A worker lingering on a connection registers with LingerBegin (which
- * returns an fd to poll beside the connection) and LingerEnd.  When the
- * fd becomes readable, LingerClaim says whether this worker should give
- * up the connection (park it) and take queued work instead.
+ * A worker is about to wait for something outside (a client, a backend,
+ * another fetch): make sure somebody watches the linger set meanwhile.
+ * Cheap; call it before every wait that can take long.
  */
-int POOL_LingerBegin(struct pool *pp);
-void POOL_LingerEnd(struct pool *pp);
-int POOL_LingerClaim(struct pool *pp);
-/* Shutdown: every waiter closes its idle sessions. */
+void POOL_Blocking(void);
+/* Shutdown: every waiter and linger set closes its idle sessions. */
 void POOL_DrainWaiters(void);
 unsigned POOL_Index(const struct pool *pp);
 

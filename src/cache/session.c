@@ -149,6 +149,17 @@ SES_Park(struct sess *sp)
 
 	CHECK_OBJ(sp, SESS_MAGIC);
 	sp->linger = 0;
+	if (POOL_Linger(sp) == 0)
+		return;
+	SES_Herd(sp);
+}
+
+void
+SES_Herd(struct sess *sp)
+{
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	assert(sp->linger == 0);
 	VSC_Add(sess_herd, 1);
 	WAITER_Enter(POOL_Waiter(sp->pool), sp);
 }

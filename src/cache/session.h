@@ -47,10 +47,15 @@ struct sess {
 	unsigned		opened;		/* SessOpen logged */
 	struct pool_task	task;
 
+	/* In the linger set (pool.c) */
+	unsigned		lep_reg;	/* fd in the pool's epoll set */
+	uint32_t		lslot;		/* its slot there */
+	vtim_mono		t_lset_end;	/* off to the waiter then */
+
 	/* Parked in the waiter (waiter thread only) */
 	ev_io			wio;
 	ev_timer		wtmo;
-	TAILQ_ENTRY(sess)	wlist;
+	TAILQ_ENTRY(sess)	wlist;		/* or the pool's linger set */
 	unsigned		linger;		/* draining input to close */
 	enum sess_close		linger_reason;
 
@@ -70,8 +75,10 @@ void SES_Schedule(struct sess *sp, enum task_prio prio);
 /* Close the fd, log SessClose, count, free.  *spp is NULLed. */
 void SES_Delete(struct sess **spp, enum sess_close reason);
 
-/* Idle or with a partial request: hand to the waiter. */
+/* Idle or with a partial request: linger set (POOL_Linger) or waiter. */
 void SES_Park(struct sess *sp);
+/* Hand to the waiter (out of the linger set, or lingering is off). */
+void SES_Herd(struct sess *sp);
 
 /*
  * Close after an error answer: stop sending, read and discard what the

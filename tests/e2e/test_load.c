@@ -5,11 +5,14 @@
  * connections wait in the waiter, not on threads: 5,000 of them cost a
  * handful of threads and are all served when they speak again.  When
  * every thread is busy and the queue is full, new sessions are dropped
- * (closed, counted) instead of hanging.
+ * (closed, counted) instead of hanging.  A connection in its pool's
+ * linger set is served even while the worker that was watching the set
+ * waits on a slow backend.
  */
 
 #include "config.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +80,9 @@ START_TEST(idle_connections_wait_without_threads)
 	}
 	o = ORIGIN_New(load_handler, NULL);
 	/*
-	 * veneerd inherits the raised limit.  Default timeout_linger: a
-	 * worker lingering on a quiet session gives it up when other work
-	 * queues, so the burst of requests does not breed threads either.
+	 * veneerd inherits the raised limit.  Default timeout_linger: the
+	 * quiet sessions wait in the linger set, not on threads, so the
+	 * burst of requests does not breed threads either.
 	 */
 	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=10",
 	    "thread_pool_max=500", "timeout_idle=60s",
@@ -186,6 +189,76 @@ START_TEST(pool_overflow_drops)
 }
 END_TEST
 
+/*
+ * Two keep-alive connections idle in the linger set (timeout_linger is
+ * long, so neither goes to the waiter); the worker that takes the first
+ * one's request waits two seconds for the backend.  The second's request
+ * meanwhile must not wait behind it: another worker has to watch the set.
+ * veneerd runs on one CPU, so one worker at a time watches the set (on
+ * more, an idle second watcher would answer and hide the bug).
+ */
+START_TEST(linger_set_served_while_a_worker_blocks)
+{
+	struct client *a, *b;
+	cpu_set_t all, one;
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	unsigned u;
+	double t0;
+
+	o = ORIGIN_New(load_handler, NULL);
+	/* veneerd inherits this; the test process gets its CPUs back. */
+	ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+	CPU_ZERO(&one);
+	for (u = 0; !CPU_ISSET(u, &all); u++)
+		continue;
+	CPU_SET(u, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=5",
+	    "timeout_linger=30s", "timeout_idle=60s", NULL);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+	a = VND_Connect(v);
+	b = VND_Connect(v);
+	r = CLIENT_Fetch(a, "GET", "/warm-a", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	r = CLIENT_Fetch(b, "GET", "/warm-b", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	/* A second request on each: both were served from the set. */
+	r = CLIENT_Fetch(a, "GET", "/warm-a", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	ck_assert_msg(VND_Counter(v, "sess_herd") == 0, "a connection went "
+	    "to the waiter within timeout_linger (30 s)");
+
+	/* A pass (the cookie) that the origin answers after 2 s. */
+	CLIENT_SendStr(a, "GET /slow/a HTTP/1.1\r\nHost: e2e.test\r\n"
+	    "Cookie: c=1\r\n\r\n");
+	ORIGIN_WaitReqs(o, 3, HX_T_RESP);	/* /warm-a, /warm-b, /slow/a */
+	t0 = HX_Now();
+	CLIENT_Req(b, "GET", "/warm-b", NULL, NULL, 0);
+	r = CLIENT_TryResp(b, 0, 1.5);
+	ck_assert_msg(r != NULL, "the second connection got no answer while "
+	    "the first waited on the backend: %s", CLIENT_Error(b));
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	HX_Log("answered in %.3f s while a worker waited on the backend",
+	    HX_Now() - t0);
+	r = CLIENT_TryResp(a, 0, HX_T_SLOW);
+	ck_assert_msg(r != NULL, "the slow request: %s", CLIENT_Error(a));
+	ck_assert_int_eq(r->status, 200);
+	ck_assert_str_eq(r->body, "/slow/a");
+	HX_MsgFree(&r);
+	ck_assert_msg(VND_Counter(v, "sess_herd") == 0, "a connection went "
+	    "to the waiter within timeout_linger (30 s)");
+	CLIENT_Free(&a);
+	CLIENT_Free(&b);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 load_suite(void)
 {
@@ -201,6 +274,7 @@ load_suite(void)
 	tc = tcase_create("pool");
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, pool_overflow_drops);
+	tcase_add_test(tc, linger_set_served_while_a_worker_blocks);
 	suite_add_tcase(s, tc);
 	return (s);
 }
