@@ -744,6 +744,8 @@ bo_publish(struct worker *wrk, struct busyobj *bo, struct objcore *target,
 		if (oc->ttl <= 0)
 			oc->ttl = cache_param->default_ttl;
 		oc->grace = oc->keep = 0;
+		if (oc->objhead != NULL && target != NULL)
+			OBJ_ChargeMarker(wrk, oc);
 	}
 	if (target != oc)
 		BOC_SetTarget(bo->boc, target);

@@ -464,8 +464,8 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 	}
 	if (EXP_Insert(oc) != 0)
 		(void)HSH_Kill(wrk, oc);
-	else if (oc->obj != NULL && !oc->stv->transient)
-		LRU_Add(oc, TIM_real());
+	else if (oc->stv != NULL)	/* objects, charged markers */
+		LRU_Add(oc, TIM_real());	/* Transient's too: it is sized */
 	while ((oc2 = LIST_FIRST(&d.list)) != NULL) {
 		LIST_REMOVE(oc2, oh_list);
 		hsh_kill_finish(oc2);

@@ -250,12 +250,21 @@ obj_line_expand(const char *p, size_t stored, char *b)
 	return (nm->len + stored - 2);
 }
 
+/* A private object is a delivery in progress: it must not fail. */
+static enum stv_need
+obj_need(const struct objcore *oc)
+{
+
+	return ((oc->flags & OC_F_PRIVATE) ? STV_MUST : STV_MAY);
+}
+
 struct object *
 OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
     const struct http *hp, uint64_t body_hint, const char *vary,
     size_t vary_len)
 {
 	struct object *o;
+	enum stv_need need;
 	size_t hl, sz, charged, over, inl = 0;
 	unsigned u, code, single = 0, ext = 0;
 	uint64_t when;
@@ -287,17 +296,18 @@ OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
 		sz += inl;
 	else if (inl > 0)
 		ext = 1;
+	need = obj_need(oc);
 	over = obj_overhead(oc);
-	if (STV_Charge(wrk, stv, over) != 0)
+	if (STV_Charge(wrk, stv, over, need) != 0)
 		return (NULL);
 	if (ext) {
-		data = STV_Alloc(wrk, stv, inl, &charged);
+		data = STV_Alloc(wrk, stv, inl, need, &charged);
 		if (data == NULL) {
 			STV_Uncharge(stv, over);
 			return (NULL);
 		}
 	}
-	o = STV_Alloc(wrk, stv, sz, &charged);
+	o = STV_Alloc(wrk, stv, sz, need, &charged);
 	if (o == NULL) {
 		if (data != NULL)
 			STV_Free(stv, data);
@@ -341,8 +351,13 @@ OBJ_Slim(struct objcore *oc)
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	o = oc->obj;
-	if (o == NULL)
+	if (o == NULL) {
+		/* No object, a store: a charged marker. */
+		if (oc->stv != NULL)
+			STV_Uncharge(oc->stv, obj_overhead(oc));
+		oc->stv = NULL;
 		return;
+	}
 	CHECK_OBJ(o, OBJECT_MAGIC);
 	oc->obj = NULL;
 	if (o->single) {
@@ -359,6 +374,19 @@ OBJ_Slim(struct objcore *oc)
 	STV_Uncharge(oc->stv, obj_overhead(oc));
 	o->magic = 0;
 	STV_Free(oc->stv, o);
+	oc->stv = NULL;
+}
+
+void
+OBJ_ChargeMarker(struct worker *wrk, struct objcore *oc)
+{
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	assert(oc->obj == NULL && oc->stv == NULL);
+	/* STV_MUST: nukes to make room, and is counted if none is made. */
+	ASSERT_ZERO(STV_Charge(wrk, stv_transient, obj_overhead(oc),
+	    STV_MUST));
+	oc->stv = stv_transient;
 }
 
 struct http *
@@ -461,11 +489,11 @@ OBJ_GetSpace(struct worker *wrk, struct objcore *oc, size_t want,
 			sz = (size_t)cache_param->fetch_maxchunksize;
 	}
 	stv = oc->stv;
-	seg = STV_Alloc(wrk, stv, sizeof *seg + sz, NULL);
+	seg = STV_Alloc(wrk, stv, sizeof *seg + sz, obj_need(oc), NULL);
 	if (seg == NULL && stv != stv_transient) {
 		/* Finish the body in Transient; the object won't stay. */
 		stv = stv_transient;
-		seg = STV_Alloc(wrk, stv, sizeof *seg + sz, NULL);
+		seg = STV_Alloc(wrk, stv, sizeof *seg + sz, STV_MUST, NULL);
 		o->spilled = 1;
 	}
 	if (seg == NULL)

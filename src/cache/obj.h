@@ -215,7 +215,13 @@ unsigned OBJ_Deref(struct objcore **ocp);
 struct object *OBJ_New(struct worker *wrk, struct objcore *oc,
     struct stevedore *stv, const struct http *hp, uint64_t body_hint,
     const char *vary, size_t vary_len);
-/* Free the object's storage (the objcore stays: a marker). */
+/*
+ * A hit-for-miss or hit-for-pass marker (an objcore without an object)
+ * costs its objcore, objhead and index entries: charge them to
+ * Transient, where it can be nuked like a short-lived object.
+ */
+void OBJ_ChargeMarker(struct worker *wrk, struct objcore *oc);
+/* Free the object's storage (or a marker's charge); on the last deref. */
 void OBJ_Slim(struct objcore *oc);
 /* A struct http reading the object's headers, in ws.  NULL: overflow. */
 struct http *OBJ_Http(struct ws *ws, const struct object *o);

@@ -37,6 +37,8 @@ static unsigned stv_ndummy;
 /* Scan at most this many in-use objects at an LRU's tail per nuke. */
 #define STV_NUKE_SCAN	1000
 
+#define STV_TRANSIENT_MIN	(32ULL * 1024 * 1024)
+
 #define SMA_Add(stv, field, n)						\
 	(void)__atomic_add_fetch(&(stv)->vsc->field, (uint64_t)(n),	\
 	    __ATOMIC_RELAXED)
@@ -65,6 +67,23 @@ stv_new(const char *name, uint64_t limit, unsigned transient)
 	return (stv);
 }
 
+/*
+ * Transient, when -s does not size it: a tenth of the other stores,
+ * at least 32M.  Unbounded, a flood of short-lived objects would break
+ * the promise the other sizes make (Varnish's Transient is, and does).
+ */
+static uint64_t
+stv_transient_size(void)
+{
+	const struct stevedore *stv;
+	uint64_t total = 0;
+
+	for (stv = stv_first; stv != NULL; stv = stv->next)
+		total += stv->limit;
+	total /= 10;
+	return (total > STV_TRANSIENT_MIN ? total : STV_TRANSIENT_MIN);
+}
+
 void
 STV_Init(void)
 {
@@ -85,7 +104,7 @@ STV_Init(void)
 	if (stv_first == NULL)
 		stv_first = stv_new("s0", 256 * 1024 * 1024, 0);
 	if (stv_transient == NULL)
-		stv_transient = stv_new("Transient", 0, 1);
+		stv_transient = stv_new("Transient", stv_transient_size(), 1);
 	stv_next = stv_first;
 }
 
@@ -154,9 +173,22 @@ stv_nuke_one(struct worker *wrk, struct stevedore *stv)
 	return (1);
 }
 
+/* g_space from "used": none left once over the limit (STV_MUST). */
+static void
+stv_space(struct stevedore *stv, uint64_t used)
+{
+
+	if (stv->limit == UINT64_MAX)
+		return;
+	/* Racing updates may leave it a moment stale; it is a gauge. */
+	__atomic_store_n(&stv->vsc->g_space, used < stv->limit ?
+	    stv->limit - used : 0, __ATOMIC_RELAXED);
+}
+
 /* Count n bytes in stv if they fit, nuking to make room. */
 static int
-stv_reserve(struct worker *wrk, struct stevedore *stv, size_t n)
+stv_reserve(struct worker *wrk, struct stevedore *stv, size_t n,
+    enum stv_need need)
 {
 	unsigned nuked = 0;
 	uint64_t used;
@@ -165,50 +197,53 @@ stv_reserve(struct worker *wrk, struct stevedore *stv, size_t n)
 		(void)__atomic_add_fetch(&stv->used, n, __ATOMIC_RELAXED);
 		return (0);
 	}
-	if (n > stv->limit)
-		return (-1);
-	for (;;) {
+	while (n <= stv->limit) {
 		used = __atomic_add_fetch(&stv->used, n, __ATOMIC_RELAXED);
 		if (used <= stv->limit) {
-			SMA_Sub(stv, g_space, n);
+			stv_space(stv, used);
 			return (0);
 		}
 		(void)__atomic_sub_fetch(&stv->used, n, __ATOMIC_RELAXED);
 		if (nuked >= cache_param->nuke_limit) {
 			VSC_Count(wrk->stats, n_lru_limited, 1);
-			return (-1);
+			break;
 		}
 		if (!stv_nuke_one(wrk, stv))
-			return (-1);
+			break;
 		nuked++;
 	}
+	if (need != STV_MUST)
+		return (-1);
+	used = __atomic_add_fetch(&stv->used, n, __ATOMIC_RELAXED);
+	stv_space(stv, used);
+	return (0);
 }
 
 static void
 stv_release(struct stevedore *stv, size_t n)
 {
+	uint64_t used;
 
-	(void)__atomic_sub_fetch(&stv->used, n, __ATOMIC_RELAXED);
-	if (stv->limit != UINT64_MAX)
-		SMA_Add(stv, g_space, n);
+	used = __atomic_sub_fetch(&stv->used, n, __ATOMIC_RELAXED);
+	stv_space(stv, used);
 }
 
 void *
 STV_Alloc(struct worker *wrk, struct stevedore *stv, size_t size,
-    size_t *charged)
+    enum stv_need need, size_t *charged)
 {
 	void *p;
 	size_t u;
 
 	CHECK_OBJ(stv, STEVEDORE_MAGIC);
 	SMA_Add(stv, c_req, 1);
-	p = size <= stv->limit ? malloc(size) : NULL;
+	p = size <= stv->limit || need == STV_MUST ? malloc(size) : NULL;
 	if (p == NULL) {
 		SMA_Add(stv, c_fail, 1);
 		return (NULL);
 	}
 	u = STV_Usable(p);
-	if (stv_reserve(wrk, stv, u) != 0) {
+	if (stv_reserve(wrk, stv, u, need) != 0) {
 		free(p);
 		SMA_Add(stv, c_fail, 1);
 		return (NULL);
@@ -235,11 +270,12 @@ STV_Free(struct stevedore *stv, void *p)
 }
 
 int
-STV_Charge(struct worker *wrk, struct stevedore *stv, size_t n)
+STV_Charge(struct worker *wrk, struct stevedore *stv, size_t n,
+    enum stv_need need)
 {
 
 	CHECK_OBJ(stv, STEVEDORE_MAGIC);
-	if (stv_reserve(wrk, stv, n) != 0) {
+	if (stv_reserve(wrk, stv, n, need) != 0) {
 		SMA_Add(stv, c_fail, 1);
 		return (-1);
 	}
@@ -309,6 +345,7 @@ LRU_Touch(struct worker *wrk, struct objcore *oc, vtim_real now)
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	stv = oc->stv;
+	/* Transient's objects live seconds: they go oldest first. */
 	if (stv == NULL || stv->transient)
 		return;
 	/* Unlocked first look: popular objects stay put cheaply. */

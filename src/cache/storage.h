@@ -52,16 +52,30 @@ void STV_Init(void);
 /* The store for a new cacheable object (round-robin). */
 struct stevedore *STV_Pick(void);
 /*
- * size bytes from stv, nuking LRU objects (at most nuke_limit) when the
- * store is full.  *charged (if not NULL): what was counted, the block's
- * usable size.  NULL when it cannot fit.
+ * How hard STV_Alloc and STV_Charge try when the store is full, after
+ * nuking LRU objects (at most nuke_limit).  A private object, which is
+ * only ever a response on its way to a client, MUST have its memory:
+ * failing it would fail the delivery, and transit keeps it to a piece
+ * or two of fetch_maxchunksize.  It is counted, over the limit if need
+ * be; what the store keeps (short-lived objects) gives way to it.
+ */
+enum stv_need {
+	STV_MAY,	/* NULL / -1 when it does not fit */
+	STV_MUST,	/* over the limit rather than fail */
+};
+
+/*
+ * size bytes from stv.  *charged (if not NULL): what was counted, the
+ * block's usable size.  NULL when it cannot fit (STV_MAY), or when
+ * there is no memory at all.
  */
 void *STV_Alloc(struct worker *wrk, struct stevedore *stv, size_t size,
-    size_t *charged);
+    enum stv_need need, size_t *charged);
 /* Free a block of STV_Alloc's, uncounting its usable size. */
 void STV_Free(struct stevedore *stv, void *p);
 /* Count memory an object uses outside STV_Alloc (objcore...). */
-int STV_Charge(struct worker *wrk, struct stevedore *stv, size_t n);
+int STV_Charge(struct worker *wrk, struct stevedore *stv, size_t n,
+    enum stv_need need);
 void STV_Uncharge(struct stevedore *stv, size_t n);
 /* Usable size of a malloc'd block (what it costs). */
 size_t STV_Usable(const void *p);

@@ -132,7 +132,8 @@ mgt_param_arg(const char *arg)
 /*
  * -s [name=]malloc[,size]: a store.  Unnamed ones are s0, s1... as in
  * varnishd; "Transient" sizes the store of uncacheable and short-lived
- * objects (unlimited unless given).  No size: 256M.
+ * objects (when not given, the child makes it a tenth of the others, at
+ * least 32M; given without a size, unlimited).  No size: 256M.
  */
 static struct storage_arg mgt_stores[CHILD_MAX_STORES];
 static unsigned mgt_nstores;

@@ -1234,6 +1234,137 @@ START_TEST(object_larger_than_store)
 END_TEST
 
 /*--------------------------------------------------------------------
+ * 11b. Transient has a size: short-lived objects are nuked within it,
+ * and a response delivered uncached (from a lookup: it goes through
+ * Transient, where a pass does not) is never refused memory, even three
+ * times the size.  Before the fix the first was cut off and, once
+ * Transient was full of short-lived objects, another miss got 503.
+ */
+
+START_TEST(transient_bounded_uncached_never_refused)
+{
+	const char *uncached = "X-Test-Len: 3145728\r\n"
+	    CO_TH("Cache-Control: private");
+	const char *shortlived = "X-Test-Len: 102400\r\n"
+	    CO_TH("Cache-Control: max-age=5");
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+	char url[32];
+	uint64_t g;
+	unsigned u;
+
+	o = CO_New();
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-s");
+	VND_Arg(v, "malloc,16M");
+	VND_Arg(v, "-s");
+	VND_Arg(v, "Transient=malloc,1M");
+	/* ttl + grace 5 s: short-lived (shortlived is 10 s). */
+	VND_Param(v, "default_grace", "0");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", "/private", uncached, HX_T_SLOW);
+	CO_PatternIs(r, "/private", 200, 0, BIG_LEN);
+	HX_MsgFree(&r);
+	for (u = 0; u < LRU_NOBJ; u++) {
+		(void)snprintf(url, sizeof url, "/short/%02u", u);
+		r = CO_Fetch(cl, url, shortlived);
+		CO_PatternIs(r, url, 200, 0, LRU_OBJLEN);
+		CO_CsIs(r, url, "Veneer; fwd=miss; stored");
+		HX_MsgFree(&r);
+		g = store_counter(v, "SMA.Transient.g_bytes");
+		ck_assert_msg(g <= LRU_STORE, "after %s SMA.Transient.g_bytes "
+		    "is %" PRIu64 ", above its %d", url, g, LRU_STORE);
+	}
+	(void)VND_WaitCounter(v, "n_lru_nuked", ">=", 1, CO_T_WAIT);
+	ck_assert_msg(store_counter(v, "SMA.s0.g_bytes") < LRU_OBJLEN,
+	    "short-lived objects went to s0, not Transient");
+	/* The last one is still there; Transient is full: still delivered. */
+	r = CO_Fetch(cl, url, NULL);
+	CO_PatternIs(r, url, 200, 0, LRU_OBJLEN);
+	(void)CO_CsHit(r, url, 0, 5);
+	HX_MsgFree(&r);
+	r = CLIENT_Fetch(cl, "GET", "/private2", uncached, HX_T_SLOW);
+	CO_PatternIs(r, "/private2", 200, 0, BIG_LEN);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
+ * 11c. A hit-for-miss marker costs memory (its objcore, objhead and
+ * index entries): Transient counts it while it lives, and no more once
+ * an object has replaced it.  Before the fix no store counted markers.
+ */
+
+#define MARKERS		50
+#define MARKER_MIN	(128 + 64)	/* objcore + objhead, at least */
+
+START_TEST(markers_charged_to_transient)
+{
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+	char url[32];
+	uint64_t g;
+	unsigned u;
+	double deadline;
+
+	o = CO_New();
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-s");
+	VND_Arg(v, "Transient=malloc,8M");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	for (u = 0; u < MARKERS; u++) {
+		(void)snprintf(url, sizeof url, "/marker/%02u", u);
+		r = CO_Fetch(cl, url, CO_TH("Cache-Control: private"));
+		CO_BodyIs(r, url, u + 1);
+		CO_CsIs(r, url, "Veneer; fwd=miss");
+		HX_MsgFree(&r);
+	}
+	/* The deliveries' private copies go as their clients finish. */
+	deadline = HX_Now() + CO_T_WAIT;
+	do {
+		g = store_counter(v, "SMA.Transient.g_bytes");
+		if (g < MARKERS * 4096)
+			break;
+		CO_LetTimePass(0.1);
+	} while (HX_Now() < deadline);
+	ck_assert_msg(g >= MARKERS * MARKER_MIN && g < MARKERS * 4096,
+	    "%d markers: SMA.Transient.g_bytes is %" PRIu64 ", want %d "
+	    "to %d", MARKERS, g, MARKERS * MARKER_MIN, MARKERS * 4096);
+	/* Objects replace them: the markers go, and their charge. */
+	for (u = 0; u < MARKERS; u++) {
+		(void)snprintf(url, sizeof url, "/marker/%02u", u);
+		r = CO_Fetch(cl, url, CO_TH("Cache-Control: max-age=100"));
+		CO_BodyIs(r, url, MARKERS + u + 1);
+		CO_CsIs(r, url,
+		    "Veneer; fwd=miss; stored; detail=hit-for-miss");
+		HX_MsgFree(&r);
+	}
+	deadline = HX_Now() + CO_T_WAIT;
+	do {
+		g = store_counter(v, "SMA.Transient.g_bytes");
+		if (g == 0)
+			break;
+		CO_LetTimePass(0.1);
+	} while (HX_Now() < deadline);
+	ck_assert_msg(g == 0, "the markers were replaced, yet "
+	    "SMA.Transient.g_bytes is %" PRIu64 " (n_objectcore %" PRIu64
+	    ")", g, VND_Counter(v, "n_objectcore"));
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
  * 12. The waiting list's limits.
  */
 
@@ -1417,6 +1548,8 @@ cache_suite(void)
 	tcase_add_test(tc, grace_serves_stale_refreshes_once);
 	tcase_add_test(tc, head_miss_fetches_get);
 	tcase_add_test(tc, lru_nukes_within_store);
+	tcase_add_test(tc, transient_bounded_uncached_never_refused);
+	tcase_add_test(tc, markers_charged_to_transient);
 	tcase_add_test(tc, object_larger_than_store);
 	tcase_add_test(tc, waitinglist_max_overflow);
 	tcase_add_test(tc, waitinglist_timeout);
