@@ -445,8 +445,11 @@ POOL_Linger(struct sess *sp)
 	ev.data.u64 = (uint64_t)pp->lslot[idx].gen << 32 | idx;
 	i = epoll_ctl(pp->lep, sp->lep_reg ? EPOLL_CTL_MOD : EPOLL_CTL_ADD,
 	    sp->fd, &ev);
-	if (i != 0 && errno == EEXIST)	/* cannot happen; costs nothing */
+	/* Neither can happen (lep_reg is right); the other op would do. */
+	if (i != 0 && errno == EEXIST)
 		i = epoll_ctl(pp->lep, EPOLL_CTL_MOD, sp->fd, &ev);
+	else if (i != 0 && errno == ENOENT)
+		i = epoll_ctl(pp->lep, EPOLL_CTL_ADD, sp->fd, &ev);
 	if (i != 0) {
 		pp->lslot_free[pp->lslot_nfree++] = idx;
 		ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
