@@ -320,21 +320,22 @@ pool_lslot_get_locked(struct pool *pp)
 /*
  * Move to the waiter the sessions whose time in the set is up (all of
  * them when the child drains).  Returns the milliseconds until the next
- * one is due, -1 when the set is empty.
+ * one is due (when, in *next), -1 when the set is empty.
  */
 static int
-pool_lset_expire(struct pool *pp)
+pool_lset_expire(struct pool *pp, vtim_mono now, vtim_mono *next)
 {
 	TAILQ_HEAD(, sess) due;
 	struct sess *sp, *sp2;
-	vtim_mono now = TIM_mono();
 	int ms = -1;
 
 	TAILQ_INIT(&due);
+	*next = 0;
 	ASSERT_ZERO(pthread_mutex_lock(&pp->lmtx));
 	while ((sp = TAILQ_FIRST(&pp->lset)) != NULL) {
 		if (sp->t_lset_end > now && !child_draining) {
 			ms = TIM_poll_ms(sp->t_lset_end - now);
+			*next = sp->t_lset_end;
 			break;
 		}
 		pool_lset_remove_locked(pp, sp);
@@ -379,6 +380,7 @@ pool_lead(struct pool *pp, struct pool_task *t)
 {
 	struct epoll_event ev;
 	struct sess *sp;
+	vtim_mono now, due = 0;
 	uint64_t v;
 	int ms, n;
 
@@ -387,7 +389,20 @@ pool_lead(struct pool *pp, struct pool_task *t)
 			pool_lead_give(pp);
 			return (0);
 		}
-		ms = pool_lset_expire(pp);
+		/*
+		 * Sessions join at the tail with the latest deadline, so
+		 * the head's deadline only grows (timeout_linger lowered
+		 * at run time aside): until it is due there is nothing to
+		 * expire (and no lock to take for it).
+		 */
+		now = TIM_mono();
+		if (now >= due || child_draining) {
+			ms = pool_lset_expire(pp, now, &due);
+		} else {
+			ms = TIM_poll_ms(due - now);
+			if (__atomic_load_n(&pp->nlset, __ATOMIC_SEQ_CST) == 0)
+				ms = -1;
+		}
 		if (ms < 0) {
 			pool_lead_give(pp);
 			/* A session parked meanwhile must not go unwatched. */
