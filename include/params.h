@@ -60,10 +60,11 @@ PARAM(timeout_idle, TIMEOUT, "seconds", "5", "0", NULL, 0,
     "the connection is closed (counter sc_rx_timeout). 0 means no "
     "limit.")
 PARAM(timeout_linger, TIMEOUT, "seconds", "0.05", "0", NULL, 0,
-    "After a response, the connection waits this long for its next "
-    "request in its pool's linger set, where a free worker serves it at "
-    "once, before it is handed to the waiter. Saves a hand-over for "
-    "clients that send again soon; 0 hands over immediately.")
+    "After a response, the connection waits this long (at most "
+    "timeout_idle) for its next request in its pool's linger set, where "
+    "a free worker serves it at once, before it is handed to the waiter. "
+    "Saves a hand-over for clients that send again soon; 0 hands over "
+    "immediately.")
 PARAM(send_timeout, TIMEOUT, "seconds", "600", "0", NULL, 0,
     "Total time allowed to send a response to the client. A client "
     "that does not read for this long is dropped (counter "

@@ -440,6 +440,7 @@ POOL_Linger(struct sess *sp)
 {
 	struct epoll_event ev;
 	struct pool *pp;
+	vtim_dur tmo;
 	uint32_t idx;
 	int i;
 
@@ -448,7 +449,11 @@ POOL_Linger(struct sess *sp)
 	CHECK_OBJ(pp, POOL_MAGIC);
 	if (cache_param->timeout_linger <= 0 || child_draining)
 		return (-1);
-	sp->t_lset_end = TIM_mono() + cache_param->timeout_linger;
+	/* Only the waiter closes idle sessions: be there by timeout_idle. */
+	tmo = cache_param->timeout_linger;
+	if (cache_param->timeout_idle > 0 && cache_param->timeout_idle < tmo)
+		tmo = cache_param->timeout_idle;
+	sp->t_lset_end = TIM_mono() + tmo;
 	ev.events = EPOLLIN | EPOLLONESHOT;
 	/* Under lmtx: a leader may take it the moment it is armed. */
 	ASSERT_ZERO(pthread_mutex_lock(&pp->lmtx));

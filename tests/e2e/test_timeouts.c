@@ -59,6 +59,16 @@ START_TEST(half_request_dropped)
 }
 END_TEST
 
+/*
+ * With the default timeout_linger, and with one longer than timeout_idle:
+ * a connection waiting in the linger set is closed on time too (before
+ * the fix it stayed there, open, for the whole 30 s).
+ */
+static const char * const idle_lingers[] = {
+	"timeout_linger=0.05s",
+	"timeout_linger=30s",
+};
+
 START_TEST(idle_keepalive_closed)
 {
 	struct origin *o;
@@ -68,7 +78,8 @@ START_TEST(idle_keepalive_closed)
 	double t0, dt;
 
 	o = ORIGIN_New(timeout_handler, NULL);
-	v = VND_Launch(ORIGIN_Port(o), "timeout_idle=1s", NULL);
+	v = VND_Launch(ORIGIN_Port(o), "timeout_idle=1s", idle_lingers[_i],
+	    NULL);
 	cl = VND_Connect(v);
 	r = CLIENT_Fetch(cl, "GET", "/idle", NULL, HX_T_RESP);
 	ck_assert_int_eq(r->status, 200);
@@ -77,7 +88,7 @@ START_TEST(idle_keepalive_closed)
 	CLIENT_AssertClosed(cl, 4.0);
 	dt = HX_Now() - t0;
 	ck_assert_msg(dt >= 0.8 && dt < 3.0, "idle connection closed after "
-	    "%.2f s with timeout_idle=1s", dt);
+	    "%.2f s with timeout_idle=1s, %s", dt, idle_lingers[_i]);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
 }
@@ -120,7 +131,8 @@ timeouts_suite(void)
 	tc = tcase_create("client");
 	tcase_set_timeout(tc, 15);
 	tcase_add_test(tc, half_request_dropped);
-	tcase_add_test(tc, idle_keepalive_closed);
+	tcase_add_loop_test(tc, idle_keepalive_closed, 0,
+	    (int)(sizeof idle_lingers / sizeof idle_lingers[0]));
 	tcase_add_test(tc, slow_reader_dropped);
 	suite_add_tcase(s, tc);
 	return (s);
