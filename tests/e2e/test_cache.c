@@ -111,6 +111,18 @@ store_counter(struct vnd *v, const char *name)
 	return ((uint64_t)val);
 }
 
+/* The store counter once below limit, or as it is after CO_T_WAIT. */
+static uint64_t
+store_counter_below(struct vnd *v, const char *name, uint64_t limit)
+{
+	double deadline = HX_Now() + CO_T_WAIT;
+	uint64_t g;
+
+	while ((g = store_counter(v, name)) >= limit && HX_Now() < deadline)
+		CO_LetTimePass(0.1);
+	return (g);
+}
+
 /* Does veneerlog -d -g raw -i tag print a line containing what? */
 static int
 log_has(struct vnd *v, const char *tag, const char *what)
@@ -1139,6 +1151,34 @@ END_TEST
  * 10. LRU: 10 MB through a 1 MB store.
  */
 
+/*
+ * LRU_NOBJ objects of LRU_OBJLEN (prefix/00 ...) through a store of
+ * LRU_STORE whose g_bytes is counter: each stored, the store never over,
+ * and some nuked.  The last URL in url.
+ */
+static void
+lru_fill(struct vnd *v, struct client *cl, const char *prefix,
+    const char *hdrs, const char *counter, char *url, size_t urlsz)
+{
+	struct hx_msg *r;
+	uint64_t g;
+	unsigned u;
+
+	for (u = 0; u < LRU_NOBJ; u++) {
+		(void)snprintf(url, urlsz, "%s/%02u", prefix, u);
+		r = CO_Fetch(cl, url, hdrs);
+		CO_PatternIs(r, url, 200, 0, LRU_OBJLEN);
+		CO_CsIs(r, url, "Veneer; fwd=miss; stored");
+		HX_MsgFree(&r);
+		g = store_counter(v, counter);
+		ck_assert_msg(g <= LRU_STORE, "after %s %s is %" PRIu64 ", "
+		    "above the store's %d", url, counter, g, LRU_STORE);
+		ck_assert_msg(g >= LRU_OBJLEN, "after %s %s is %" PRIu64 ": "
+		    "the object is not counted", url, counter, g);
+	}
+	(void)VND_WaitCounter(v, "n_lru_nuked", ">=", 1, CO_T_WAIT);
+}
+
 START_TEST(lru_nukes_within_store)
 {
 	const char *h = "X-Test-Len: 102400\r\n"
@@ -1148,8 +1188,6 @@ START_TEST(lru_nukes_within_store)
 	struct hx_msg *r;
 	struct vnd *v;
 	char url[32];
-	uint64_t g;
-	unsigned u;
 
 	o = CO_New();
 	v = VND_New();
@@ -1159,19 +1197,7 @@ START_TEST(lru_nukes_within_store)
 	VND_Param(v, "vsl_mask", "+ExpKill");
 	VND_Start(v);
 	cl = VND_Connect(v);
-	for (u = 0; u < LRU_NOBJ; u++) {
-		(void)snprintf(url, sizeof url, "/lru/%02u", u);
-		r = CO_Fetch(cl, url, h);
-		CO_PatternIs(r, url, 200, 0, LRU_OBJLEN);
-		CO_CsIs(r, url, "Veneer; fwd=miss; stored");
-		HX_MsgFree(&r);
-		g = store_counter(v, "SMA.s0.g_bytes");
-		ck_assert_msg(g <= LRU_STORE, "after %s SMA.s0.g_bytes is "
-		    "%" PRIu64 ", above the store's %d", url, g, LRU_STORE);
-		ck_assert_msg(g >= LRU_OBJLEN, "after %s SMA.s0.g_bytes is "
-		    "%" PRIu64 ": the object is not counted", url, g);
-	}
-	(void)VND_WaitCounter(v, "n_lru_nuked", ">=", 1, CO_T_WAIT);
+	lru_fill(v, cl, "/lru", h, "SMA.s0.g_bytes", url, sizeof url);
 	r = CO_Fetch(cl, url, NULL);
 	CO_PatternIs(r, url, 200, 0, LRU_OBJLEN);
 	(void)CO_CsHit(r, url, 3500, 3600);
@@ -1252,8 +1278,6 @@ START_TEST(transient_bounded_uncached_never_refused)
 	struct hx_msg *r;
 	struct vnd *v;
 	char url[32];
-	uint64_t g;
-	unsigned u;
 
 	o = CO_New();
 	v = VND_New();
@@ -1269,17 +1293,8 @@ START_TEST(transient_bounded_uncached_never_refused)
 	r = CLIENT_Fetch(cl, "GET", "/private", uncached, HX_T_SLOW);
 	CO_PatternIs(r, "/private", 200, 0, BIG_LEN);
 	HX_MsgFree(&r);
-	for (u = 0; u < LRU_NOBJ; u++) {
-		(void)snprintf(url, sizeof url, "/short/%02u", u);
-		r = CO_Fetch(cl, url, shortlived);
-		CO_PatternIs(r, url, 200, 0, LRU_OBJLEN);
-		CO_CsIs(r, url, "Veneer; fwd=miss; stored");
-		HX_MsgFree(&r);
-		g = store_counter(v, "SMA.Transient.g_bytes");
-		ck_assert_msg(g <= LRU_STORE, "after %s SMA.Transient.g_bytes "
-		    "is %" PRIu64 ", above its %d", url, g, LRU_STORE);
-	}
-	(void)VND_WaitCounter(v, "n_lru_nuked", ">=", 1, CO_T_WAIT);
+	lru_fill(v, cl, "/short", shortlived, "SMA.Transient.g_bytes", url,
+	    sizeof url);
 	ck_assert_msg(store_counter(v, "SMA.s0.g_bytes") < LRU_OBJLEN,
 	    "short-lived objects went to s0, not Transient");
 	/* The last one is still there; Transient is full: still delivered. */
@@ -1313,14 +1328,9 @@ START_TEST(markers_charged_to_transient)
 	char url[32];
 	uint64_t g;
 	unsigned u;
-	double deadline;
 
 	o = CO_New();
-	v = VND_New();
-	VND_Backend(v, ORIGIN_Port(o));
-	VND_Arg(v, "-s");
-	VND_Arg(v, "Transient=malloc,8M");
-	VND_Start(v);
+	v = launch_store(ORIGIN_Port(o), "Transient=malloc,8M");
 	cl = VND_Connect(v);
 	for (u = 0; u < MARKERS; u++) {
 		(void)snprintf(url, sizeof url, "/marker/%02u", u);
@@ -1330,13 +1340,7 @@ START_TEST(markers_charged_to_transient)
 		HX_MsgFree(&r);
 	}
 	/* The deliveries' private copies go as their clients finish. */
-	deadline = HX_Now() + CO_T_WAIT;
-	do {
-		g = store_counter(v, "SMA.Transient.g_bytes");
-		if (g < MARKERS * 4096)
-			break;
-		CO_LetTimePass(0.1);
-	} while (HX_Now() < deadline);
+	g = store_counter_below(v, "SMA.Transient.g_bytes", MARKERS * 4096);
 	ck_assert_msg(g >= MARKERS * MARKER_MIN && g < MARKERS * 4096,
 	    "%d markers: SMA.Transient.g_bytes is %" PRIu64 ", want %d "
 	    "to %d", MARKERS, g, MARKERS * MARKER_MIN, MARKERS * 4096);
@@ -1349,13 +1353,7 @@ START_TEST(markers_charged_to_transient)
 		    "Veneer; fwd=miss; stored; detail=hit-for-miss");
 		HX_MsgFree(&r);
 	}
-	deadline = HX_Now() + CO_T_WAIT;
-	do {
-		g = store_counter(v, "SMA.Transient.g_bytes");
-		if (g == 0)
-			break;
-		CO_LetTimePass(0.1);
-	} while (HX_Now() < deadline);
+	g = store_counter_below(v, "SMA.Transient.g_bytes", 1);
 	ck_assert_msg(g == 0, "the markers were replaced, yet "
 	    "SMA.Transient.g_bytes is %" PRIu64 " (n_objectcore %" PRIu64
 	    ")", g, VND_Counter(v, "n_objectcore"));
