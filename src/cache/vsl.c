@@ -133,7 +133,12 @@ VSL_Init(void *mem, size_t len)
 		    sizeof err);
 	ASSERT_ZERO(pthread_mutex_lock(&vsl_mtx));
 	vsl_head = mem;
-	memset(vsl_head, 0, sizeof *vsl_head);
+	/*
+	 * Touch the whole log now (as varnishd does): its page faults are
+	 * paid at start, not on requests during the first lap, and the
+	 * child's resident size is what it will be from the first request.
+	 */
+	memset(vsl_head, 0, len);
 	vsl_log = vsl_head->log;
 	vsl_segsize = (uint32_t)(((len - sizeof *vsl_head) / 4) /
 	    VSL_SEGMENTS);

@@ -36,10 +36,9 @@
 #                "hit", varnishd's X-Varnish has two ids).
 #
 # VmRSS counts the pages of the shared-memory log the child has written
-# (vsl_space, 80 MB for both): varnishd writes all of it at start, so its
-# empty VmRSS has them, veneerd as its log fills, so its growth has them.
-# The memory tables also give RssAnon, the process's own memory, which
-# leaves them out, and a verdict by each.  The fills are wrk walks that
+# (vsl_space, 80 MB for both); both write all of it at start, so their
+# empty VmRSS has them.  The memory tables also give RssAnon, the
+# process's own memory, which leaves them out, and a verdict by each.  The fills are wrk walks that
 # stop after their last response; one that takes over 3 minutes counts
 # as failed.  If a cache child dies (a panic: the manager restarts it,
 # empty), the script says so, prints the rest and exits with 1.
