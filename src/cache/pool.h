@@ -66,8 +66,9 @@ struct pool *POOL_Next(void);
 struct waiter *POOL_Waiter(const struct pool *pp);
 /*
  * Keep a session with no request pending in its pool's linger set for
- * timeout_linger, where the pool's leading worker serves it when it
- * becomes readable and hands it to the waiter when its time is up.
+ * timeout_linger (at most timeout_idle), where a leading worker serves
+ * it when it becomes readable, or hands it to the waiter when its time
+ * is up.
  * Returns 0, or -1 (linger off, shutting down, epoll failed) when the
  * caller must give it to the waiter itself.
  */

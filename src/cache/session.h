@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * session.h -- a client connection.  Sessions are owned by exactly one of:
- * the acceptor (briefly), a pool's queue, a worker, or the waiter; the
- * owner is the only thread that touches it, so it has no lock.
+ * the acceptor (briefly), a pool's queue, a worker, a pool's linger set
+ * (under its lock: pool.c) or the waiter; the owner is the only thread
+ * that touches it, so it has no lock of its own.
  */
 
 #ifndef VENEER_CACHE_SESSION_H
