@@ -79,6 +79,7 @@ struct pool {
 	unsigned		lead_wanted;	/* atomic: lead_task on its way */
 	unsigned		lead_gen;	/* atomic: leads taken */
 	unsigned		lead_gen_seen;	/* herder */
+	vtim_mono		t_lead_seen;	/* herder: when it looked */
 	struct pool_task	lead_task;	/* wakes a worker to lead */
 	pthread_t		herder;		/* const */
 	struct waiter		*waiter;	/* const */
@@ -613,17 +614,22 @@ pool_want_thread_locked(struct pool *pp)
 }
 
 /*
- * The linger set's safety net: sessions in it and nobody leading for a
+ * The linger set's safety net: sessions in it and no lead taken for a
  * whole tick (a worker busy or blocked where POOL_Blocking is not
- * called): wake a worker to lead.
+ * called): wake a worker to lead.  Queued tasks wake the herder far
+ * more often than that; it only looks once a tick has passed.
  */
 #define POOL_HERD_TICK		0.1
 
 static void
 pool_herd_lset(struct pool *pp)
 {
+	vtim_mono now = TIM_mono();
 	unsigned gen;
 
+	if (now < pp->t_lead_seen + POOL_HERD_TICK)
+		return;
+	pp->t_lead_seen = now;
 	gen = __atomic_load_n(&pp->lead_gen, __ATOMIC_RELAXED);
 	if (gen == pp->lead_gen_seen &&
 	    __atomic_load_n(&pp->nlset, __ATOMIC_SEQ_CST) > 0 &&
