@@ -345,7 +345,7 @@ LRU_Touch(struct worker *wrk, struct objcore *oc, vtim_real now)
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	stv = oc->stv;
-	/* Transient's objects live seconds: they go oldest first. */
+	/* Transient (short-lived objects, markers): oldest first. */
 	if (stv == NULL || stv->transient)
 		return;
 	/* Unlocked first look: popular objects stay put cheaply. */

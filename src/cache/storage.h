@@ -6,8 +6,8 @@
  * allocation really costs (its usable size, slack included) against the
  * size the operator gave with -s, so "-s malloc,1G" is a promise about
  * memory, not about payload bytes.  Objcores and objheads are charged
- * too.  When a store is full, the least recently used objects that
- * nobody is reading are nuked to make room.
+ * too (a marker's to Transient).  When a store is full, the least
+ * recently used objects that nobody is reading are nuked to make room.
  *
  * Locks: each stevedore's lru_mtx guards its LRU list and the objcores'
  * t_lru; "used" is atomic.

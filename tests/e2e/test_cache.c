@@ -1188,6 +1188,7 @@ START_TEST(lru_nukes_within_store)
 	struct hx_msg *r;
 	struct vnd *v;
 	char url[32];
+	uint64_t g;
 
 	o = CO_New();
 	v = VND_New();
@@ -1211,6 +1212,10 @@ START_TEST(lru_nukes_within_store)
 	/* Each nuke is logged (ExpKill, masked by default). */
 	ck_assert_msg(log_has(v, "ExpKill", "LRU x="), "no ExpKill LRU "
 	    "record in the log");
+	/* No -s Transient: it is sized anyway, 32M here (unlimited: 0). */
+	g = store_counter(v, "SMA.Transient.g_space");
+	ck_assert_msg(g > 0 && g <= 32 * 1024 * 1024, "SMA.Transient.g_space "
+	    "is %" PRIu64 ", want the default size of 32M", g);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
 }
