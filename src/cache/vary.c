@@ -15,7 +15,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/miniobj.h"
 #include "cache/hash.h"
@@ -80,63 +79,112 @@ VRY_NamesLen(const char *blob)
 	return ((size_t)(p - blob) + 1);
 }
 
-/* A header line's name (before the colon) is name, ignoring case? */
-static int
-vry_cmp_name(const char *name, const struct txt *line)
+/* ASCII only, as RFC_VaryNames lowercases the names it sorts. */
+static inline unsigned char
+vry_lower(unsigned char c)
 {
-	size_t l = strlen(name);
-	int i;
 
-	i = strncasecmp(name, line->b, l);
-	if (i != 0)
-		return (i);
-	if (TXT_LEN(*line) > l && line->b[l] == ':')
-		return (0);
-	/* name is a prefix of the header's name: it sorts first */
+	return (c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c);
+}
+
+/*
+ * Order of a Vary name (lowercase, NUL-terminated) against a header's
+ * name (hl bytes before its colon, any case), in the order the names
+ * were sorted by RFC_VaryNames: bytes compared lowercased, and a name
+ * that is a prefix of another first.  The colon takes no part: "accept"
+ * sorts before "accept-encoding" although ':' sorts after '-'.
+ */
+static int
+vry_cmp_name(const char *name, const char *hn, size_t hl)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < hl && name[i] != '\0'; i++) {
+		c = (int)(unsigned char)name[i] -
+		    (int)vry_lower((unsigned char)hn[i]);
+		if (c != 0)
+			return (c);
+	}
+	if (i < hl)
+		return (-1);
+	return (name[i] != '\0' ? 1 : 0);
+}
+
+/* Index of the header line's name in the sorted nv[n], or -1. */
+static int
+vry_find(const char * const *nv, unsigned n, const struct txt *line)
+{
+	const char *colon;
+	unsigned lo = 0, hi = n, mid;
+	int c;
+
+	colon = memchr(line->b, ':', TXT_LEN(*line));
+	if (colon == NULL)
+		return (-1);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = vry_cmp_name(nv[mid], line->b, (size_t)(colon - line->b));
+		if (c == 0)
+			return ((int)mid);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return (-1);
 }
 
+/* Per Vary'd name: its first and last header slots (0: absent). */
+struct vry_slots {
+	uint16_t		first;
+	uint16_t		last;
+};
+
+/*
+ * The values: every line of a name, in the order the lines came, joined
+ * with ", " as RFC 9110 5.3 combines them.  Lines flagged hop-by-hop are
+ * not part of the request the backend sees, so they are not either.
+ */
 ssize_t
 VRY_Build(struct ws *ws, const struct http *hp, const char *names,
     char **blobp)
 {
 	const char **nv;
-	struct txt *vals, v;
-	size_t nl = VRY_NamesLen(names), l, avail;
-	unsigned n = 0, u, lo, hi, mid;
+	struct vry_slots *sl;
+	uint16_t *next;
+	struct txt v;
+	size_t nl = VRY_NamesLen(names), l, avail, ln;
+	unsigned n = 0, u, w;
 	const char *p;
 	char *b;
-	int c;
+	int i;
 
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	for (p = names; *p != '\0'; p += strlen(p) + 1)
 		n++;
-	nv = WS_Alloc(ws, n * sizeof *nv);
-	vals = WS_Alloc(ws, n * sizeof *vals);
-	if (nv == NULL || vals == NULL)
+	nv = WS_Alloc(ws, n * sizeof *nv + 1);
+	sl = WS_Alloc(ws, n * sizeof *sl + 1);
+	next = WS_Alloc(ws, (size_t)hp->nhd * sizeof *next);
+	if (nv == NULL || sl == NULL || next == NULL)
 		return (-1);
 	for (p = names, u = 0; *p != '\0'; p += strlen(p) + 1, u++) {
 		nv[u] = p;
-		vals[u].b = NULL;
+		sl[u].first = sl[u].last = 0;
 	}
-	/* One pass over the headers, a binary search for each name. */
+	/* One pass over the headers, a binary search for each; chain them. */
 	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
-		if (hp->hd[u].b == NULL)
+		next[u] = 0;
+		if (hp->hd[u].b == NULL || (hp->hdf[u] & HDF_FILTER))
 			continue;
-		lo = 0;
-		hi = n;
-		while (lo < hi) {
-			mid = (lo + hi) / 2;
-			c = vry_cmp_name(nv[mid], &hp->hd[u]);
-			if (c == 0)
-				break;
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < hi && vals[mid].b == NULL)
-			vals[mid] = HTTP_HdrValue(hp, u);
+		i = vry_find(nv, n, &hp->hd[u]);
+		if (i < 0)
+			continue;
+		if (sl[i].first == 0)
+			sl[i].first = (uint16_t)u;
+		else
+			next[sl[i].last] = (uint16_t)u;
+		sl[i].last = (uint16_t)u;
 	}
 	avail = WS_ReserveAll(ws);
 	b = WS_Reservation(ws);
@@ -145,15 +193,24 @@ VRY_Build(struct ws *ws, const struct http *hp, const char *names,
 	memcpy(b, names, nl);
 	l = nl;
 	for (u = 0; u < n; u++) {
-		if (vals[u].b == NULL)
+		if (sl[u].first == 0)
 			continue;
-		v = vals[u];
-		if (l + strlen(nv[u]) + TXT_LEN(v) + 2 > avail)
+		ln = strlen(nv[u]) + 1;
+		if (l + ln > avail)
 			goto overflow;
-		memcpy(b + l, nv[u], strlen(nv[u]) + 1);
-		l += strlen(nv[u]) + 1;
-		memcpy(b + l, v.b, TXT_LEN(v));
-		l += TXT_LEN(v);
+		memcpy(b + l, nv[u], ln);
+		l += ln;
+		for (w = sl[u].first; w != 0; w = next[w]) {
+			v = HTTP_HdrValue(hp, w);
+			if (l + TXT_LEN(v) + 3 > avail)
+				goto overflow;
+			if (w != sl[u].first) {
+				b[l++] = ',';
+				b[l++] = ' ';
+			}
+			memcpy(b + l, v.b, TXT_LEN(v));
+			l += TXT_LEN(v);
+		}
 		b[l++] = '\0';
 	}
 	WS_Release(ws, l);
@@ -177,7 +234,7 @@ VRY_Match(const struct http *req, const char *blob, size_t len)
 	int r;
 
 	/* Rare (requests that waited on a fetch): take our own scratch. */
-	sz = 16 * len + 256;
+	sz = 16 * len + 256 + 2 * (size_t)req->nhd;
 	for (u = HTTP_HDR_FIRST; u < req->nhd; u++)
 		if (req->hd[u].b != NULL)
 			sz += TXT_LEN(req->hd[u]) + 2;

@@ -4,8 +4,10 @@
  * vary.h -- variants.  A response with Vary is stored with the names it
  * varies on and the values the request that caused its fetch had for
  * them; a later request gets it if its values are the same.  Absent and
- * empty are different values; of several instances of a header the
- * first counts.
+ * empty are different values; several lines of a header count as one,
+ * their values joined with ", " in the order they came (RFC 9110 5.3).
+ * Lines flagged hop-by-hop (HDF_FILTER) are not seen: the values are
+ * those of the request the backend gets.
  *
  * A variant's blob: the names, sorted and lowercased, as
  * "name\0name\0\0", then for each name the request had, in the same
