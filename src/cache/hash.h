@@ -48,6 +48,13 @@ enum hsh_lookup {
 void HSH_Init(void);
 
 /*
+ * Feed one hash_data() to the lookup key: the n strings (NULL is empty)
+ * as one piece, preceded by its length, so that the pieces' boundaries
+ * are part of the key whatever bytes they hold.
+ */
+void HSH_AddData(struct sha256_ctx *sha, const char * const *p, unsigned n);
+
+/*
  * Look digest up for the request headers req (variants are matched on
  * them; ws is scratch space).  always_miss ignores stored objects (not
  * busy ones).  Every objcore returned holds a reference for the

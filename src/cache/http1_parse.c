@@ -322,6 +322,14 @@ h1_request_line(struct http *hp, char *b, char *e, const char **why)
 		*why = "invalid character in request target";
 		return (400);
 	}
+	/*
+	 * A fragment is for the user agent (RFC 9110 4.2.4), which never
+	 * sends it; one that comes would make the URL mean two things.
+	 */
+	if (memchr(u, '#', (size_t)(p - u)) != NULL) {
+		*why = "fragment ('#') in request target";
+		return (400);
+	}
 	u_end = p;
 	r = h1_version(p + 1, e, &hp->protover, why);
 	if (r != 0)

@@ -19,6 +19,7 @@
 #include "cache/backend.h"
 #include "cache/child.h"
 #include "cache/fetch.h"
+#include "cache/hash.h"
 #include "cache/http.h"
 #include "cache/obj.h"
 #include "cache/req.h"
@@ -114,14 +115,12 @@ VRT_hashdata(VRT_CTX, const struct strands *s)
 		VRT_fail(ctx, "hash_data() can only be used in vcl_hash");
 		return;
 	}
-	for (i = 0; s != NULL && i < s->n; i++) {
-		if (s->p[i] == NULL)
-			continue;
-		SHA256_Update(ctx->req->sha, s->p[i], strlen(s->p[i]));
-		VSLbs(ctx->vsl, SLT_Hash, s->p[i]);
-	}
-	/* A separator, so that ("ab", "c") and ("a", "bc") differ. */
-	SHA256_Update(ctx->req->sha, "#", 1);
+	if (s == NULL)
+		return;
+	HSH_AddData(ctx->req->sha, s->p, (unsigned)s->n);
+	for (i = 0; i < s->n; i++)
+		if (s->p[i] != NULL)
+			VSLbs(ctx->vsl, SLT_Hash, s->p[i]);
 }
 
 VCL_STRING

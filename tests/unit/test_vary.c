@@ -6,7 +6,7 @@
  * that are prefixes of their neighbours in every position, repeated and
  * hop-by-hop lines, and a property test against a naive reference: two
  * requests share a key if and only if they send the same values for
- * every Vary'd name.
+ * every Vary'd name.  And the lookup key's pieces (HSH_AddData).
  */
 
 #include "config.h"
@@ -19,6 +19,8 @@
 #include <strings.h>
 
 #include "common/miniobj.h"
+#include "common/sha256.h"
+#include "cache/hash.h"
 #include "cache/http.h"
 #include "cache/rfc.h"
 #include "cache/vary.h"
@@ -406,6 +408,63 @@ START_TEST(test_vary_property)
 }
 END_TEST
 
+/*--------------------------------------------------------------------
+ * The lookup key: each hash_data() is one piece, whatever it holds.
+ */
+
+static void
+key_of(unsigned char *out, const char * const *calls)
+{
+	struct sha256_ctx sha;
+	const char *one[1];
+
+	SHA256_Init(&sha);
+	for (; *calls != NULL; calls++) {
+		one[0] = **calls == '\001' ? NULL : *calls;
+		HSH_AddData(&sha, one, 1);
+	}
+	SHA256_Final(&sha, out);
+}
+
+START_TEST(test_key_pieces)
+{
+	/* Pairs of call sequences that were one key with a '#' joint. */
+	static const char * const seqs[][4] = {
+		{ "/p#h.example", "x", NULL },
+		{ "/p", "h.example#x", NULL },
+		{ "/p#", "x", NULL },
+		{ "/p", "#x", NULL },
+		{ "ab", "c", NULL },
+		{ "a", "bc", NULL },
+		{ "a", "", NULL },
+		{ "a", NULL },
+		{ "", "a", NULL },
+		{ "a#", NULL },
+		{ "a", "#", NULL },
+		{ "\001", NULL },	/* hash_data() of nothing */
+		{ NULL },
+	};
+	unsigned char d[ARRAY_SIZE(seqs)][SHA256_LEN];
+	const char *parts[2] = { "/p", "#x" };
+	unsigned char whole[SHA256_LEN];
+	struct sha256_ctx sha;
+	unsigned u, w;
+
+	for (u = 0; u < ARRAY_SIZE(seqs); u++) {
+		key_of(d[u], seqs[u]);
+		for (w = 0; w < u; w++)
+			ck_assert_msg(memcmp(d[u], d[w], SHA256_LEN),
+			    "sequences %u and %u share a key", u, w);
+	}
+	/* One hash_data(a + b) is the piece "ab", as one string would be. */
+	SHA256_Init(&sha);
+	HSH_AddData(&sha, parts, 2);
+	SHA256_Final(&sha, whole);
+	key_of(d[0], (const char * const[]){ "/p#x", NULL });
+	ck_assert_int_eq(memcmp(whole, d[0], SHA256_LEN), 0);
+}
+END_TEST
+
 static Suite *
 vary_suite(void)
 {
@@ -421,6 +480,9 @@ vary_suite(void)
 	tc = tcase_create("lines");
 	tcase_add_test(tc, test_vary_repeated_lines);
 	tcase_add_test(tc, test_vary_hop_by_hop_unseen);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("key");
+	tcase_add_test(tc, test_key_pieces);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("property");
 	tcase_set_timeout(tc, 60);
