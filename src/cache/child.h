@@ -33,6 +33,8 @@ struct listen_sock {
 struct backend_arg {
 	char			host[256];	/* as given */
 	char			port[16];
+	/* host[:port] for requests without Host (RFC 9110 7.2) */
+	char			hosthdr[280];
 	char			ipv4[64];	/* numeric, "" if none */
 	char			ipv6[64];	/* numeric, "" if none */
 };

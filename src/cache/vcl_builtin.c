@@ -64,7 +64,7 @@ builtin_event(VRT_CTX, enum vcl_event ev)
 		INIT_OBJ(&be, VRT_BACKEND_MAGIC);
 		be.vcl_name = "default";
 		be.endpoint = &ep;
-		be.hosthdr = ba->host;
+		be.hosthdr = ba->hosthdr;
 		be.connect_timeout = -1;
 		be.first_byte_timeout = -1;
 		be.between_bytes_timeout = -1;

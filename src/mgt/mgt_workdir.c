@@ -215,6 +215,11 @@ MGT_BackendArg(const char *arg, struct backend_arg *ba)
 		MGT_Usage("-b %s: expected host:port", arg);
 	(void)snprintf(ba->host, sizeof ba->host, "%s", host);
 	(void)snprintf(ba->port, sizeof ba->port, "%s", port);
+	/* The port unless it is http's default; IPv6 in brackets. */
+	(void)snprintf(ba->hosthdr, sizeof ba->hosthdr, "%s%s%s%s%s",
+	    strchr(host, ':') != NULL ? "[" : "", host,
+	    strchr(host, ':') != NULL ? "]" : "",
+	    strcmp(port, "80") ? ":" : "", strcmp(port, "80") ? port : "");
 	memset(&hints, 0, sizeof hints);
 	hints.ai_socktype = SOCK_STREAM;
 	i = getaddrinfo(host, port, &hints, &res);
