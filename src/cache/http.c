@@ -197,6 +197,35 @@ HTTP_HdrHasToken(const struct http *hp, const char *name, const char *tok)
 	return (0);
 }
 
+int
+HTTP_HdrIsOnly(const struct http *hp, const char *name, const char *tok)
+{
+	size_t l = strlen(tok);
+	const char *p, *q, *r;
+	struct txt v;
+	unsigned u, n = 0;
+
+	for (u = HTTP_FindHdr(hp, name, 0); u != 0;
+	    u = HTTP_FindHdr(hp, name, u + 1)) {
+		v = HTTP_HdrValue(hp, u);
+		for (p = v.b; p < v.e; p = q < v.e ? q + 1 : q) {
+			while (p < v.e && (*p == ' ' || *p == '\t'))
+				p++;
+			for (q = p; q < v.e && *q != ','; q++)
+				continue;
+			for (r = q; r > p && (r[-1] == ' ' || r[-1] == '\t');
+			    r--)
+				continue;
+			if (r == p)
+				continue;	/* an empty element */
+			if ((size_t)(r - p) != l || strncasecmp(p, tok, l))
+				return (0);
+			n++;
+		}
+	}
+	return (n > 0);
+}
+
 static int
 http_add(struct http *hp, const char *b, const char *e)
 {
@@ -407,6 +436,111 @@ HTTP_Filter(struct http *hp, const char *name)
 	http_filter_name(hp, name, strlen(name));
 }
 
+/*
+ * Call f on each token of every Connection line (split at commas and
+ * blanks); stop when it returns non-zero, and return that.
+ */
+typedef int http_token_f(struct http *hp, const char *b, size_t l,
+    void *priv);
+
+static int
+http_each_connection_token(struct http *hp, http_token_f *f, void *priv)
+{
+	struct txt v;
+	const char *p, *q;
+	unsigned u;
+	int r;
+
+	for (u = HTTP_FindHdr(hp, "Connection", 0); u != 0;
+	    u = HTTP_FindHdr(hp, "Connection", u + 1)) {
+		v = HTTP_HdrValue(hp, u);
+		for (p = v.b; p < v.e; p = q) {
+			while (p < v.e && (*p == ',' || *p == ' ' ||
+			    *p == '\t'))
+				p++;
+			for (q = p; q < v.e && *q != ',' && *q != ' ' &&
+			    *q != '\t'; q++)
+				continue;
+			if (q == p)
+				continue;
+			r = f(hp, p, (size_t)(q - p), priv);
+			if (r != 0)
+				return (r);
+		}
+	}
+	return (0);
+}
+
+static int
+http_is_name(const char *b, size_t l, const char *name)
+{
+
+	return (l == strlen(name) && !strncasecmp(b, name, l));
+}
+
+static int
+http_filter_token(struct http *hp, const char *b, size_t l, void *priv)
+{
+
+	(void)priv;
+	/* Host is end-to-end whatever a client says. */
+	if (!http_is_name(b, l, "Host"))
+		http_filter_name(hp, b, l);
+	return (0);
+}
+
+/* Headers a Connection token never removes from a request. */
+static const char * const http_conn_keep[] = {
+	"Host",			/* end-to-end whatever a client says */
+	"Connection", "Keep-Alive", "TE", "Trailer", "Transfer-Encoding",
+	"Upgrade",		/* flagged already; pipe hands Upgrade on */
+};
+
+static int
+http_unset_token(struct http *hp, const char *b, size_t l, void *priv)
+{
+	unsigned u;
+
+	(void)priv;
+	if (http_is_name(b, l, "Content-Length"))
+		return (-1);
+	for (u = 0; u < ARRAY_SIZE(http_conn_keep); u++)
+		if (http_is_name(b, l, http_conn_keep[u]))
+			return (0);
+	if (l >= 6 && !strncasecmp(b, "Proxy-", 6))
+		return (0);
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++)
+		if (HTTP_IsHdr(hp, u, b, l))
+			hp->hdf[u] |= HDF_UNSET;
+	return (0);
+}
+
+int
+HTTP_UnsetConnectionNamed(struct http *hp, const char **why)
+{
+	unsigned u, v;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	if (http_each_connection_token(hp, http_unset_token, NULL) != 0) {
+		*why = "Connection names Content-Length, which framed the "
+		    "body";
+		return (-1);
+	}
+	for (u = v = HTTP_HDR_FIRST; u < hp->nhd; u++) {
+		if (hp->hdf[u] & HDF_UNSET) {
+			VSLbt(hp->vsl, http_tag_unset(hp), hp->hd[u]);
+			continue;
+		}
+		if (u != v) {
+			hp->hd[v] = hp->hd[u];
+			hp->hdf[v] = hp->hdf[u];
+		}
+		v++;
+	}
+	hp->nhd = (uint16_t)v;
+	return (0);
+}
+
 void
 HTTP_FilterHopByHop(struct http *hp)
 {
@@ -414,8 +548,6 @@ HTTP_FilterHopByHop(struct http *hp)
 		"Connection", "Keep-Alive", "TE", "Trailer",
 		"Transfer-Encoding", "Upgrade",
 	};
-	struct txt v;
-	const char *p, *q;
 	unsigned u, i;
 
 	CHECK_OBJ(hp, HTTP_MAGIC);
@@ -427,22 +559,7 @@ HTTP_FilterHopByHop(struct http *hp)
 			hp->hdf[u] |= HDF_FILTER;
 	}
 	/* Connection: a, b names more hop-by-hop headers. */
-	for (u = HTTP_FindHdr(hp, "Connection", 0); u != 0;
-	    u = HTTP_FindHdr(hp, "Connection", u + 1)) {
-		v = HTTP_HdrValue(hp, u);
-		for (p = v.b; p < v.e; p = q) {
-			while (p < v.e && (*p == ',' || *p == ' ' ||
-			    *p == '\t'))
-				p++;
-			for (q = p; q < v.e && *q != ',' && *q != ' ' &&
-			    *q != '\t'; q++)
-				continue;
-			/* Host is end-to-end whatever a client says. */
-			if (q > p && !((size_t)(q - p) == 4 &&
-			    !strncasecmp(p, "Host", 4)))
-				http_filter_name(hp, p, (size_t)(q - p));
-		}
-	}
+	(void)http_each_connection_token(hp, http_filter_token, NULL);
 }
 
 const char *

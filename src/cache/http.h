@@ -33,6 +33,7 @@ struct ws;
 
 /* Per-slot flags */
 #define HDF_FILTER		(1U << 0)	/* hop-by-hop: not copied on */
+#define HDF_UNSET		(1U << 1)	/* HTTP_UnsetConnectionNamed's */
 
 struct http {
 	unsigned		magic;
@@ -74,6 +75,11 @@ struct txt HTTP_HdrValue(const struct http *hp, unsigned u);
 /* Does the header's comma-separated value list contain token tok? */
 int HTTP_HdrHasToken(const struct http *hp, const char *name,
     const char *tok);
+/*
+ * Is every element of every line of the header tok (and there is at
+ * least one)?  "Expect: 100-continue" twice is still 100-continue.
+ */
+int HTTP_HdrIsOnly(const struct http *hp, const char *name, const char *tok);
 
 /*
  * Changing headers.  Return 0, or -1 when out of slots or workspace
@@ -113,6 +119,15 @@ int HTTP_Clone(struct http *dst, const struct http *src);
  * Transfer-Encoding, Upgrade, Proxy-*.
  */
 void HTTP_FilterHopByHop(struct http *hp);
+/*
+ * A received request: remove the headers its Connection header names
+ * (RFC 9110 7.6.1), logging each as unset, so that VCL, the lookup and
+ * variant keys and the backend all see one request.  Host stays, and so
+ * do the headers HTTP_FilterHopByHop flags by name (Upgrade is handed
+ * on by pipe).  0, or -1 with *why when Connection names Content-Length,
+ * which framed the body: removing it would desync the backend.
+ */
+int HTTP_UnsetConnectionNamed(struct http *hp, const char **why);
 /* Flag every instance of one header HDF_FILTER. */
 void HTTP_Filter(struct http *hp, const char *name);
 

@@ -203,6 +203,35 @@ h1_reject(struct req *req, unsigned status, const char *why)
 	    status == 431 ? SC_RX_OVERFLOW : SC_RX_BAD);
 }
 
+/* ASCII only: a host name is compared without regard to case. */
+static void
+h1_lower(char *b, const char *e)
+{
+
+	for (; b < e; b++)
+		if (*b >= 'A' && *b <= 'Z')
+			*b = (char)(*b - 'A' + 'a');
+}
+
+/*
+ * Host is case-insensitive (RFC 9110 4.2.3): lowercase it once, where it
+ * was received, so the lookup key, VCL and the backend see one spelling
+ * and EXAMPLE.com hits what example.com stored.  The bytes are in the
+ * receive buffer, which is ours to write.
+ */
+static void
+h1_host_lower(struct http *hp)
+{
+	struct txt v;
+	unsigned u;
+
+	for (u = HTTP_FindHdr(hp, "Host", 0); u != 0;
+	    u = HTTP_FindHdr(hp, "Host", u + 1)) {
+		v = HTTP_HdrValue(hp, u);
+		h1_lower((char *)(uintptr_t)v.b, v.e);
+	}
+}
+
 /*
  * An absolute-form target (RFC 9112 3.2.2): the authority becomes the
  * Host header and the path the URL.  Other non-origin forms are only
@@ -237,6 +266,7 @@ h1_target(struct req *req, const char **why)
 		*why = "bad authority in absolute URI";
 		return (-1);
 	}
+	h1_lower((char *)(uintptr_t)a, p);
 	HTTP_Unset(hp, "Host");
 	if (HTTP_PrintfHeader(hp, "Host: %.*s", (int)(p - a), a))
 		return (-1);
@@ -257,7 +287,6 @@ static unsigned
 h1_body_setup(struct req *req, enum body_status bs, uint64_t cl,
     const char **why)
 {
-	struct txt v;
 
 	req->body_bs = bs;
 	req->body_cl = cl;
@@ -283,10 +312,10 @@ h1_body_setup(struct req *req, enum body_status bs, uint64_t cl,
 	default:
 		WRONG("request body status");
 	}
-	if (!HTTP_GetHdr(req->http, "Expect", &v))
+	if (!HTTP_GetHdr(req->http, "Expect", NULL))
 		return (0);
-	if (!TXT_EqCase(v, "100-continue") ||
-	    HTTP_CountHdr(req->http, "Expect") > 1) {
+	/* Lines of 100-continue, repeated or not, mean 100-continue. */
+	if (!HTTP_HdrIsOnly(req->http, "Expect", "100-continue")) {
 		*why = "unsupported Expect";
 		return (417);
 	}
@@ -346,6 +375,7 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 		h1_reject(req, status, why);
 		return (-1);
 	}
+	h1_host_lower(req->http);
 	HTTP_Log(req->http);
 	if ((unsigned)req->http->nhd - HTTP_HDR_FIRST >
 	    cache_param->http_max_hdr) {
@@ -365,6 +395,11 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 		return (-1);
 	}
 	if (h1_target(req, &why) != 0) {
+		h1_reject(req, 400, why);
+		return (-1);
+	}
+	/* After framing: Connection never unframes a body. */
+	if (HTTP_UnsetConnectionNamed(req->http, &why) != 0) {
 		h1_reject(req, 400, why);
 		return (-1);
 	}

@@ -372,3 +372,29 @@ CO_LetTimePass(double seconds)
 
 	(void)poll(NULL, 0, (int)(seconds * 1000));
 }
+
+void
+CO_VaryWalk(struct origin *o, struct client *cl, const char *url,
+    const char *resp_hdrs, const struct co_vary_step *t, unsigned nt)
+{
+	char hdrs[1024];
+	struct hx_msg *r;
+	unsigned u, n = 0;
+
+	for (u = 0; u < nt; u++) {
+		(void)snprintf(hdrs, sizeof hdrs, "%s%s", t[u].hdrs,
+		    resp_hdrs);
+		r = CO_Fetch(cl, url, hdrs);
+		CO_BodyIs(r, url, t[u].serial);
+		if (t[u].serial > n) {
+			n = t[u].serial;
+			CO_CsIs(r, url, "Veneer; fwd=miss; stored");
+		} else {
+			(void)CO_CsHit(r, url, 99, 100);
+		}
+		ck_assert_msg(ORIGIN_NReq(o) == n, "%s, request %u (%s): the "
+		    "origin got %u requests, want %u", url, u, t[u].hdrs,
+		    ORIGIN_NReq(o), n);
+		HX_MsgFree(&r);
+	}
+}

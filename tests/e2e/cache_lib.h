@@ -72,6 +72,21 @@ void	CO_CsMiss(const struct hx_msg *, const char *url);
 /* The Age header, an integer. */
 long	CO_AgeOf(const struct hx_msg *, const char *url);
 
+/* A request's headers, and the origin's answer # its variant gets. */
+struct co_vary_step {
+	const char	*hdrs;
+	unsigned	serial;
+};
+/*
+ * Ask cl for url with each step's headers, the origin o answering with
+ * resp_hdrs (a Vary): a new serial must be a stored miss, a known one a
+ * hit on that variant, and o sees one request per variant (o's count
+ * starts at 0).
+ */
+void	CO_VaryWalk(struct origin *o, struct client *cl, const char *url,
+	    const char *resp_hdrs, const struct co_vary_step *t,
+	    unsigned nt);
+
 /* An HTTP date, t seconds from now. */
 void	CO_HttpDate(char *buf, size_t size, long t);
 /* A sleep that only lets a TTL run out. */

@@ -679,53 +679,26 @@ END_TEST
  * 5. Vary.
  */
 
-/* A request's headers, and the origin's answer # its variant gets. */
-struct vary_step {
-	const char	*hdrs;
-	unsigned	serial;
-};
-
-/*
- * Ask for url with each step's headers, the origin answering with
- * resp_hdrs (a Vary): a new serial must be a stored miss, a known one a
- * hit on that variant, and the origin sees one request per variant.
- */
+/* Walk the steps against a new veneerd and origin. */
 static void
-vary_walk(const char *url, const char *resp_hdrs, const struct vary_step *t,
-    unsigned nt)
+vary_walk(const char *url, const char *resp_hdrs,
+    const struct co_vary_step *t, unsigned nt)
 {
-	char hdrs[512];
 	struct origin *o;
 	struct client *cl;
-	struct hx_msg *r;
 	struct vnd *v;
-	unsigned u, n = 0;
 
 	o = CO_New();
 	v = VND_Launch(ORIGIN_Port(o), NULL);
 	cl = VND_Connect(v);
-	for (u = 0; u < nt; u++) {
-		(void)snprintf(hdrs, sizeof hdrs, "%s%s", t[u].hdrs,
-		    resp_hdrs);
-		r = CO_Fetch(cl, url, hdrs);
-		CO_BodyIs(r, url, t[u].serial);
-		if (t[u].serial > n) {
-			n = t[u].serial;
-			CO_CsIs(r, url, "Veneer; fwd=miss; stored");
-		} else {
-			(void)CO_CsHit(r, url, 99, 100);
-		}
-		ck_assert_msg(ORIGIN_NReq(o) == n, "request %u: the origin "
-		    "got %u requests, want %u", u, ORIGIN_NReq(o), n);
-		HX_MsgFree(&r);
-	}
+	CO_VaryWalk(o, cl, url, resp_hdrs, t, nt);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
 }
 
 START_TEST(vary_variants)
 {
-	static const struct vary_step t[] = {
+	static const struct co_vary_step t[] = {
 		{ "Accept-Encoding: gzip\r\n", 1 },
 		{ "Accept-Encoding: br\r\n", 2 },
 		{ "", 3 },
@@ -746,7 +719,7 @@ END_TEST
 /* Vary on two header lines, names in any case. */
 START_TEST(vary_split_mixed_case)
 {
-	static const struct vary_step t[] = {
+	static const struct co_vary_step t[] = {
 		{ "Accept-Encoding: gzip\r\nX-Lang: en\r\n", 1 },
 		{ "Accept-Encoding: gzip\r\nX-Lang: fr\r\n", 2 },
 		{ "Accept-Encoding: br\r\nX-Lang: en\r\n", 3 },
