@@ -275,17 +275,15 @@ HTTP_PrintfHeader(struct http *hp, const char *fmt, ...)
 	return (http_add(hp, p, p + n));
 }
 
-void
-HTTP_Unset(struct http *hp, const char *name)
+/* Remove the slots flagged HDF_UNSET, logging each as unset. */
+static void
+http_drop_unset(struct http *hp)
 {
-	size_t l = strlen(name);
 	unsigned u, v;
 
-	CHECK_OBJ(hp, HTTP_MAGIC);
 	for (u = v = HTTP_HDR_FIRST; u < hp->nhd; u++) {
-		if (HTTP_IsHdr(hp, u, name, l)) {
-			VSLbt(hp->vsl, http_tag_unset(hp),
-			    hp->hd[u]);
+		if (hp->hdf[u] & HDF_UNSET) {
+			VSLbt(hp->vsl, http_tag_unset(hp), hp->hd[u]);
 			continue;
 		}
 		if (u != v) {
@@ -295,6 +293,19 @@ HTTP_Unset(struct http *hp, const char *name)
 		v++;
 	}
 	hp->nhd = (uint16_t)v;
+}
+
+void
+HTTP_Unset(struct http *hp, const char *name)
+{
+	size_t l = strlen(name);
+	unsigned u;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++)
+		if (HTTP_IsHdr(hp, u, name, l))
+			hp->hdf[u] |= HDF_UNSET;
+	http_drop_unset(hp);
 }
 
 void
@@ -518,7 +529,6 @@ http_unset_token(struct http *hp, const char *b, size_t l, void *priv)
 int
 HTTP_UnsetConnectionNamed(struct http *hp, const char **why)
 {
-	unsigned u, v;
 
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	if (http_each_connection_token(hp, http_unset_token, NULL) != 0) {
@@ -526,18 +536,7 @@ HTTP_UnsetConnectionNamed(struct http *hp, const char **why)
 		    "body";
 		return (-1);
 	}
-	for (u = v = HTTP_HDR_FIRST; u < hp->nhd; u++) {
-		if (hp->hdf[u] & HDF_UNSET) {
-			VSLbt(hp->vsl, http_tag_unset(hp), hp->hd[u]);
-			continue;
-		}
-		if (u != v) {
-			hp->hd[v] = hp->hd[u];
-			hp->hdf[v] = hp->hdf[u];
-		}
-		v++;
-	}
-	hp->nhd = (uint16_t)v;
+	http_drop_unset(hp);
 	return (0);
 }
 

@@ -33,7 +33,7 @@ struct ws;
 
 /* Per-slot flags */
 #define HDF_FILTER		(1U << 0)	/* hop-by-hop: not copied on */
-#define HDF_UNSET		(1U << 1)	/* HTTP_UnsetConnectionNamed's */
+#define HDF_UNSET		(1U << 1)	/* being removed (http.c) */
 
 struct http {
 	unsigned		magic;
