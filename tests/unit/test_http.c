@@ -245,6 +245,76 @@ START_TEST(test_filter_two_connection_headers)
 }
 END_TEST
 
+/* What Connection: names leaves a received request; prefixes stay. */
+START_TEST(test_unset_connection_named)
+{
+	static const char * const h[] = {
+		"Host: a", "X-A: 1", "X-AB: 2", "X-A-B: 3", "x-a: 4",
+		"Connection: x-A,, \t X-Gone", "Connection: keep-alive, Host",
+		"Keep-Alive: 5", "X-Gone: 6", "Proxy-Foo: 7",
+		"Connection: Upgrade, Proxy-Foo, TE", "Upgrade: websocket",
+		"TE: trailers", "X-Kept: 8", NULL,
+	};
+	const char *why = NULL;
+
+	add(&m1.http, h);
+	HTTP_FilterHopByHop(&m1.http);
+	ck_assert_int_eq(HTTP_UnsetConnectionNamed(&m1.http, &why), 0);
+	ck_assert_ptr_null(why);
+	ck_assert_uint_eq(HTTP_CountHdr(&m1.http, "X-A"), 0);
+	ck_assert_uint_eq(HTTP_CountHdr(&m1.http, "X-Gone"), 0);
+	/* Names that extend a named one are other headers. */
+	ck_assert(has_value(&m1.http, "X-AB", "2"));
+	ck_assert(has_value(&m1.http, "X-A-B", "3"));
+	/* Host is end-to-end; the named hop-by-hop ones stay flagged. */
+	ck_assert(has_value(&m1.http, "Host", "a"));
+	ck_assert(has_value(&m1.http, "Upgrade", "websocket"));
+	ck_assert(has_value(&m1.http, "Keep-Alive", "5"));
+	ck_assert(has_value(&m1.http, "Proxy-Foo", "7"));
+	ck_assert(has_value(&m1.http, "TE", "trailers"));
+	ck_assert(has_value(&m1.http, "X-Kept", "8"));
+	ck_assert_uint_eq(HTTP_CountHdr(&m1.http, "Connection"), 3);
+	/* The survivors keep their order and their flags. */
+	ck_assert(HTTP_IsHdr(&m1.http, HTTP_HDR_FIRST + 2, "X-A-B", 5));
+	ck_assert(m1.http.hdf[HTTP_FindHdr(&m1.http, "Upgrade", 0)] &
+	    HDF_FILTER);
+	ck_assert(!(m1.http.hdf[HTTP_FindHdr(&m1.http, "X-Kept", 0)] &
+	    HDF_FILTER));
+	ck_assert_uint_eq(m1.http.nhd, HTTP_HDR_FIRST + 11);
+}
+END_TEST
+
+START_TEST(test_unset_connection_content_length)
+{
+	static const char * const h[] = {
+		"Content-Length: 5", "Connection: close, CONTENT-length", NULL,
+	};
+	const char *why = NULL;
+
+	add(&m1.http, h);
+	ck_assert_int_eq(HTTP_UnsetConnectionNamed(&m1.http, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert(has_value(&m1.http, "Content-Length", "5"));
+}
+END_TEST
+
+START_TEST(test_hdr_is_only)
+{
+	static const char * const h[] = {
+		"Expect: 100-continue", "X-Other: 1", "expect: 100-Continue , ",
+		"A: x, y", "B:", "C: ,", NULL,
+	};
+
+	add(&m1.http, h);
+	ck_assert(HTTP_HdrIsOnly(&m1.http, "Expect", "100-continue"));
+	ck_assert(!HTTP_HdrIsOnly(&m1.http, "A", "x"));
+	ck_assert(!HTTP_HdrIsOnly(&m1.http, "B", "x"));
+	ck_assert(!HTTP_HdrIsOnly(&m1.http, "C", "x"));
+	ck_assert(!HTTP_HdrIsOnly(&m1.http, "Absent", "x"));
+	ck_assert(!HTTP_HdrIsOnly(&m1.http, "Expect", "100-continu"));
+}
+END_TEST
+
 START_TEST(test_copy_headers)
 {
 	static const char * const h[] = {
@@ -356,6 +426,9 @@ http_suite(void)
 	tcase_add_test(tc, test_unset);
 	tcase_add_test(tc, test_filter_hop_by_hop);
 	tcase_add_test(tc, test_filter_two_connection_headers);
+	tcase_add_test(tc, test_unset_connection_named);
+	tcase_add_test(tc, test_unset_connection_content_length);
+	tcase_add_test(tc, test_hdr_is_only);
 	tcase_add_test(tc, test_copy_headers);
 	tcase_add_test(tc, test_copy_headers_full);
 	tcase_add_test(tc, test_set_header_limits);
