@@ -27,7 +27,7 @@ struct objcore;
 struct worker;
 
 struct vsc_sma {
-#define VSC_FIELD(n, t, l, d)	uint64_t n;
+#define VSC_FIELD(n, t, l, f, d)	uint64_t n;
 #include "vsc_sma_fields.h"
 };
 

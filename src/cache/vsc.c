@@ -21,10 +21,7 @@
 #include "vsm/vscw.h"
 
 static const struct vscw_desc vsc_desc[] = {
-#define VSC_FIELD(n, t, l, d)						\
-	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
-	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
-	    NULL, d },
+#define VSC_FIELD VSCW_DESC
 #include "vsc_fields.h"
 };
 
@@ -41,16 +38,11 @@ static struct vsc_worker *vsc_reg;
 int
 VSC_Init(struct vsmw *vsmw, char *err, size_t errlen)
 {
-	struct vscw_desc desc[VSC_NFIELDS];
-	unsigned u;
 	uint64_t *p;
 
 	assert(sizeof vsc_desc / sizeof vsc_desc[0] == VSC_NFIELDS);
 	vsc_t0 = TIM_mono();
-	memcpy(desc, vsc_desc, sizeof desc);
-	for (u = 0; u < VSC_NFIELDS; u++)
-		desc[u].format = VSCW_Format(desc[u].name);
-	p = VSCW_New(vsmw, "MAIN", "main", "Main counters", desc,
+	p = VSCW_New(vsmw, "MAIN", "main", "Main counters", vsc_desc,
 	    VSC_NFIELDS);
 	if (p == NULL) {
 		(void)snprintf(err, errlen, "cannot create the counters "
@@ -161,10 +153,7 @@ VSC_Tick(void)
 }
 
 static const struct vscw_desc vsc_sma_desc[] = {
-#define VSC_FIELD(n, t, l, d)						\
-	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
-	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
-	    NULL, d },
+#define VSC_FIELD VSCW_DESC
 #include "vsc_sma_fields.h"
 };
 
@@ -173,30 +162,21 @@ static const struct vscw_desc vsc_sma_desc[] = {
 struct vsc_sma *
 VSC_NewSma(const char *name)
 {
-	struct vscw_desc desc[VSC_SMA_NFIELDS];
 	char ident[64];
-	unsigned u;
 	uint64_t *p;
 
-	assert(sizeof(struct vsc_sma) == sizeof desc / sizeof desc[0] *
-	    sizeof(uint64_t));
-	memcpy(desc, vsc_sma_desc, sizeof desc);
-	for (u = 0; u < VSC_SMA_NFIELDS; u++)
-		desc[u].format = VSCW_Format(desc[u].name);
+	assert(sizeof(struct vsc_sma) == VSC_SMA_NFIELDS * sizeof(uint64_t));
 	(void)snprintf(ident, sizeof ident, "SMA.%s", name);
 	if (child_vsmw == NULL)
 		return (NULL);
 	p = VSCW_New(child_vsmw, ident, "sma", "Malloc stevedore counters",
-	    desc, VSC_SMA_NFIELDS);
+	    vsc_sma_desc, VSC_SMA_NFIELDS);
 	return ((struct vsc_sma *)(void *)p);
 }
 
 /* The manager's counters, for the manual only (mgt_vsc.c has them). */
 static const struct vscw_desc vsc_mgt_desc[] = {
-#define VSC_FIELD(n, t, l, d)						\
-	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
-	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
-	    NULL, d },
+#define VSC_FIELD VSCW_DESC
 #include "vsc_mgt_fields.h"
 };
 
@@ -227,7 +207,7 @@ vsc_roff_group(const char *prefix, const struct vscw_desc *desc,
 		printf(".TP\n.B %s.", prefix);
 		vsc_roff_text(desc[u].name);
 		printf("\n.RI ( %s \", \" %s \", \" %s )\n", desc[u].type,
-		    VSCW_Format(desc[u].name), desc[u].level);
+		    desc[u].format, desc[u].level);
 		vsc_roff_text(desc[u].oneliner);
 		fputs(".\n", stdout);
 	}

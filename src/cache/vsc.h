@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 struct vsc_main {
-#define VSC_FIELD(n, t, l, d)	uint64_t n;
+#define VSC_FIELD(n, t, l, f, d)	uint64_t n;
 #include "vsc_fields.h"
 };
 

@@ -139,17 +139,6 @@ vscw_json(struct vscw_buf *vb, const char *name, const char *oneliner,
 	vscw_add(vb, "}}", 2);
 }
 
-const char *
-VSCW_Format(const char *name)
-{
-
-	if (strstr(name, "bytes") != NULL)
-		return ("bytes");
-	if (!strcmp(name, "uptime"))
-		return ("duration");
-	return ("integer");
-}
-
 uint64_t *
 VSCW_New(struct vsmw *vsmw, const char *ident, const char *name,
     const char *oneliner, const struct vscw_desc *desc, unsigned n)
