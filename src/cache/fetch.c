@@ -51,10 +51,10 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	/* PARAM_Check keeps workspace_backend above http_resp_size. */
 	assert(vslbuf != NULL && bo->rx_b != NULL);
 	VSL_Setup(bo->vsl, vslbuf, (size_t)(cache_param->vsl_buffer & ~3ULL));
-	bo->bereq = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,
-	    SLT_BereqMethod);
-	bo->beresp = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,
-	    SLT_BerespMethod);
+	bo->bereq = HTTP_New(bo->ws, HTTP_NHDR(cache_param->http_max_hdr),
+	    bo->vsl, SLT_BereqMethod);
+	bo->beresp = HTTP_New(bo->ws, HTTP_NHDR(cache_param->http_max_hdr),
+	    bo->vsl, SLT_BerespMethod);
 	if (bo->bereq == NULL || bo->beresp == NULL) {
 		VSC_Count(wrk->stats, ws_backend_overflow, 1);
 		VSLb(req->vsl, SLT_Error, "workspace_backend overflow (%ju "

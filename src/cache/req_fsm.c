@@ -758,7 +758,7 @@ req_resp_from_obj(struct req *req)
 	struct http *ohp;
 	vtim_real age;
 
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	req->resp = HTTP_New(req->ws, HTTP_NHDR(cache_param->http_max_hdr),
 	    req->vsl, SLT_RespMethod);
 	ohp = req_obj_http(req);
 	if (req->resp == NULL || ohp == NULL) {
@@ -789,7 +789,7 @@ req_resp_from_beresp(struct req *req)
 	unsigned status = beresp->status;
 
 	/* Room for our own headers beyond what the backend sent. */
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	req->resp = HTTP_New(req->ws, HTTP_NHDR(cache_param->http_max_hdr),
 	    req->vsl, SLT_RespMethod);
 	if (req->resp == NULL)
 		return;
@@ -919,7 +919,7 @@ req_step_synth(struct worker *wrk, struct req *req)
 	status = req->err_code;
 	if (status < 100 || status > 999)
 		status = 503;
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	req->resp = HTTP_New(req->ws, HTTP_NHDR(cache_param->http_max_hdr),
 	    req->vsl, SLT_RespMethod);
 	if (req->resp == NULL)
 		WS_MarkOverflow(req->ws);
