@@ -46,6 +46,8 @@ enum hsh_lookup {
 };
 
 void HSH_Init(void);
+/* Assert that the caller holds oh's shard lock (for the _locked calls). */
+void HSH_AssertLocked(const struct objhead *oh);
 
 /*
  * Look digest up for the request headers req (variants are matched on

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/tim.h"
 #include "cache/child.h"
@@ -30,7 +31,7 @@ struct vsc_main *VSC_C_main = &vsc_dummy;
 static vtim_mono vsc_t0;
 
 /* Every worker's block, for VSC_Tick. */
-static pthread_mutex_t vsc_reg_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct lock vsc_reg_mtx = LOCK_INITIALIZER;
 static struct vsc_worker *vsc_reg;
 
 #define VSC_NFIELDS	(sizeof(struct vsc_main) / sizeof(uint64_t))
@@ -58,14 +59,14 @@ VSC_WorkerInit(struct vsc_worker *w)
 {
 
 	INIT_OBJ(w, VSC_WORKER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_init(&w->mtx, NULL));
-	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	LOCK_Init(&w->mtx);
+	LOCK_Lock(&vsc_reg_mtx);
 	w->next = vsc_reg;
 	if (vsc_reg != NULL)
 		vsc_reg->prevp = &w->next;
 	w->prevp = &vsc_reg;
 	vsc_reg = w;
-	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
+	LOCK_Unlock(&vsc_reg_mtx);
 }
 
 void
@@ -73,13 +74,13 @@ VSC_WorkerFini(struct vsc_worker *w)
 {
 
 	CHECK_OBJ(w, VSC_WORKER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	LOCK_Lock(&vsc_reg_mtx);
 	*w->prevp = w->next;
 	if (w->next != NULL)
 		w->next->prevp = w->prevp;
-	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
+	LOCK_Unlock(&vsc_reg_mtx);
 	VSC_Publish(w);
-	ASSERT_ZERO(pthread_mutex_destroy(&w->mtx));
+	LOCK_Fini(&w->mtx);
 	w->magic = 0;
 }
 
@@ -111,7 +112,7 @@ VSC_Publish(struct vsc_worker *w)
 	size_t u, k, run;
 
 	CHECK_OBJ(w, VSC_WORKER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
+	LOCK_Lock(&w->mtx);
 	for (u = 0; u < VSC_NFIELDS; u += run) {
 		run = VSC_NFIELDS - u < 8 ? VSC_NFIELDS - u : 8;
 		if (memcmp(c + u, p + u, run * sizeof *c) == 0)
@@ -119,7 +120,7 @@ VSC_Publish(struct vsc_worker *w)
 		for (k = u; k < u + run; k++)
 			vsc_publish_one(c, p, g, k);
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
+	LOCK_Unlock(&w->mtx);
 }
 
 /* Anybody's publishing (the once-a-second tick): word by word. */
@@ -132,10 +133,10 @@ vsc_publish_all(struct vsc_worker *w)
 	size_t u;
 
 	CHECK_OBJ(w, VSC_WORKER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
+	LOCK_Lock(&w->mtx);
 	for (u = 0; u < VSC_NFIELDS; u++)
 		vsc_publish_one(c, p, g, u);
-	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
+	LOCK_Unlock(&w->mtx);
 }
 
 void
@@ -146,10 +147,10 @@ VSC_Tick(void)
 
 	__atomic_store_n(&VSC_C_main->uptime,
 	    (uint64_t)(TIM_mono() - vsc_t0), __ATOMIC_RELAXED);
-	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	LOCK_Lock(&vsc_reg_mtx);
 	for (w = vsc_reg; w != NULL; w = w->next)
 		vsc_publish_all(w);
-	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
+	LOCK_Unlock(&vsc_reg_mtx);
 }
 
 static const struct vscw_desc vsc_sma_desc[] = {

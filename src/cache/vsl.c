@@ -17,6 +17,7 @@
 #include <string.h>
 #include <fnmatch.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/fmt.h"
 #include "common/param.h"
@@ -33,7 +34,7 @@ const unsigned VSL_tag_flags[SLT__Max] = {
 #include "vsl_tags.h"
 };
 
-static pthread_mutex_t vsl_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct lock vsl_mtx = LOCK_INITIALIZER;
 static struct vsl_head *vsl_head;	/* const after init */
 static uint32_t *vsl_log;		/* const after init */
 static uint32_t vsl_end;		/* const: words usable in log */
@@ -116,7 +117,7 @@ VSL_Init(void *mem, size_t len)
 	    vsl_mask_default(), vsl_mask, err, sizeof err) != 0)
 		(void)VSL_MaskParse(vsl_mask_default(), vsl_mask, err,
 		    sizeof err);
-	ASSERT_ZERO(pthread_mutex_lock(&vsl_mtx));
+	LOCK_Lock(&vsl_mtx);
 	vsl_head = mem;
 	/*
 	 * Touch the whole log now (as varnishd does): its page faults are
@@ -139,7 +140,7 @@ VSL_Init(void *mem, size_t len)
 	vsl_ptr = 0;
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(vsl_head->marker, VSL_HEAD_MARKER, sizeof vsl_head->marker);
-	ASSERT_ZERO(pthread_mutex_unlock(&vsl_mtx));
+	LOCK_Unlock(&vsl_mtx);
 }
 
 static inline int
@@ -161,6 +162,7 @@ static void
 vsl_wrap_locked(void)
 {
 
+	LOCK_AssertHeld(&vsl_mtx);
 	vsl_segn += VSL_SEGMENTS - (vsl_segn % VSL_SEGMENTS);
 	vsl_head->offset[0] = 0;
 	vsl_log[0] = VSL_ENDMARKER;
@@ -186,7 +188,7 @@ vsl_append(const uint32_t *p, uint32_t n)
 	if (vsl_head == NULL)
 		return;		/* before VSL_Init: unit tests, early errors */
 	assert(n >= VSL_OVERHEAD && n < vsl_segsize);
-	ASSERT_ZERO(pthread_mutex_lock(&vsl_mtx));
+	LOCK_Lock(&vsl_mtx);
 	if (vsl_ptr + n >= vsl_end)
 		vsl_wrap_locked();
 	dst = vsl_ptr;
@@ -198,7 +200,7 @@ vsl_append(const uint32_t *p, uint32_t n)
 		    (int64_t)vsl_ptr, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&vsl_head->segment_n, vsl_segn, __ATOMIC_RELEASE);
-	ASSERT_ZERO(pthread_mutex_unlock(&vsl_mtx));
+	LOCK_Unlock(&vsl_mtx);
 	memcpy(vsl_log + dst + 1, p + 1, (n - 1) * sizeof *p);
 	__atomic_store_n(&vsl_log[dst], p[0], __ATOMIC_RELEASE);
 }
