@@ -346,6 +346,8 @@ HX_Run(Suite *s)
 		    strerror(errno));
 		return (99);
 	}
+	/* Not NULL only in a run nested in a test's child (test_harness). */
+	free(hx_base);
 	hx_base = strdup(path);
 
 	sr = srunner_create(s);
