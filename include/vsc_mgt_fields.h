@@ -5,15 +5,19 @@
  * them.  No include guard; same form as vsc_fields.h.
  */
 
-VSC_FIELD(uptime,	COUNTER, INFO,	"Seconds since the manager started")
-VSC_FIELD(child_start,	COUNTER, INFO,	"Times the child was started")
-VSC_FIELD(child_exit,	COUNTER, INFO,	"Times the child exited as asked")
-VSC_FIELD(child_stop,	COUNTER, INFO,	"Times the child exited with an "
-	"unexpected status")
-VSC_FIELD(child_died,	COUNTER, INFO,	"Times the child was killed by a "
-	"signal")
-VSC_FIELD(child_dump,	COUNTER, INFO,	"Times the child dumped core")
-VSC_FIELD(child_panic,	COUNTER, INFO,	"Times the child panicked: see the "
-	"panic message in the manager's log")
+VSC_FIELD(uptime,		COUNTER, INFO,  DURATION,	"Seconds "
+	"since the manager started")
+VSC_FIELD(child_start,		COUNTER, INFO,  INTEGER,	"Times the "
+	"child was started")
+VSC_FIELD(child_exit,		COUNTER, INFO,  INTEGER,	"Times the "
+	"child exited as asked")
+VSC_FIELD(child_stop,		COUNTER, INFO,  INTEGER,	"Times the "
+	"child exited with an unexpected status")
+VSC_FIELD(child_died,		COUNTER, INFO,  INTEGER,	"Times the "
+	"child was killed by a signal")
+VSC_FIELD(child_dump,		COUNTER, INFO,  INTEGER,	"Times the "
+	"child dumped core")
+VSC_FIELD(child_panic,		COUNTER, INFO,  INTEGER,	"Times the "
+	"child panicked: see the panic message in the manager's log")
 
 #undef VSC_FIELD

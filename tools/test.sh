@@ -148,7 +148,7 @@ raise_nofile() {
 # Check runner counts its test cases ("Checks: N, Failures: F, Errors: E"
 # in its log); any other test counts as one.  Prints failing tests' logs.
 check_tally() {
-	local trs log res line n f e passed=0 failed=0 skipped=0
+	local trs log res line n f e k passed=0 failed=0 skipped=0
 	local check_re='Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+'
 	local -a bad=()
 	while IFS= read -r trs; do
@@ -172,7 +172,17 @@ check_tally() {
 				failed=$((failed + 1))
 			fi ;;
 		*SKIP*)
-			[ -n "$line" ] || skipped=$((skipped + 1)) ;;
+			# A runner whose cases ran but some could not set up
+			# their precondition (HX_Skip) says how many; check
+			# counted them as passed.
+			k=$(sed -n 's/^Skipped: \([0-9][0-9]*\)$/\1/p' \
+			    "$log" 2>/dev/null | tail -n 1)
+			if [ -z "$line" ]; then
+				skipped=$((skipped + 1))
+			elif [ -n "$k" ]; then
+				passed=$((passed - k))
+				skipped=$((skipped + k))
+			fi ;;
 		*)
 			[ -n "$line" ] || passed=$((passed + 1)) ;;
 		esac

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/backend.h"
@@ -43,14 +44,14 @@ struct backend {
 	vtim_dur		first_byte_timeout;	/* const; < 0 param */
 	vtim_dur		between_bytes_timeout;	/* const; < 0 param */
 	unsigned		max_connections;	/* const */
-	pthread_mutex_t		mtx;
+	struct lock		mtx;
 	TAILQ_HEAD(vbc_head_s, vbc) idle;	/* mtx; most recent first */
 	unsigned		n_idle;		/* mtx */
 	unsigned		n_conn;		/* mtx: open, busy or idle */
 	TAILQ_ENTRY(backend)	list;		/* be_list_mtx */
 };
 
-static pthread_mutex_t be_list_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct lock be_list_mtx = LOCK_INITIALIZER;
 static TAILQ_HEAD(, backend) be_list = TAILQ_HEAD_INITIALIZER(be_list);
 
 static int
@@ -115,11 +116,11 @@ BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
 	INIT_OBJ(be->director, DIRECTOR_MAGIC);
 	be->director->vcl_name = be->vcl_name;
 	be->director->backend = be;
-	ASSERT_ZERO(pthread_mutex_init(&be->mtx, NULL));
+	LOCK_Init(&be->mtx);
 	TAILQ_INIT(&be->idle);
-	ASSERT_ZERO(pthread_mutex_lock(&be_list_mtx));
+	LOCK_Lock(&be_list_mtx);
 	TAILQ_INSERT_TAIL(&be_list, be, list);
-	ASSERT_ZERO(pthread_mutex_unlock(&be_list_mtx));
+	LOCK_Unlock(&be_list_mtx);
 	VSC_Add(n_backend, 1);
 	return (be);
 }
@@ -130,10 +131,10 @@ be_close_fd(struct vbc *vbc)
 
 	(void)close(vbc->fd);
 	vbc->fd = -1;
-	ASSERT_ZERO(pthread_mutex_lock(&vbc->be->mtx));
+	LOCK_Lock(&vbc->be->mtx);
 	assert(vbc->be->n_conn > 0);
 	vbc->be->n_conn--;
-	ASSERT_ZERO(pthread_mutex_unlock(&vbc->be->mtx));
+	LOCK_Unlock(&vbc->be->mtx);
 }
 
 void
@@ -143,9 +144,9 @@ BACKEND_Delete(struct backend **bep)
 	struct vbc *vbc;
 
 	TAKE_OBJ_NOTNULL(be, bep, BACKEND_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&be_list_mtx));
+	LOCK_Lock(&be_list_mtx);
 	TAILQ_REMOVE(&be_list, be, list);
-	ASSERT_ZERO(pthread_mutex_unlock(&be_list_mtx));
+	LOCK_Unlock(&be_list_mtx);
 	while ((vbc = TAILQ_FIRST(&be->idle)) != NULL) {
 		TAILQ_REMOVE(&be->idle, vbc, list);
 		be->n_idle--;
@@ -153,7 +154,7 @@ BACKEND_Delete(struct backend **bep)
 		FREE_OBJ(vbc);
 	}
 	assert(be->n_conn == 0);
-	ASSERT_ZERO(pthread_mutex_destroy(&be->mtx));
+	LOCK_Fini(&be->mtx);
 	free(be->vcl_name);
 	free(be->hosthdr);
 	VSC_Sub(n_backend, 1);
@@ -220,6 +221,7 @@ be_reap_locked(struct backend *be, vtim_mono now, struct vbc **dead)
 {
 	struct vbc *vbc;
 
+	LOCK_AssertHeld(&be->mtx);
 	while ((vbc = TAILQ_LAST(&be->idle, vbc_head_s)) != NULL &&
 	    now - vbc->t_idle > cache_param->backend_idle_timeout) {
 		TAILQ_REMOVE(&be->idle, vbc, list);
@@ -251,13 +253,13 @@ BACKEND_Reap(void)
 	struct vbc *dead = NULL;
 	vtim_mono now = TIM_mono();
 
-	ASSERT_ZERO(pthread_mutex_lock(&be_list_mtx));
+	LOCK_Lock(&be_list_mtx);
 	TAILQ_FOREACH(be, &be_list, list) {
-		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+		LOCK_Lock(&be->mtx);
 		be_reap_locked(be, now, &dead);
-		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+		LOCK_Unlock(&be->mtx);
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&be_list_mtx));
+	LOCK_Unlock(&be_list_mtx);
 	be_close_list(dead);
 }
 
@@ -278,14 +280,14 @@ be_get_idle(struct backend *be, struct vsl_log *vsl)
 	struct vbc *vbc, *dead = NULL;
 
 	for (;;) {
-		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+		LOCK_Lock(&be->mtx);
 		be_reap_locked(be, TIM_mono(), &dead);
 		vbc = TAILQ_FIRST(&be->idle);
 		if (vbc != NULL) {
 			TAILQ_REMOVE(&be->idle, vbc, list);
 			be->n_idle--;
 		}
-		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+		LOCK_Unlock(&be->mtx);
 		be_close_list(dead);
 		dead = NULL;
 		if (vbc == NULL || be_alive(vbc))
@@ -378,11 +380,11 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 			return (vbc);
 		}
 	}
-	ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+	LOCK_Lock(&be->mtx);
 	busy = be->max_connections > 0 && be->n_conn >= be->max_connections;
 	if (!busy)
 		be->n_conn++;
-	ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+	LOCK_Unlock(&be->mtx);
 	if (busy) {
 		VSC_Count(wrk->stats, backend_busy, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: busy (max_connections %u)",
@@ -398,9 +400,9 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		e = errno;
 	}
 	if (fd < 0) {
-		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+		LOCK_Lock(&be->mtx);
 		be->n_conn--;
-		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+		LOCK_Unlock(&be->mtx);
 		VSC_Count(wrk->stats, backend_fail, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: fail errno %d (%s)",
 		    be->vcl_name, e, e == ETIMEDOUT ?
@@ -410,9 +412,9 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	ALLOC_OBJ(vbc, VBC_MAGIC);
 	if (vbc == NULL) {
 		(void)close(fd);
-		ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+		LOCK_Lock(&be->mtx);
 		be->n_conn--;
-		ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+		LOCK_Unlock(&be->mtx);
 		VSLb(vsl, SLT_FetchError, "backend %s: out of memory",
 		    be->vcl_name);
 		return (NULL);
@@ -436,11 +438,11 @@ BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl)
 	TAKE_OBJ_NOTNULL(vbc, vbcp, VBC_MAGIC);
 	be = vbc->be;
 	VSLb(vsl, SLT_BackendReuse, "%d %s", vbc->fd, be->vcl_name);
-	ASSERT_ZERO(pthread_mutex_lock(&be->mtx));
+	LOCK_Lock(&be->mtx);
 	vbc->t_idle = TIM_mono();
 	TAILQ_INSERT_HEAD(&be->idle, vbc, list);
 	be->n_idle++;
-	ASSERT_ZERO(pthread_mutex_unlock(&be->mtx));
+	LOCK_Unlock(&be->mtx);
 	VSC_Add(backend_recycle, 1);
 }
 

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "common/binheap.h"
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "cache/expire.h"
 #include "cache/hash.h"
@@ -24,7 +25,7 @@
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 
-static pthread_mutex_t exp_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct lock exp_mtx = LOCK_INITIALIZER;
 static pthread_cond_t exp_cond;
 static struct binheap *exp_heap;		/* exp_mtx */
 static vtim_real exp_next;			/* exp_mtx: the thread's alarm */
@@ -53,6 +54,7 @@ static void
 exp_poke_locked(const struct objcore *oc)
 {
 
+	LOCK_AssertHeld(&exp_mtx);
 	if (OC_End(oc) < exp_next)
 		ASSERT_ZERO(pthread_cond_signal(&exp_cond));
 }
@@ -63,12 +65,12 @@ EXP_Insert(struct objcore *oc)
 	int r;
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&exp_mtx));
+	LOCK_Lock(&exp_mtx);
 	assert(oc->exp_idx == BINHEAP_NOIDX);
 	r = BINHEAP_Insert(exp_heap, oc);
 	if (r == 0)
 		exp_poke_locked(oc);
-	ASSERT_ZERO(pthread_mutex_unlock(&exp_mtx));
+	LOCK_Unlock(&exp_mtx);
 	return (r);
 }
 
@@ -77,11 +79,11 @@ EXP_Remove(struct objcore *oc)
 {
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&exp_mtx));
+	LOCK_Lock(&exp_mtx);
 	if (oc->exp_idx != BINHEAP_NOIDX)
 		BINHEAP_Delete(exp_heap, oc->exp_idx);
 	assert(oc->exp_idx == BINHEAP_NOIDX);
-	ASSERT_ZERO(pthread_mutex_unlock(&exp_mtx));
+	LOCK_Unlock(&exp_mtx);
 }
 
 /* The next object due by now, off the heap, with a reference; or NULL. */
@@ -91,13 +93,13 @@ exp_next_due(vtim_real now)
 	struct objcore *oc;
 	struct timespec ts;
 
-	ASSERT_ZERO(pthread_mutex_lock(&exp_mtx));
+	LOCK_Lock(&exp_mtx);
 	oc = BINHEAP_Root(exp_heap);
 	if (oc != NULL && OC_End(oc) <= now) {
 		BINHEAP_Delete(exp_heap, oc->exp_idx);
 		/* On the heap means the cache's reference is there. */
 		OBJ_Ref(oc);
-		ASSERT_ZERO(pthread_mutex_unlock(&exp_mtx));
+		LOCK_Unlock(&exp_mtx);
 		return (oc);
 	}
 	/* Sleep until it is due, a second at most (the clock may jump). */
@@ -105,9 +107,9 @@ exp_next_due(vtim_real now)
 	if (oc != NULL && OC_End(oc) < exp_next)
 		exp_next = OC_End(oc);
 	ts = TIM_timespec(exp_next);
-	(void)pthread_cond_timedwait(&exp_cond, &exp_mtx, &ts);
+	(void)LOCK_TimedWait(&exp_cond, &exp_mtx, &ts);
 	exp_next = 0;
-	ASSERT_ZERO(pthread_mutex_unlock(&exp_mtx));
+	LOCK_Unlock(&exp_mtx);
 	return (NULL);
 }
 

@@ -5,7 +5,13 @@
  * request, vcl_backend_fetch, send and receive (retrying once on a fresh
  * connection when a kept-alive one turns out closed), vcl_backend_response,
  * and on failure vcl_backend_error's synthetic response.  Owns struct
- * busyobj; runs on the client's worker, so no locks.
+ * busyobj, which belongs to one thread at a time, so no locks of its own.
+ *
+ * Pass and pipe run on the client's worker (FETCH_Pass, FETCH_PipeBegin).
+ * A fetch into the cache (FETCH_Miss: miss, hit-for-miss, grace refresh)
+ * is handed to a task of its own on the pool (bo_fetch_task): it stores
+ * the object and publishes its progress through oc->boc, whose lock
+ * guards what readers see, while the clients that wait read from there.
  */
 
 #include "config.h"
@@ -51,10 +57,10 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	/* PARAM_Check keeps workspace_backend above http_resp_size. */
 	assert(vslbuf != NULL && bo->rx_b != NULL);
 	VSL_Setup(bo->vsl, vslbuf, (size_t)(cache_param->vsl_buffer & ~3ULL));
-	bo->bereq = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,
-	    SLT_BereqMethod);
-	bo->beresp = HTTP_New(bo->ws, cache_param->http_max_hdr + 8, bo->vsl,
-	    SLT_BerespMethod);
+	bo->bereq = HTTP_New(bo->ws, HTTP_NHDR(cache_param->http_max_hdr),
+	    bo->vsl, SLT_BereqMethod);
+	bo->beresp = HTTP_New(bo->ws, HTTP_NHDR(cache_param->http_max_hdr),
+	    bo->vsl, SLT_BerespMethod);
 	if (bo->bereq == NULL || bo->beresp == NULL) {
 		VSC_Count(wrk->stats, ws_backend_overflow, 1);
 		VSLb(req->vsl, SLT_Error, "workspace_backend overflow (%ju "
@@ -361,7 +367,8 @@ bo_merge_304(struct busyobj *bo)
  * vcl_backend_fetch, the exchange (retried as VCL says), the TTL the
  * headers give, vcl_backend_response or vcl_backend_error.  Returns 0
  * with bo->beresp ready (real or synthetic), -1 when VCL abandoned the
- * fetch, -2 when the client's request body failed.
+ * fetch, -2 when the client's request body failed, -3 when the backend
+ * failed and the stale copy (bo->stale_oc) may be served instead.
  */
 static int
 bo_run(struct worker *wrk, struct busyobj *bo)

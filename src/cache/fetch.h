@@ -4,8 +4,9 @@
  * fetch.h -- a backend request ("busy object"): building the backend
  * request, calling vcl_backend_fetch / vcl_backend_response /
  * vcl_backend_error, talking HTTP/1 to the backend, and reading the
- * response body for delivery.  For pass the client's worker runs the
- * fetch itself and streams the body straight to the client.
+ * response body for delivery.  For pass and pipe the client's worker
+ * runs the fetch itself and streams the body straight to the client; a
+ * fetch into the cache runs as a task of its own (FETCH_Miss).
  */
 
 #ifndef VENEER_CACHE_FETCH_H
@@ -115,10 +116,13 @@ struct busyobj {
 };
 
 /*
- * Run a fetch for req (pass, or pipe with is_pipe) up to the response
- * headers.  On return req->bo is set: bo->beresp holds the response (a
- * real one, or vcl_backend_error's synthetic one).  Returns 0, or -1 when
- * VCL abandoned the fetch (answer 503).
+ * Run a pass fetch for req up to the response headers, on the caller's
+ * worker.  Returns 0 with req->bo set and bo->beresp holding the
+ * response (a real one, or vcl_backend_error's synthetic one); -1 when
+ * VCL abandoned the fetch or no busyobj could be had (answer 503); -2
+ * when the client's request body failed (req->err_code says whether to
+ * answer, and with what).  After -1 and -2 req->bo may be set: the
+ * caller still calls FETCH_Finish.
  */
 int FETCH_Pass(struct worker *wrk, struct req *req);
 
@@ -131,6 +135,9 @@ int FETCH_BodyNext(struct busyobj *bo, struct txt *out);
 /* Release the fetch: recycle or close the connection, log, free. */
 void FETCH_Finish(struct busyobj **bop);
 
+/* beresp.ttl, grace and keep from the response's headers, and a log. */
+void FETCH_Ttl(struct busyobj *bo);
+
 /*
  * Fetch into the cache: oc is the busy objcore HSH_Lookup made (the
  * caller's reference goes to the fetch).  The fetch runs as a task of
@@ -141,12 +148,14 @@ void FETCH_Finish(struct busyobj **bop);
  * request, and to serve instead of an error while stale-if-error or
  * grace allows.
  */
-/* beresp.ttl, grace and keep from the response's headers, and a log. */
-void FETCH_Ttl(struct busyobj *bo);
 int FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
     struct objcore **stalep, unsigned bg);
 
-/* pipe.c: start a pipe's busyobj (bereq built, Connection: close). */
+/*
+ * Start a pipe's busyobj (fetch.c, for pipe.c): bereq built from the
+ * request, with Connection: close.  Sets req->bo; NULL if no busyobj
+ * could be had.
+ */
 struct busyobj *FETCH_PipeBegin(struct worker *wrk, struct req *req);
 /*
  * Pipe: vcl_pipe, then connect, send the request and copy bytes both ways

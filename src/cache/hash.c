@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/expire.h"
@@ -29,7 +30,7 @@
 #define HSH_MINBUCKETS	64
 
 struct hsh_shard {
-	pthread_mutex_t		mtx;
+	struct lock		mtx;
 	struct objhead		**tbl;		/* mtx */
 	unsigned		mask;		/* mtx: buckets - 1 */
 	unsigned		n;		/* mtx: objheads */
@@ -43,7 +44,7 @@ HSH_Init(void)
 	unsigned u;
 
 	for (u = 0; u < HSH_NSHARD; u++) {
-		ASSERT_ZERO(pthread_mutex_init(&hsh_shards[u].mtx, NULL));
+		LOCK_Init(&hsh_shards[u].mtx);
 		hsh_shards[u].tbl = calloc(HSH_MINBUCKETS,
 		    sizeof *hsh_shards[u].tbl);
 		assert(hsh_shards[u].tbl != NULL);
@@ -87,18 +88,26 @@ hsh_shard_of(const struct objhead *oh)
 	return (&hsh_shards[oh->digest[0] & (HSH_NSHARD - 1)]);
 }
 
+void
+HSH_AssertLocked(const struct objhead *oh)
+{
+
+	CHECK_OBJ(oh, OBJHEAD_MAGIC);
+	LOCK_AssertHeld(&hsh_shard_of(oh)->mtx);
+}
+
 static void
 hsh_lock(const struct objcore *oc)
 {
 
-	ASSERT_ZERO(pthread_mutex_lock(&hsh_shard_of(oc->objhead)->mtx));
+	LOCK_Lock(&hsh_shard_of(oc->objhead)->mtx);
 }
 
 static void
 hsh_unlock(const struct objcore *oc)
 {
 
-	ASSERT_ZERO(pthread_mutex_unlock(&hsh_shard_of(oc->objhead)->mtx));
+	LOCK_Unlock(&hsh_shard_of(oc->objhead)->mtx);
 }
 
 /* Double the shard's table; on allocation failure keep the old one. */
@@ -108,6 +117,7 @@ hsh_grow_locked(struct hsh_shard *sh)
 	struct objhead **tbl, *oh, *next;
 	unsigned u, b, mask = sh->mask * 2 + 1;
 
+	LOCK_AssertHeld(&sh->mtx);
 	tbl = calloc((size_t)mask + 1, sizeof *tbl);
 	if (tbl == NULL)
 		return;
@@ -131,6 +141,7 @@ hsh_get_objhead_locked(struct hsh_shard *sh, const unsigned char *digest)
 	struct objhead *oh;
 	unsigned b;
 
+	LOCK_AssertHeld(&sh->mtx);
 	b = hsh_bucket(digest, sh->mask);
 	for (oh = sh->tbl[b]; oh != NULL; oh = oh->hnext)
 		if (!memcmp(oh->digest, digest, SHA256_LEN))
@@ -159,6 +170,7 @@ hsh_deref_objhead_locked(struct hsh_shard *sh, struct objhead *oh)
 {
 	struct objhead **pp;
 
+	LOCK_AssertHeld(&sh->mtx);
 	assert(oh->refcnt > 0);
 	if (--oh->refcnt > 0)
 		return;
@@ -184,9 +196,9 @@ HSH_DerefObjhead(struct objcore *oc)
 	CHECK_OBJ(oh, OBJHEAD_MAGIC);
 	oc->objhead = NULL;
 	sh = hsh_shard_of(oh);
-	ASSERT_ZERO(pthread_mutex_lock(&sh->mtx));
+	LOCK_Lock(&sh->mtx);
 	hsh_deref_objhead_locked(sh, oh);
-	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+	LOCK_Unlock(&sh->mtx);
 }
 
 /* A busy objcore for a fetch, first in oh's list.  NULL: ENOMEM. */
@@ -195,6 +207,7 @@ hsh_new_busy_locked(struct objhead *oh)
 {
 	struct objcore *oc;
 
+	LOCK_AssertHeld(&hsh_shard_of(oh)->mtx);
 	oc = OBJ_NewCore();
 	if (oc == NULL)
 		return (NULL);
@@ -216,6 +229,7 @@ static void
 hsh_take_locked(struct objcore *oc, struct objcore **ocp, struct boc **bocp)
 {
 
+	LOCK_AssertHeld(&hsh_shard_of(oc->objhead)->mtx);
 	OBJ_Ref(oc);
 	*ocp = oc;
 	if (oc->boc != NULL)
@@ -230,13 +244,14 @@ hsh_wait_locked(struct objcore *busy)
 	struct boc *boc = busy->boc;
 	int ok;
 
+	LOCK_AssertHeld(&hsh_shard_of(busy->objhead)->mtx);
 	CHECK_OBJ(boc, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	ok = cache_param->waitinglist_max == 0 ||
 	    boc->waiters < cache_param->waitinglist_max;
 	if (ok)
 		boc->waiters++;
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 	return (ok);
 }
 
@@ -245,10 +260,10 @@ HSH_Unwait(struct boc *boc)
 {
 
 	CHECK_OBJ(boc, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	assert(boc->waiters > 0);
 	boc->waiters--;
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 }
 
 /* What a lookup found so far. */
@@ -320,10 +335,10 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	f.now = TIM_real();
 	f.always_miss = always_miss;
 	sh = &hsh_shards[shard];
-	ASSERT_ZERO(pthread_mutex_lock(&sh->mtx));
+	LOCK_Lock(&sh->mtx);
 	oh = hsh_get_objhead_locked(sh, digest);
 	if (oh == NULL) {
-		ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+		LOCK_Unlock(&sh->mtx);
 		return (HSH_MISS);
 	}
 	/* Variants first: the probe also tells which busy ones to skip. */
@@ -369,7 +384,7 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	if (*busyp != NULL)
 		(*busyp)->vary_key = f.vary_hint;
 	hsh_deref_objhead_locked(sh, oh);
-	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+	LOCK_Unlock(&sh->mtx);
 	return (r);
 }
 
@@ -378,6 +393,7 @@ static int
 hsh_unlist_locked(struct objcore *oc)
 {
 
+	LOCK_AssertHeld(&hsh_shard_of(oc->objhead)->mtx);
 	if (oc->flags & OC_F_DYING)
 		return (0);
 	oc->flags |= OC_F_DYING;
@@ -535,7 +551,7 @@ HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 
 	(void)wrk;
 	sh = &hsh_shards[shard];
-	ASSERT_ZERO(pthread_mutex_lock(&sh->mtx));
+	LOCK_Lock(&sh->mtx);
 	for (oh = sh->tbl[hsh_bucket(digest, sh->mask)]; oh != NULL;
 	    oh = oh->hnext)
 		if (!memcmp(oh->digest, digest, SHA256_LEN))
@@ -548,7 +564,7 @@ HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 		}
 		VRY_Each_locked(oh, hsh_replaced, &d);
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&sh->mtx));
+	LOCK_Unlock(&sh->mtx);
 	while ((oc = LIST_FIRST(&d.list)) != NULL) {
 		LIST_REMOVE(oc, oh_list);
 		n++;

@@ -46,6 +46,8 @@ enum hsh_lookup {
 };
 
 void HSH_Init(void);
+/* Assert that the caller holds oh's shard lock (for the _locked calls). */
+void HSH_AssertLocked(const struct objhead *oh);
 
 /*
  * Feed one hash_data() to the lookup key: the n strings (NULL is empty)

@@ -34,15 +34,6 @@ http_tag_unset(const struct http *hp)
 	return ((enum VSL_tag_e)((unsigned)hp->logtag + HTTP_HDR_UNSET));
 }
 
-size_t
-HTTP_Estimate(unsigned nhdr)
-{
-	unsigned n = nhdr + HTTP_HDR_FIRST;
-
-	return (sizeof(struct http) + WS_ALIGN +
-	    n * sizeof(struct txt) + WS_ALIGN + n + WS_ALIGN);
-}
-
 void
 HTTP_Setup(struct http *hp, struct ws *ws, struct txt *hd,
     unsigned char *hdf, unsigned shd, struct vsl_log *vsl,

@@ -19,6 +19,7 @@
 
 #include "common/txt.h"
 #include "cache/vsl.h"
+#include "cache/ws.h"
 
 struct ws;
 
@@ -49,8 +50,25 @@ struct http {
 	uint8_t			protover;	/* 10 or 11; 0 unknown */
 };
 
-/* Room for a struct http with nhdr header slots. */
-size_t HTTP_Estimate(unsigned nhdr);
+/*
+ * Header slots of a message table: http_max_hdr received headers, and
+ * room for the ones we add on the way (Via, X-Varnish, Age, ...).
+ */
+#define HTTP_HDR_SPARE		8U
+#define HTTP_NHDR(max_hdr)	((unsigned)(max_hdr) + HTTP_HDR_SPARE)
+
+/*
+ * Workspace HTTP_New takes for nhdr header slots, alignment included.
+ * Inline: PARAM_Check (src/common) sizes the workspaces with it.
+ */
+static inline size_t
+HTTP_Estimate(unsigned nhdr)
+{
+	size_t n = (size_t)nhdr + HTTP_HDR_FIRST;
+
+	return (sizeof(struct http) + WS_ALIGN +
+	    n * sizeof(struct txt) + WS_ALIGN + n + WS_ALIGN);
+}
 /* Carve a struct http with nhdr header slots out of ws; NULL on overflow. */
 struct http *HTTP_New(struct ws *ws, unsigned nhdr, struct vsl_log *vsl,
     enum VSL_tag_e logtag);

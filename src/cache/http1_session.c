@@ -358,8 +358,8 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 	req->rx_body = he;
 
 	/* Room for headers we and VCL add beyond what the client sent. */
-	req->http = HTTP_New(req->ws, cache_param->http_max_hdr + 8, req->vsl,
-	    SLT_ReqMethod);
+	req->http = HTTP_New(req->ws, HTTP_NHDR(cache_param->http_max_hdr),
+	    req->vsl, SLT_ReqMethod);
 	if (req->http == NULL) {
 		VSC_Count(wrk->stats, ws_client_overflow, 1);
 		VSLb(req->vsl, SLT_Error, "workspace_client overflow (%ju "

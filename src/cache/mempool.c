@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "cache/mempool.h"
 
@@ -30,7 +31,7 @@ struct mempool {
 	unsigned		magic;
 #define MEMPOOL_MAGIC		0xc26cebca
 	const char		*name;
-	pthread_mutex_t		mtx;
+	struct lock		mtx;
 	struct mpl_block	*free;		/* mtx */
 	unsigned		nfree;		/* mtx */
 	unsigned		max_free;	/* const */
@@ -45,7 +46,7 @@ MPL_New(const char *name, unsigned max_free)
 	assert(mpl != NULL);
 	mpl->name = name;
 	mpl->max_free = max_free;
-	ASSERT_ZERO(pthread_mutex_init(&mpl->mtx, NULL));
+	LOCK_Init(&mpl->mtx);
 	return (mpl);
 }
 
@@ -59,13 +60,13 @@ MPL_Get(struct mempool *mpl, size_t size)
 	if (size > SIZE_MAX - MPL_HDR)
 		return (NULL);
 	for (;;) {
-		ASSERT_ZERO(pthread_mutex_lock(&mpl->mtx));
+		LOCK_Lock(&mpl->mtx);
 		b = mpl->free;
 		if (b != NULL) {
 			mpl->free = b->next;
 			mpl->nfree--;
 		}
-		ASSERT_ZERO(pthread_mutex_unlock(&mpl->mtx));
+		LOCK_Unlock(&mpl->mtx);
 		if (b == NULL)
 			break;
 		CHECK_OBJ(b, MPL_BLOCK_MAGIC);
@@ -92,14 +93,14 @@ MPL_Free(struct mempool *mpl, void *p)
 	assert(p != NULL);
 	b = (struct mpl_block *)(void *)((char *)p - MPL_HDR);
 	CHECK_OBJ(b, MPL_BLOCK_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&mpl->mtx));
+	LOCK_Lock(&mpl->mtx);
 	if (mpl->nfree < mpl->max_free) {
 		b->next = mpl->free;
 		mpl->free = b;
 		mpl->nfree++;
 		b = NULL;
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&mpl->mtx));
+	LOCK_Unlock(&mpl->mtx);
 	if (b != NULL)
 		FREE_OBJ(b);
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <string.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/hash.h"
@@ -535,14 +536,14 @@ obj_wait_more(struct boc *boc, uint64_t pos, uint64_t *avail)
 {
 	enum boc_state st;
 
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	while (boc->len <= pos && boc->state < BOS_FINISHED) {
 		POOL_Blocking();
-		ASSERT_ZERO(pthread_cond_wait(&boc->cond, &boc->mtx));
+		LOCK_Wait(&boc->cond, &boc->mtx);
 	}
 	*avail = boc->len;
 	st = boc->state;
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 	return (st);
 }
 
@@ -559,10 +560,10 @@ obj_transit_done(struct object *o, struct obj_seg *seg, struct boc *boc,
 		seg->magic = 0;
 		STV_Free(seg->stv, seg);
 	}
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	boc->consumed = pos;
 	ASSERT_ZERO(pthread_cond_broadcast(&boc->cond));
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 }
 
 /* The piece of the body that holds byte pos, [*startp, +*spacep). */
@@ -673,7 +674,7 @@ BOC_New(struct objcore *oc)
 	ALLOC_OBJ(boc, BOC_MAGIC);
 	if (boc == NULL)
 		return (NULL);
-	ASSERT_ZERO(pthread_mutex_init(&boc->mtx, NULL));
+	LOCK_Init(&boc->mtx);
 	/* BOC_Wait's deadlines are monotonic. */
 	ASSERT_ZERO(pthread_condattr_init(&ca));
 	ASSERT_ZERO(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
@@ -690,10 +691,10 @@ BOC_Ref(struct boc *boc)
 {
 
 	CHECK_OBJ(boc, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	assert(boc->refcnt > 0);
 	boc->refcnt++;
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 }
 
 void
@@ -703,17 +704,17 @@ BOC_Deref(struct boc **bocp)
 	unsigned r;
 
 	TAKE_OBJ_NOTNULL(boc, bocp, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	r = --boc->refcnt;
 	if (r == 1)	/* a throttled fetch may be waiting for us */
 		ASSERT_ZERO(pthread_cond_broadcast(&boc->cond));
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 	if (r > 0)
 		return;
 	assert(boc->waiters == 0);
 	if (boc->oc != NULL)
 		(void)OBJ_Deref(&boc->oc);
-	ASSERT_ZERO(pthread_mutex_destroy(&boc->mtx));
+	LOCK_Fini(&boc->mtx);
 	ASSERT_ZERO(pthread_cond_destroy(&boc->cond));
 	FREE_OBJ(boc);
 }
@@ -727,10 +728,10 @@ BOC_SetTarget(struct boc *boc, struct objcore *oc)
 	CHECK_OBJ_ORNULL(oc, OBJCORE_MAGIC);
 	if (oc != NULL)
 		OBJ_Ref(oc);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	old = boc->oc;
 	boc->oc = oc;
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 	if (old != NULL)
 		(void)OBJ_Deref(&old);
 }
@@ -741,11 +742,11 @@ BOC_Target(struct boc *boc)
 	struct objcore *oc;
 
 	CHECK_OBJ(boc, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	oc = boc->oc;
 	if (oc != NULL)
 		OBJ_Ref(oc);
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 	return (oc);
 }
 
@@ -754,11 +755,11 @@ BOC_SetState(struct boc *boc, enum boc_state state)
 {
 
 	CHECK_OBJ(boc, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	assert(state >= boc->state);
 	boc->state = state;
 	ASSERT_ZERO(pthread_cond_broadcast(&boc->cond));
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 }
 
 void
@@ -766,11 +767,11 @@ BOC_Extend(struct boc *boc, uint64_t len)
 {
 
 	CHECK_OBJ(boc, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	assert(len >= boc->len);
 	boc->len = len;
 	ASSERT_ZERO(pthread_cond_broadcast(&boc->cond));
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 }
 
 int
@@ -779,16 +780,16 @@ BOC_Throttle(struct boc *boc, uint64_t len, uint64_t limit)
 	int r = 0;
 
 	CHECK_OBJ(boc, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	while (len - boc->consumed >= limit) {
 		if (boc->refcnt < 2) {
 			r = -1;
 			break;
 		}
 		POOL_Blocking();
-		ASSERT_ZERO(pthread_cond_wait(&boc->cond, &boc->mtx));
+		LOCK_Wait(&boc->cond, &boc->mtx);
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 	return (r);
 }
 
@@ -800,20 +801,20 @@ BOC_Wait(struct boc *boc, enum boc_state want, vtim_mono deadline)
 	int i;
 
 	CHECK_OBJ(boc, BOC_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&boc->mtx));
+	LOCK_Lock(&boc->mtx);
 	while (boc->state < want) {
 		POOL_Blocking();
 		if (deadline == 0) {
-			ASSERT_ZERO(pthread_cond_wait(&boc->cond, &boc->mtx));
+			LOCK_Wait(&boc->cond, &boc->mtx);
 			continue;
 		}
 		ts = TIM_timespec(deadline);
-		i = pthread_cond_timedwait(&boc->cond, &boc->mtx, &ts);
+		i = LOCK_TimedWait(&boc->cond, &boc->mtx, &ts);
 		if (i == ETIMEDOUT)
 			break;
 		assert(i == 0);
 	}
 	st = boc->state;
-	ASSERT_ZERO(pthread_mutex_unlock(&boc->mtx));
+	LOCK_Unlock(&boc->mtx);
 	return (st);
 }

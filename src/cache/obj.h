@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <bsd/sys/queue.h>
 
+#include "common/lock.h"
 #include "common/tim.h"
 #include "common/txt.h"
 
@@ -115,7 +116,7 @@ enum boc_state {
 struct boc {
 	unsigned		magic;
 #define BOC_MAGIC		0x7a1c44e9
-	pthread_mutex_t		mtx;
+	struct lock		mtx;
 	pthread_cond_t		cond;
 	unsigned		refcnt;		/* mtx */
 	enum boc_state		state;		/* mtx */

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/child.h"
@@ -54,7 +55,7 @@ struct pool {
 	unsigned		magic;
 #define POOL_MAGIC		0x415d1ca5
 	unsigned		idx;		/* const */
-	pthread_mutex_t		mtx;
+	struct lock		mtx;
 	pthread_cond_t		herder_cond;	/* mtx */
 	TAILQ_HEAD(, worker)	idle;		/* mtx */
 	TAILQ_HEAD(, pool_task)	queue[TASK__N];	/* mtx */
@@ -68,7 +69,7 @@ struct pool {
 
 	/* The linger set (see above) */
 	int			lep;		/* const: its epoll set */
-	pthread_mutex_t		lmtx;
+	struct lock		lmtx;
 	TAILQ_HEAD(, sess)	lset;		/* lmtx: oldest first */
 	unsigned		nlset;		/* lmtx; atomic reads */
 	struct lslot		*lslot;		/* lmtx: [lslot_n] */
@@ -105,6 +106,7 @@ pool_dequeue_locked(struct pool *pp)
 	struct pool_task *t;
 	unsigned u;
 
+	LOCK_AssertHeld(&pp->mtx);
 	for (u = 0; u < TASK__N; u++) {
 		t = TAILQ_FIRST(&pp->queue[u]);
 		if (t == NULL)
@@ -136,7 +138,7 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 	CHECK_OBJ(pp, POOL_MAGIC);
 	assert(task != NULL && task->func != NULL);
 	assert(prio < TASK__N);
-	ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+	LOCK_Lock(&pp->mtx);
 	wrk = TAILQ_FIRST(&pp->idle);
 	if (wrk != NULL) {
 		CHECK_OBJ(wrk, WORKER_MAGIC);
@@ -144,7 +146,7 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 		assert(wrk->task.func == NULL);
 		wrk->task = *task;
 		ASSERT_ZERO(pthread_cond_signal(&wrk->cond));
-		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+		LOCK_Unlock(&pp->mtx);
 		return (0);
 	}
 	/* Fetches do not count: they get threads beyond the limit. */
@@ -153,7 +155,7 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 		/* Dropped, but tell the herder a thread was wanted. */
 		pp->dropped = 1;
 		ASSERT_ZERO(pthread_cond_signal(&pp->herder_cond));
-		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+		LOCK_Unlock(&pp->mtx);
 		return (-1);
 	}
 	TAILQ_INSERT_TAIL(&pp->queue[prio], task, list);
@@ -164,7 +166,7 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 	if (prio == TASK_VCA)
 		VSC_Add(sess_queued, 1);
 	ASSERT_ZERO(pthread_cond_signal(&pp->herder_cond));
-	ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+	LOCK_Unlock(&pp->mtx);
 	/* A leader, waiting on the linger set, can take it. */
 	if (__atomic_load_n(&pp->nleading, __ATOMIC_SEQ_CST) > 0)
 		pool_wake_leader(pp);
@@ -183,13 +185,14 @@ pool_wait_locked(struct pool *pp, struct worker *wrk, struct pool_task *t)
 	vtim_mono deadline;
 	int i;
 
+	LOCK_AssertHeld(&pp->mtx);
 	wrk->task.func = NULL;
 	wrk->lastused = TIM_mono();
 	deadline = wrk->lastused + cache_param->thread_pool_timeout;
 	TAILQ_INSERT_HEAD(&pp->idle, wrk, list);
 	for (;;) {
 		ts = TIM_timespec(deadline);
-		i = pthread_cond_timedwait(&wrk->cond, &pp->mtx, &ts);
+		i = LOCK_TimedWait(&wrk->cond, &pp->mtx, &ts);
 		assert(i == 0 || i == ETIMEDOUT || i == EINTR);
 		if (wrk->task.func != NULL) {
 			/* POOL_Task took us off the idle list */
@@ -279,6 +282,7 @@ pool_lset_remove_locked(struct pool *pp, struct sess *sp)
 {
 	struct lslot *sl;
 
+	LOCK_AssertHeld(&pp->lmtx);
 	assert(sp->lslot < pp->lslot_n);
 	sl = &pp->lslot[sp->lslot];
 	assert(sl->sp == sp);
@@ -296,6 +300,7 @@ pool_lslot_get_locked(struct pool *pp)
 	struct lslot *nsl;
 	uint32_t *nfree, n, u;
 
+	LOCK_AssertHeld(&pp->lmtx);
 	if (pp->lslot_nfree == 0) {
 		n = pp->lslot_n > 0 ? pp->lslot_n * 2 : 256;
 		if (n > (1U << 30))
@@ -332,7 +337,7 @@ pool_lset_expire(struct pool *pp, vtim_mono now, vtim_mono *next)
 
 	TAILQ_INIT(&due);
 	*next = 0;
-	ASSERT_ZERO(pthread_mutex_lock(&pp->lmtx));
+	LOCK_Lock(&pp->lmtx);
 	while ((sp = TAILQ_FIRST(&pp->lset)) != NULL) {
 		if (sp->t_lset_end > now && !child_draining) {
 			ms = TIM_poll_ms(sp->t_lset_end - now);
@@ -342,7 +347,7 @@ pool_lset_expire(struct pool *pp, vtim_mono now, vtim_mono *next)
 		pool_lset_remove_locked(pp, sp);
 		TAILQ_INSERT_TAIL(&due, sp, wlist);
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+	LOCK_Unlock(&pp->lmtx);
 	TAILQ_FOREACH_SAFE(sp, &due, wlist, sp2) {
 		TAILQ_REMOVE(&due, sp, wlist);
 		/* The waiter watches it now; this set must not. */
@@ -360,14 +365,14 @@ pool_lset_take(struct pool *pp, uint64_t data)
 	struct sess *sp = NULL;
 	uint32_t idx = (uint32_t)data, gen = (uint32_t)(data >> 32);
 
-	ASSERT_ZERO(pthread_mutex_lock(&pp->lmtx));
+	LOCK_Lock(&pp->lmtx);
 	if (idx < pp->lslot_n && pp->lslot[idx].gen == gen &&
 	    pp->lslot[idx].sp != NULL) {
 		sp = pp->lslot[idx].sp;
 		CHECK_OBJ(sp, SESS_MAGIC);
 		pool_lset_remove_locked(pp, sp);
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+	LOCK_Unlock(&pp->lmtx);
 	return (sp);
 }
 
@@ -457,10 +462,10 @@ POOL_Linger(struct sess *sp)
 	sp->t_lset_end = TIM_mono() + tmo;
 	ev.events = EPOLLIN | EPOLLONESHOT;
 	/* Under lmtx: a leader may take it the moment it is armed. */
-	ASSERT_ZERO(pthread_mutex_lock(&pp->lmtx));
+	LOCK_Lock(&pp->lmtx);
 	idx = pool_lslot_get_locked(pp);
 	if (idx == UINT32_MAX) {
-		ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+		LOCK_Unlock(&pp->lmtx);
 		return (-1);
 	}
 	ev.data.u64 = (uint64_t)pp->lslot[idx].gen << 32 | idx;
@@ -473,7 +478,7 @@ POOL_Linger(struct sess *sp)
 		i = epoll_ctl(pp->lep, EPOLL_CTL_ADD, sp->fd, &ev);
 	if (i != 0) {
 		pp->lslot_free[pp->lslot_nfree++] = idx;
-		ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+		LOCK_Unlock(&pp->lmtx);
 		return (-1);
 	}
 	sp->lep_reg = 1;
@@ -481,7 +486,7 @@ POOL_Linger(struct sess *sp)
 	pp->lslot[idx].sp = sp;
 	TAILQ_INSERT_TAIL(&pp->lset, sp, wlist);
 	(void)__atomic_add_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
-	ASSERT_ZERO(pthread_mutex_unlock(&pp->lmtx));
+	LOCK_Unlock(&pp->lmtx);
 	return (0);
 }
 
@@ -530,27 +535,27 @@ pool_worker(void *priv)
 	WS_Init(wrk->aws, "wrk", wsmem, wslen);
 	pool_tls_wrk = wrk;
 
-	ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+	LOCK_Lock(&pp->mtx);
 	pp->nstarting--;
 	for (;;) {
 		tp = pool_dequeue_locked(pp);
 		if (tp != NULL) {
 			t = *tp;
 		} else if (pool_lead_take(pp)) {
-			ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+			LOCK_Unlock(&pp->mtx);
 			i = pool_lead(pp, &t);
-			ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+			LOCK_Lock(&pp->mtx);
 			if (!i)
 				continue;
 		} else if (!pool_wait_locked(pp, wrk, &t))
 			break;
-		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+		LOCK_Unlock(&pp->mtx);
 		t.func(wrk, t.priv);
 		VSC_Publish(wrk->stats);
-		ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+		LOCK_Lock(&pp->mtx);
 	}
 	pp->nthr--;
-	ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+	LOCK_Unlock(&pp->mtx);
 
 	pool_tls_wrk = NULL;
 	VSC_WorkerFini(&stats);
@@ -585,6 +590,7 @@ static int
 pool_want_thread_locked(struct pool *pp)
 {
 
+	LOCK_AssertHeld(&pp->mtx);
 	if (pp->nthr < cache_param->thread_pool_min)
 		return (1);
 	/* Leaders give up the linger set for queued work. */
@@ -635,9 +641,9 @@ pool_herd_lset(struct pool *pp)
 	    __atomic_load_n(&pp->nlset, __ATOMIC_SEQ_CST) > 0 &&
 	    __atomic_load_n(&pp->nleading, __ATOMIC_SEQ_CST) == 0) {
 		/* POOL_Task takes pp->mtx, which the herder holds. */
-		ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+		LOCK_Unlock(&pp->mtx);
 		pool_want_lead(pp);
-		ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+		LOCK_Lock(&pp->mtx);
 	}
 	pp->lead_gen_seen = gen;
 }
@@ -651,17 +657,17 @@ pool_herder(void *priv)
 	CAST_OBJ_NOTNULL(pp, priv, POOL_MAGIC);
 	(void)pthread_setname_np(pthread_self(), "cache-herder");
 	PANIC_ThreadInit();
-	ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+	LOCK_Lock(&pp->mtx);
 	for (;;) {
 		if (pool_want_thread_locked(pp)) {
 			pp->nthr++;
 			pp->nstarting++;
-			ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+			LOCK_Unlock(&pp->mtx);
 			if (pool_breed(pp) != 0) {
-				ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+				LOCK_Lock(&pp->mtx);
 				pp->nthr--;
 				pp->nstarting--;
-				ASSERT_ZERO(pthread_mutex_unlock(&pp->mtx));
+				LOCK_Unlock(&pp->mtx);
 				VSC_Add(threads_failed, 1);
 				TIM_sleep(cache_param->thread_pool_fail_delay);
 			} else {
@@ -669,13 +675,13 @@ pool_herder(void *priv)
 				VSC_Add(threads, 1);
 				TIM_sleep(cache_param->thread_pool_add_delay);
 			}
-			ASSERT_ZERO(pthread_mutex_lock(&pp->mtx));
+			LOCK_Lock(&pp->mtx);
 			continue;
 		}
 		if (pp->lqueue == 0)
 			pp->limited = 0;
 		ts = TIM_timespec(TIM_mono() + POOL_HERD_TICK);
-		(void)pthread_cond_timedwait(&pp->herder_cond, &pp->mtx, &ts);
+		(void)LOCK_TimedWait(&pp->herder_cond, &pp->mtx, &ts);
 		pool_herd_lset(pp);
 	}
 	NEEDLESS(return (NULL));
@@ -691,7 +697,7 @@ pool_new(unsigned idx)
 	ALLOC_OBJ(pp, POOL_MAGIC);
 	assert(pp != NULL);
 	pp->idx = idx;
-	ASSERT_ZERO(pthread_mutex_init(&pp->mtx, NULL));
+	LOCK_Init(&pp->mtx);
 	ASSERT_ZERO(pthread_cond_init(&pp->herder_cond, &pool_condattr));
 	TAILQ_INIT(&pp->idle);
 	for (u = 0; u < TASK__N; u++)
@@ -699,7 +705,7 @@ pool_new(unsigned idx)
 	/* A unit per queued task: each wakes one leader. */
 	pp->task_efd = eventfd(0, EFD_NONBLOCK | EFD_SEMAPHORE | EFD_CLOEXEC);
 	assert(pp->task_efd >= 0);
-	ASSERT_ZERO(pthread_mutex_init(&pp->lmtx, NULL));
+	LOCK_Init(&pp->lmtx);
 	TAILQ_INIT(&pp->lset);
 	pp->lead_task.func = pool_lead_task;
 	pp->lead_task.priv = pp;
@@ -730,11 +736,11 @@ pool_wait_min(void)
 
 	do {
 		for (u = ready = 0; u < npools; u++) {
-			ASSERT_ZERO(pthread_mutex_lock(&pools[u]->mtx));
+			LOCK_Lock(&pools[u]->mtx);
 			if (pools[u]->nthr >= cache_param->thread_pool_min &&
 			    pools[u]->nstarting == 0)
 				ready++;
-			ASSERT_ZERO(pthread_mutex_unlock(&pools[u]->mtx));
+			LOCK_Unlock(&pools[u]->mtx);
 		}
 		if (ready == npools)
 			return;

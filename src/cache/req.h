@@ -162,7 +162,14 @@ int H1_ReqBodyNext(struct req *req, struct txt *out);
 int H1_ReqBodyPending(const struct req *req);
 /* Send a 103 Early Hints or other interim response to the client. */
 void H1_SendInterim(struct req *req, const struct http *interim);
-/* Write the response: headers and body from the fetch or synth. */
+
+/* http1_deliver.c */
+/*
+ * Write the response: req->resp's head, then the body from the cached
+ * object (req->objcore, while it is fetched too), the pass fetch
+ * (req->bo), or the synthetic body, framed and ranged as the request
+ * asks.
+ */
 void H1_Transmit(struct worker *wrk, struct req *req);
 /* A minimal error answer outside VCL (400, 431, 505...); closes. */
 void H1_ErrorClose(struct req *req, unsigned status, enum sess_close sc);

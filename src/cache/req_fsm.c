@@ -216,6 +216,9 @@ req_step_recv(struct worker *wrk, struct req *req)
 	enum vcl_ret ret;
 
 	(void)wrk;
+	/* Fresh, or restarted: nothing held from an earlier round. */
+	assert(req->objcore == NULL && req->boc == NULL);
+	assert(req->busy == NULL && req->stale == NULL && req->bo == NULL);
 	if (req->restarts == 0)
 		req_xff(req);
 	req->director_hint = VCL_DefaultDirector(req->vcl);
@@ -262,6 +265,9 @@ static void
 req_step_pass(struct worker *wrk, struct req *req)
 {
 
+	/* From recv, hit, miss or a hit-for-pass: no object, no fetch. */
+	assert(req->objcore == NULL && req->boc == NULL);
+	assert(req->busy == NULL && req->bo == NULL);
 	VSC_Count(wrk->stats, s_pass, 1);
 	req->is_pass = 1;
 	switch (req_method(req, VCL_MET_PASS)) {
@@ -384,6 +390,7 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	enum hsh_lookup lr;
 
 	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
+	assert(req->stale == NULL && req->bo == NULL);
 	lr = HSH_Lookup(wrk, req->digest, req->http, req->ws,
 	    req->hash_always_miss, &oc, &boc, &busy);
 	switch (lr) {
@@ -456,6 +463,11 @@ req_step_hit(struct worker *wrk, struct req *req)
 {
 
 	(void)wrk;
+	/* A hit, a collapsed one, or a stale copy the fetch left us. */
+	CHECK_OBJ_NOTNULL(req->objcore, OBJCORE_MAGIC);
+	CHECK_OBJ_NOTNULL(req->objcore->obj, OBJECT_MAGIC);
+	assert(!(req->objcore->flags & (OC_F_HFP | OC_F_HFM)));
+	assert(req->busy == NULL && req->bo == NULL);
 	switch (req_method(req, VCL_MET_HIT)) {
 	case VCL_RET_DELIVER:
 		req->step = R_STP_DELIVER;
@@ -488,6 +500,7 @@ req_fetch_miss(struct worker *wrk, struct req *req)
 		return;
 	}
 	boc = req->busy->boc;
+	CHECK_OBJ_NOTNULL(boc, BOC_MAGIC);
 	BOC_Ref(boc);
 	if (FETCH_Miss(wrk, req, &req->busy, &req->stale, 0) != 0) {
 		BOC_Deref(&boc);
@@ -517,6 +530,10 @@ static void
 req_step_miss(struct worker *wrk, struct req *req)
 {
 
+	/* busy: ours to fetch into (NULL: no memory for it). */
+	assert(req->objcore == NULL && req->boc == NULL && req->bo == NULL);
+	CHECK_OBJ_ORNULL(req->busy, OBJCORE_MAGIC);
+	assert(req->busy == NULL || (req->busy->flags & OC_F_BUSY));
 	VSC_Count(wrk->stats, cache_miss, 1);
 	switch (req_method(req, VCL_MET_MISS)) {
 	case VCL_RET_FETCH:
@@ -543,6 +560,7 @@ req_step_purge(struct worker *wrk, struct req *req)
 {
 	unsigned n;
 
+	assert(req->objcore == NULL && req->busy == NULL && req->bo == NULL);
 	n = HSH_Purge(wrk, req->digest);
 	VSC_Count(wrk->stats, n_purges, 1);
 	VSC_Count(wrk->stats, n_obj_purged, n);
@@ -648,8 +666,12 @@ req_step_fetch(struct worker *wrk, struct req *req)
 {
 	int i;
 
+	assert(req->is_pass);
+	assert(req->objcore == NULL && req->busy == NULL && req->bo == NULL);
 	i = FETCH_Pass(wrk, req);
 	if (i == 0) {
+		CHECK_OBJ_NOTNULL(req->bo, BUSYOBJ_MAGIC);
+		CHECK_OBJ_NOTNULL(req->bo->beresp, HTTP_MAGIC);
 		VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev,
 		    TIM_real());
 		req_invalidate(wrk, req);
@@ -758,7 +780,8 @@ req_resp_from_obj(struct req *req)
 	struct http *ohp;
 	vtim_real age;
 
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	CHECK_OBJ_NOTNULL(oc, OBJCORE_MAGIC);
+	req->resp = HTTP_New(req->ws, HTTP_NHDR(cache_param->http_max_hdr),
 	    req->vsl, SLT_RespMethod);
 	ohp = req_obj_http(req);
 	if (req->resp == NULL || ohp == NULL) {
@@ -789,7 +812,7 @@ req_resp_from_beresp(struct req *req)
 	unsigned status = beresp->status;
 
 	/* Room for our own headers beyond what the backend sent. */
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	req->resp = HTTP_New(req->ws, HTTP_NHDR(cache_param->http_max_hdr),
 	    req->vsl, SLT_RespMethod);
 	if (req->resp == NULL)
 		return;
@@ -861,10 +884,18 @@ req_step_deliver(struct worker *wrk, struct req *req)
 {
 
 	(void)wrk;
-	if (req->objcore != NULL)
+	/* Exactly one source: a cached (or being cached) object, or a pass. */
+	assert((req->objcore == NULL) != (req->bo == NULL));
+	assert(req->busy == NULL);
+	if (req->objcore != NULL) {
+		CHECK_OBJ_NOTNULL(req->objcore, OBJCORE_MAGIC);
+		CHECK_OBJ_ORNULL(req->boc, BOC_MAGIC);
 		req_resp_from_obj(req);
-	else
+	} else {
+		CHECK_OBJ_NOTNULL(req->bo, BUSYOBJ_MAGIC);
+		CHECK_OBJ_NOTNULL(req->bo->beresp, HTTP_MAGIC);
 		req_resp_from_beresp(req);
+	}
 	if (req->resp == NULL)
 		WS_MarkOverflow(req->ws);
 	if (req_ws_check(req))
@@ -916,10 +947,11 @@ req_step_synth(struct worker *wrk, struct req *req)
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
 	req_release_obj(req);
+	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
 	status = req->err_code;
 	if (status < 100 || status > 999)
 		status = 503;
-	req->resp = HTTP_New(req->ws, cache_param->http_max_hdr + 8,
+	req->resp = HTTP_New(req->ws, HTTP_NHDR(cache_param->http_max_hdr),
 	    req->vsl, SLT_RespMethod);
 	if (req->resp == NULL)
 		WS_MarkOverflow(req->ws);
@@ -957,6 +989,8 @@ static void
 req_step_transmit(struct worker *wrk, struct req *req)
 {
 
+	CHECK_OBJ_NOTNULL(req->resp, HTTP_MAGIC);
+	assert(req->busy == NULL);
 	VSLb_ts(req->vsl, "Process", req->t_first, &req->t_prev, TIM_real());
 	H1_Transmit(wrk, req);
 	if (req->bo != NULL)
@@ -971,6 +1005,8 @@ req_finish(struct worker *wrk, struct req *req)
 
 	assert(req->bo == NULL);
 	req_release_obj(req);
+	assert(req->objcore == NULL && req->boc == NULL);
+	assert(req->busy == NULL && req->stale == NULL);
 	VSC_Count(wrk->stats, s_req_bodybytes, req->acct_req_body);
 	VSLb_ts(req->vsl, "Resp", req->t_first, &req->t_prev, TIM_real());
 	VSLb(req->vsl, SLT_ReqAcct, "%ju %ju %ju %ju %ju %ju",
@@ -980,6 +1016,29 @@ req_finish(struct worker *wrk, struct req *req)
 	    (uintmax_t)(req->acct_resp_hdr + req->acct_resp_body));
 	VSLb(req->vsl, SLT_End, "%s", "");
 	VCL_Rel(&req->vcl);
+}
+
+/*
+ * What holds between any two steps: every pointer the request holds is
+ * NULL or what it claims to be, a boc only with the objcore it streams,
+ * and the fetch of a pass (bo) never beside an object being delivered.
+ */
+static void
+req_check(const struct worker *wrk, const struct req *req)
+{
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(req, REQ_MAGIC);
+	assert(req->wrk == wrk);
+	CHECK_OBJ_NOTNULL(req->http, HTTP_MAGIC);
+	assert(req->vcl != NULL);
+	CHECK_OBJ_ORNULL(req->objcore, OBJCORE_MAGIC);
+	CHECK_OBJ_ORNULL(req->boc, BOC_MAGIC);
+	CHECK_OBJ_ORNULL(req->busy, OBJCORE_MAGIC);
+	CHECK_OBJ_ORNULL(req->stale, OBJCORE_MAGIC);
+	CHECK_OBJ_ORNULL(req->bo, BUSYOBJ_MAGIC);
+	assert(req->boc == NULL || req->objcore != NULL);
+	assert(req->bo == NULL || req->objcore == NULL);
 }
 
 void
@@ -1001,6 +1060,7 @@ REQ_Process(struct worker *wrk, struct req *req)
 	req->range_lo = 0;
 	req->range_hi = UINT64_MAX;
 	while (req->step != R_STP_DONE) {
+		req_check(wrk, req);
 		switch (req->step) {
 		case R_STP_RECV:	req_step_recv(wrk, req); break;
 		case R_STP_PASS:	req_step_pass(wrk, req); break;
@@ -1018,5 +1078,6 @@ REQ_Process(struct worker *wrk, struct req *req)
 		default:		WRONG("request step");
 		}
 	}
+	req_check(wrk, req);
 	req_finish(wrk, req);
 }

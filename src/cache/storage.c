@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/child.h"
@@ -56,7 +57,7 @@ stv_new(const char *name, uint64_t limit, unsigned transient)
 	(void)snprintf(stv->name, sizeof stv->name, "%s", name);
 	stv->limit = limit == 0 ? UINT64_MAX : limit;
 	stv->transient = transient;
-	ASSERT_ZERO(pthread_mutex_init(&stv->lru_mtx, NULL));
+	LOCK_Init(&stv->lru_mtx);
 	TAILQ_INIT(&stv->lru);
 	stv->vsc = VSC_NewSma(name);
 	if (stv->vsc == NULL) {
@@ -148,7 +149,7 @@ stv_nuke_one(struct worker *wrk, struct stevedore *stv)
 	struct objcore *oc;
 	unsigned n = 0;
 
-	ASSERT_ZERO(pthread_mutex_lock(&stv->lru_mtx));
+	LOCK_Lock(&stv->lru_mtx);
 	TAILQ_FOREACH_REVERSE(oc, &stv->lru, stv_lru_head, lru_list) {
 		if (++n > STV_NUKE_SCAN) {
 			oc = NULL;
@@ -162,7 +163,7 @@ stv_nuke_one(struct worker *wrk, struct stevedore *stv)
 		oc->lru_list.tqe_prev = NULL;
 		break;
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&stv->lru_mtx));
+	LOCK_Unlock(&stv->lru_mtx);
 	if (oc == NULL)
 		return (0);
 	if (HSH_Kill(wrk, oc)) {
@@ -313,11 +314,11 @@ LRU_Add(struct objcore *oc, vtim_real now)
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	stv = oc->stv;
 	CHECK_OBJ(stv, STEVEDORE_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&stv->lru_mtx));
+	LOCK_Lock(&stv->lru_mtx);
 	assert(oc->lru_list.tqe_prev == NULL);
 	TAILQ_INSERT_HEAD(&stv->lru, oc, lru_list);
 	__atomic_store_n(&oc->lru_stamp, lru_stamp(now), __ATOMIC_RELAXED);
-	ASSERT_ZERO(pthread_mutex_unlock(&stv->lru_mtx));
+	LOCK_Unlock(&stv->lru_mtx);
 }
 
 void
@@ -329,12 +330,12 @@ LRU_Remove(struct objcore *oc)
 	stv = oc->stv;
 	if (stv == NULL)
 		return;
-	ASSERT_ZERO(pthread_mutex_lock(&stv->lru_mtx));
+	LOCK_Lock(&stv->lru_mtx);
 	if (oc->lru_list.tqe_prev != NULL) {
 		TAILQ_REMOVE(&stv->lru, oc, lru_list);
 		oc->lru_list.tqe_prev = NULL;
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&stv->lru_mtx));
+	LOCK_Unlock(&stv->lru_mtx);
 }
 
 void
@@ -352,7 +353,7 @@ LRU_Touch(struct worker *wrk, struct objcore *oc, vtim_real now)
 	if ((double)(stamp - __atomic_load_n(&oc->lru_stamp,
 	    __ATOMIC_RELAXED)) < cache_param->lru_interval)
 		return;
-	if (pthread_mutex_trylock(&stv->lru_mtx) != 0)
+	if (LOCK_TryLock(&stv->lru_mtx) != 0)
 		return;		/* busy: another time */
 	if (oc->lru_list.tqe_prev != NULL) {
 		TAILQ_REMOVE(&stv->lru, oc, lru_list);
@@ -360,5 +361,5 @@ LRU_Touch(struct worker *wrk, struct objcore *oc, vtim_real now)
 		VSC_Count(wrk->stats, n_lru_moved, 1);
 	}
 	__atomic_store_n(&oc->lru_stamp, stamp, __ATOMIC_RELAXED);
-	ASSERT_ZERO(pthread_mutex_unlock(&stv->lru_mtx));
+	LOCK_Unlock(&stv->lru_mtx);
 }

@@ -21,13 +21,14 @@
 #include <stdint.h>
 #include <bsd/sys/queue.h>
 
+#include "common/lock.h"
 #include "common/tim.h"
 
 struct objcore;
 struct worker;
 
 struct vsc_sma {
-#define VSC_FIELD(n, t, l, d)	uint64_t n;
+#define VSC_FIELD(n, t, l, f, d)	uint64_t n;
 #include "vsc_sma_fields.h"
 };
 
@@ -39,7 +40,7 @@ struct stevedore {
 	uint64_t		used;		/* atomic */
 	unsigned		transient;	/* const */
 	struct vsc_sma		*vsc;		/* shared counters */
-	pthread_mutex_t		lru_mtx;
+	struct lock		lru_mtx;
 	TAILQ_HEAD(stv_lru_head, objcore) lru;	/* lru_mtx */
 	struct stevedore	*next;		/* const after init */
 };

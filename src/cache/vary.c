@@ -314,6 +314,7 @@ VRY_Insert_locked(struct objhead *oh, struct objcore *oc,
 	struct objcore *oc2, *next;
 	unsigned b;
 
+	HSH_AssertLocked(oh);
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	CHECK_OBJ(oc->obj, OBJECT_MAGIC);
 	assert(OBJ_Vary(oc->obj) != NULL);
@@ -358,6 +359,7 @@ VRY_Remove_locked(struct objhead *oh, struct objcore *oc)
 	struct vry_spec *spec, **sp;
 	struct objcore **pp;
 
+	HSH_AssertLocked(oh);
 	CHECK_OBJ(vi, VRY_INDEX_MAGIC);
 	spec = oc->vary_spec;
 	CHECK_OBJ(spec, VRY_SPEC_MAGIC);
@@ -381,6 +383,7 @@ VRY_Fini_locked(struct objhead *oh)
 {
 	struct vry_index *vi = oh->vidx;
 
+	HSH_AssertLocked(oh);
 	if (vi == NULL)
 		return;
 	assert(vi->n == 0 && vi->specs == NULL);
@@ -402,6 +405,7 @@ VRY_Lookup_locked(struct objhead *oh, const struct http *req, struct ws *ws,
 	char *blob;
 	int r = 0;
 
+	HSH_AssertLocked(oh);
 	*hint = 0;
 	if (vi == NULL)
 		return (0);
@@ -435,6 +439,7 @@ VRY_Each_locked(struct objhead *oh, vry_each_f *func, void *priv)
 	struct objcore *oc, *next;
 	unsigned u;
 
+	HSH_AssertLocked(oh);
 	if (vi == NULL)
 		return;
 	for (u = 0; u <= vi->mask; u++)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
@@ -29,7 +30,7 @@ struct vcl {
 	unsigned		refcnt;		/* atomic */
 };
 
-static pthread_mutex_t vcl_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct lock vcl_mtx = LOCK_INITIALIZER;
 static struct vcl *vcl_active;			/* vcl_mtx */
 
 static const char * const vcl_method_names[VCL_MET__MAX] = {
@@ -105,10 +106,10 @@ VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
 		return (-1);
 	}
 	VSL_Flush(vsl);
-	ASSERT_ZERO(pthread_mutex_lock(&vcl_mtx));
+	LOCK_Lock(&vcl_mtx);
 	old = vcl_active;
 	vcl_active = vcl;
-	ASSERT_ZERO(pthread_mutex_unlock(&vcl_mtx));
+	LOCK_Unlock(&vcl_mtx);
 	VSC_Add(n_vcl, 1);
 	if (old != NULL)
 		VCL_Rel(&old);
@@ -120,11 +121,11 @@ VCL_Ref(void)
 {
 	struct vcl *vcl;
 
-	ASSERT_ZERO(pthread_mutex_lock(&vcl_mtx));
+	LOCK_Lock(&vcl_mtx);
 	vcl = vcl_active;
 	CHECK_OBJ(vcl, VCL_MAGIC);
 	(void)__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED);
-	ASSERT_ZERO(pthread_mutex_unlock(&vcl_mtx));
+	LOCK_Unlock(&vcl_mtx);
 	return (vcl);
 }
 

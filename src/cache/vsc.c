@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/tim.h"
 #include "cache/child.h"
@@ -21,10 +22,7 @@
 #include "vsm/vscw.h"
 
 static const struct vscw_desc vsc_desc[] = {
-#define VSC_FIELD(n, t, l, d)						\
-	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
-	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
-	    NULL, d },
+#define VSC_FIELD VSCW_DESC
 #include "vsc_fields.h"
 };
 
@@ -33,7 +31,7 @@ struct vsc_main *VSC_C_main = &vsc_dummy;
 static vtim_mono vsc_t0;
 
 /* Every worker's block, for VSC_Tick. */
-static pthread_mutex_t vsc_reg_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct lock vsc_reg_mtx = LOCK_INITIALIZER;
 static struct vsc_worker *vsc_reg;
 
 #define VSC_NFIELDS	(sizeof(struct vsc_main) / sizeof(uint64_t))
@@ -41,16 +39,11 @@ static struct vsc_worker *vsc_reg;
 int
 VSC_Init(struct vsmw *vsmw, char *err, size_t errlen)
 {
-	struct vscw_desc desc[VSC_NFIELDS];
-	unsigned u;
 	uint64_t *p;
 
 	assert(sizeof vsc_desc / sizeof vsc_desc[0] == VSC_NFIELDS);
 	vsc_t0 = TIM_mono();
-	memcpy(desc, vsc_desc, sizeof desc);
-	for (u = 0; u < VSC_NFIELDS; u++)
-		desc[u].format = VSCW_Format(desc[u].name);
-	p = VSCW_New(vsmw, "MAIN", "main", "Main counters", desc,
+	p = VSCW_New(vsmw, "MAIN", "main", "Main counters", vsc_desc,
 	    VSC_NFIELDS);
 	if (p == NULL) {
 		(void)snprintf(err, errlen, "cannot create the counters "
@@ -66,14 +59,14 @@ VSC_WorkerInit(struct vsc_worker *w)
 {
 
 	INIT_OBJ(w, VSC_WORKER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_init(&w->mtx, NULL));
-	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	LOCK_Init(&w->mtx);
+	LOCK_Lock(&vsc_reg_mtx);
 	w->next = vsc_reg;
 	if (vsc_reg != NULL)
 		vsc_reg->prevp = &w->next;
 	w->prevp = &vsc_reg;
 	vsc_reg = w;
-	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
+	LOCK_Unlock(&vsc_reg_mtx);
 }
 
 void
@@ -81,13 +74,13 @@ VSC_WorkerFini(struct vsc_worker *w)
 {
 
 	CHECK_OBJ(w, VSC_WORKER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	LOCK_Lock(&vsc_reg_mtx);
 	*w->prevp = w->next;
 	if (w->next != NULL)
 		w->next->prevp = w->prevp;
-	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
+	LOCK_Unlock(&vsc_reg_mtx);
 	VSC_Publish(w);
-	ASSERT_ZERO(pthread_mutex_destroy(&w->mtx));
+	LOCK_Fini(&w->mtx);
 	w->magic = 0;
 }
 
@@ -119,7 +112,7 @@ VSC_Publish(struct vsc_worker *w)
 	size_t u, k, run;
 
 	CHECK_OBJ(w, VSC_WORKER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
+	LOCK_Lock(&w->mtx);
 	for (u = 0; u < VSC_NFIELDS; u += run) {
 		run = VSC_NFIELDS - u < 8 ? VSC_NFIELDS - u : 8;
 		if (memcmp(c + u, p + u, run * sizeof *c) == 0)
@@ -127,7 +120,7 @@ VSC_Publish(struct vsc_worker *w)
 		for (k = u; k < u + run; k++)
 			vsc_publish_one(c, p, g, k);
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
+	LOCK_Unlock(&w->mtx);
 }
 
 /* Anybody's publishing (the once-a-second tick): word by word. */
@@ -140,10 +133,10 @@ vsc_publish_all(struct vsc_worker *w)
 	size_t u;
 
 	CHECK_OBJ(w, VSC_WORKER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
+	LOCK_Lock(&w->mtx);
 	for (u = 0; u < VSC_NFIELDS; u++)
 		vsc_publish_one(c, p, g, u);
-	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
+	LOCK_Unlock(&w->mtx);
 }
 
 void
@@ -154,17 +147,14 @@ VSC_Tick(void)
 
 	__atomic_store_n(&VSC_C_main->uptime,
 	    (uint64_t)(TIM_mono() - vsc_t0), __ATOMIC_RELAXED);
-	ASSERT_ZERO(pthread_mutex_lock(&vsc_reg_mtx));
+	LOCK_Lock(&vsc_reg_mtx);
 	for (w = vsc_reg; w != NULL; w = w->next)
 		vsc_publish_all(w);
-	ASSERT_ZERO(pthread_mutex_unlock(&vsc_reg_mtx));
+	LOCK_Unlock(&vsc_reg_mtx);
 }
 
 static const struct vscw_desc vsc_sma_desc[] = {
-#define VSC_FIELD(n, t, l, d)						\
-	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
-	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
-	    NULL, d },
+#define VSC_FIELD VSCW_DESC
 #include "vsc_sma_fields.h"
 };
 
@@ -173,30 +163,21 @@ static const struct vscw_desc vsc_sma_desc[] = {
 struct vsc_sma *
 VSC_NewSma(const char *name)
 {
-	struct vscw_desc desc[VSC_SMA_NFIELDS];
 	char ident[64];
-	unsigned u;
 	uint64_t *p;
 
-	assert(sizeof(struct vsc_sma) == sizeof desc / sizeof desc[0] *
-	    sizeof(uint64_t));
-	memcpy(desc, vsc_sma_desc, sizeof desc);
-	for (u = 0; u < VSC_SMA_NFIELDS; u++)
-		desc[u].format = VSCW_Format(desc[u].name);
+	assert(sizeof(struct vsc_sma) == VSC_SMA_NFIELDS * sizeof(uint64_t));
 	(void)snprintf(ident, sizeof ident, "SMA.%s", name);
 	if (child_vsmw == NULL)
 		return (NULL);
 	p = VSCW_New(child_vsmw, ident, "sma", "Malloc stevedore counters",
-	    desc, VSC_SMA_NFIELDS);
+	    vsc_sma_desc, VSC_SMA_NFIELDS);
 	return ((struct vsc_sma *)(void *)p);
 }
 
 /* The manager's counters, for the manual only (mgt_vsc.c has them). */
 static const struct vscw_desc vsc_mgt_desc[] = {
-#define VSC_FIELD(n, t, l, d)						\
-	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
-	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
-	    NULL, d },
+#define VSC_FIELD VSCW_DESC
 #include "vsc_mgt_fields.h"
 };
 
@@ -227,7 +208,7 @@ vsc_roff_group(const char *prefix, const struct vscw_desc *desc,
 		printf(".TP\n.B %s.", prefix);
 		vsc_roff_text(desc[u].name);
 		printf("\n.RI ( %s \", \" %s \", \" %s )\n", desc[u].type,
-		    VSCW_Format(desc[u].name), desc[u].level);
+		    desc[u].format, desc[u].level);
 		vsc_roff_text(desc[u].oneliner);
 		fputs(".\n", stdout);
 	}

@@ -14,11 +14,12 @@
 #ifndef VENEER_CACHE_VSC_H
 #define VENEER_CACHE_VSC_H
 
-#include <pthread.h>
 #include <stdint.h>
 
+#include "common/lock.h"
+
 struct vsc_main {
-#define VSC_FIELD(n, t, l, d)	uint64_t n;
+#define VSC_FIELD(n, t, l, f, d)	uint64_t n;
 #include "vsc_fields.h"
 };
 
@@ -43,7 +44,7 @@ struct vsc_worker {
 #define VSC_WORKER_MAGIC	0x2b9d3c51
 	struct vsc_main		cnt;
 	struct vsc_main		pub;
-	pthread_mutex_t		mtx;
+	struct lock		mtx;
 	struct vsc_worker	*next;		/* registry, under its lock */
 	struct vsc_worker	**prevp;
 };

@@ -2,10 +2,10 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * vsl.c -- the transaction log writer.  Owns the log ring and vsl_mtx,
- * which is held only to copy a finished batch into the ring.
- *
- * XXX issue 4: the ring moves to a shared-memory segment in the workdir
- * with Varnish 7.1's layout; the record format and the calls stay.
+ * which is held only to copy a finished batch into the ring.  The ring
+ * is the Log segment of the child's shared memory in the workdir (the
+ * child allocates it at start and hands it to VSL_Init), laid out as
+ * include/vsl_format.h says.
  */
 
 #include "config.h"
@@ -17,6 +17,7 @@
 #include <string.h>
 #include <fnmatch.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/fmt.h"
 #include "common/param.h"
@@ -33,22 +34,7 @@ const unsigned VSL_tag_flags[SLT__Max] = {
 #include "vsl_tags.h"
 };
 
-/*
- * The log segment's head, Varnish 7.1's (doc/vsm-format.md 2.2): the
- * log is 8 segments of segsize words; offset[i] is the first record
- * boundary in segment i (-1: not reached yet); segment_n counts the
- * segments the writer entered, so a reader knows how far behind it is.
- */
-struct vsl_head {
-	char			marker[8];	/* "VSLHEAD1", written last */
-	int64_t			segsize;	/* words per segment */
-	uint32_t		segment_n;
-	uint32_t		pad;
-	int64_t			offset[VSL_SEGMENTS];
-	uint32_t		log[];
-};
-
-static pthread_mutex_t vsl_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct lock vsl_mtx = LOCK_INITIALIZER;
 static struct vsl_head *vsl_head;	/* const after init */
 static uint32_t *vsl_log;		/* const after init */
 static uint32_t vsl_end;		/* const: words usable in log */
@@ -131,7 +117,7 @@ VSL_Init(void *mem, size_t len)
 	    vsl_mask_default(), vsl_mask, err, sizeof err) != 0)
 		(void)VSL_MaskParse(vsl_mask_default(), vsl_mask, err,
 		    sizeof err);
-	ASSERT_ZERO(pthread_mutex_lock(&vsl_mtx));
+	LOCK_Lock(&vsl_mtx);
 	vsl_head = mem;
 	/*
 	 * Touch the whole log now (as varnishd does): its page faults are
@@ -153,8 +139,8 @@ VSL_Init(void *mem, size_t len)
 	vsl_head->segment_n = vsl_segn;
 	vsl_ptr = 0;
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	memcpy(vsl_head->marker, "VSLHEAD1", sizeof vsl_head->marker);
-	ASSERT_ZERO(pthread_mutex_unlock(&vsl_mtx));
+	memcpy(vsl_head->marker, VSL_HEAD_MARKER, sizeof vsl_head->marker);
+	LOCK_Unlock(&vsl_mtx);
 }
 
 static inline int
@@ -176,6 +162,7 @@ static void
 vsl_wrap_locked(void)
 {
 
+	LOCK_AssertHeld(&vsl_mtx);
 	vsl_segn += VSL_SEGMENTS - (vsl_segn % VSL_SEGMENTS);
 	vsl_head->offset[0] = 0;
 	vsl_log[0] = VSL_ENDMARKER;
@@ -201,7 +188,7 @@ vsl_append(const uint32_t *p, uint32_t n)
 	if (vsl_head == NULL)
 		return;		/* before VSL_Init: unit tests, early errors */
 	assert(n >= VSL_OVERHEAD && n < vsl_segsize);
-	ASSERT_ZERO(pthread_mutex_lock(&vsl_mtx));
+	LOCK_Lock(&vsl_mtx);
 	if (vsl_ptr + n >= vsl_end)
 		vsl_wrap_locked();
 	dst = vsl_ptr;
@@ -213,7 +200,7 @@ vsl_append(const uint32_t *p, uint32_t n)
 		    (int64_t)vsl_ptr, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&vsl_head->segment_n, vsl_segn, __ATOMIC_RELEASE);
-	ASSERT_ZERO(pthread_mutex_unlock(&vsl_mtx));
+	LOCK_Unlock(&vsl_mtx);
 	memcpy(vsl_log + dst + 1, p + 1, (n - 1) * sizeof *p);
 	__atomic_store_n(&vsl_log[dst], p[0], __ATOMIC_RELEASE);
 }
@@ -259,10 +246,10 @@ VSL_Flush(struct vsl_log *vsl)
 		return;
 	n = (size_t)(vsl->wlp - vsl->wlb);
 	/*
-	 * Records go out as one batch: tag 255 with a zero length, then the
+	 * Records go out as one batch: SLT__Batch with a zero length, then the
 	 * byte length of the records, then the records.
 	 */
-	vsl->wlb[0] = (uint32_t)SLT__Batch << 24;
+	vsl->wlb[0] = VSL_HEAD(SLT__Batch, 0);
 	vsl->wlb[1] = (uint32_t)((n - VSL_OVERHEAD) * sizeof(uint32_t));
 	vsl_append(vsl->wlb, (uint32_t)n);
 	vsl->wlp = vsl->wlb;
@@ -304,7 +291,7 @@ vsl_hdr(uint32_t *p, enum VSL_tag_e tag, uint32_t wid, size_t len)
 		if (len % 4 == 1)
 			c[len + 2] = '\0';
 	}
-	p[0] = ((uint32_t)tag << 24) | (uint32_t)len;
+	p[0] = VSL_HEAD(tag, len);
 	p[1] = wid;
 	return (VSL_OVERHEAD + VSL_WORDS(len));
 }

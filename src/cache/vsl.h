@@ -5,10 +5,8 @@
  * transaction's buffer (struct vsl_log, in its workspace) and reach the
  * shared ring in whole batches: on VSL_Flush, when the buffer fills, and
  * at the end of the transaction.  VSL() writes one record straight to the
- * ring, for events outside any transaction.
- *
- * Record layout (Varnish 7.1's): word 0 = tag << 24 | length, word 1 =
- * marker << 30 | vxid, then the NUL-terminated payload padded to 4 bytes.
+ * ring, for events outside any transaction.  The format of records and
+ * of the ring is in include/vsl_format.h, shared with the readers.
  */
 
 #ifndef VENEER_CACHE_VSL_H
@@ -19,28 +17,7 @@
 
 #include "common/tim.h"
 #include "common/txt.h"
-
-#define VSL_F_UNUSED		(1U << 0)
-#define VSL_F_UNSAFE		(1U << 1)
-#define VSL_F_BINARY		(1U << 2)
-
-enum VSL_tag_e {
-	SLT__Bogus = 0,
-#define VSL_TAG(nm, fl, doc)	SLT_##nm,
-#include "vsl_tags.h"
-	SLT__Max,
-	SLT__Reserved = 254,
-	SLT__Batch = 255
-};
-
-#define VSL_CLIENTMARKER	(1U << 30)
-#define VSL_BACKENDMARKER	(1U << 31)
-#define VSL_IDENTMASK		(~(3U << 30))
-#define VSL_LENMASK		0xffffU
-#define VSL_OVERHEAD		2		/* header words */
-#define VSL_WORDS(len)		(((len) + 3) / 4)
-#define VSL_ENDMARKER		(((uint32_t)SLT__Reserved << 24) | 0x454545)
-#define VSL_WRAPMARKER		(((uint32_t)SLT__Reserved << 24) | 0x575757)
+#include "vsl_format.h"
 
 /* Longest payload of one record, NUL included, by default (vsl_reclen). */
 #define VSL_RECLEN		255U
@@ -55,8 +32,6 @@ struct vsl_log {
 
 extern const char * const VSL_tag_names[SLT__Max];
 extern const unsigned VSL_tag_flags[SLT__Max];
-
-#define VSL_SEGMENTS		8U	/* the log's ring is cut in 8 */
 
 /* Child start: lay out the log in len bytes of shared memory at mem. */
 void VSL_Init(void *mem, size_t len);

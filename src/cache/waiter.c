@@ -15,6 +15,7 @@
 
 #include <ev.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/child.h"
@@ -31,7 +32,7 @@ struct waiter {
 	struct ev_loop		*loop;		/* waiter thread */
 	ev_async		wakeup;
 	pthread_t		thr;
-	pthread_mutex_t		mtx;
+	struct lock		mtx;
 	TAILQ_HEAD(, sess)	inbox;		/* mtx */
 	unsigned		drain;		/* mtx */
 	TAILQ_HEAD(, sess)	parked;		/* waiter thread */
@@ -157,11 +158,11 @@ waiter_wakeup_cb(struct ev_loop *loop, ev_async *a, int revents)
 	(void)revents;
 	CAST_OBJ_NOTNULL(w, ev_userdata(loop), WAITER_MAGIC);
 	TAILQ_INIT(&in);
-	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
+	LOCK_Lock(&w->mtx);
 	TAILQ_CONCAT(&in, &w->inbox, wlist);
 	if (w->drain)
 		w->draining = 1;
-	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
+	LOCK_Unlock(&w->mtx);
 	ev_now_update(loop);
 	TAILQ_FOREACH_SAFE(sp, &in, wlist, sp2) {
 		TAILQ_REMOVE(&in, sp, wlist);
@@ -195,7 +196,7 @@ WAITER_New(struct pool *pp)
 	ALLOC_OBJ(w, WAITER_MAGIC);
 	assert(w != NULL);
 	w->pool = pp;
-	ASSERT_ZERO(pthread_mutex_init(&w->mtx, NULL));
+	LOCK_Init(&w->mtx);
 	TAILQ_INIT(&w->inbox);
 	TAILQ_INIT(&w->parked);
 	w->loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
@@ -213,9 +214,9 @@ WAITER_Enter(struct waiter *w, struct sess *sp)
 
 	CHECK_OBJ(w, WAITER_MAGIC);
 	CHECK_OBJ(sp, SESS_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
+	LOCK_Lock(&w->mtx);
 	TAILQ_INSERT_TAIL(&w->inbox, sp, wlist);
-	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
+	LOCK_Unlock(&w->mtx);
 	ev_async_send(w->loop, &w->wakeup);
 }
 
@@ -224,8 +225,8 @@ WAITER_Drain(struct waiter *w)
 {
 
 	CHECK_OBJ(w, WAITER_MAGIC);
-	ASSERT_ZERO(pthread_mutex_lock(&w->mtx));
+	LOCK_Lock(&w->mtx);
 	w->drain = 1;
-	ASSERT_ZERO(pthread_mutex_unlock(&w->mtx));
+	LOCK_Unlock(&w->mtx);
 	ev_async_send(w->loop, &w->wakeup);
 }

@@ -16,6 +16,8 @@
 #include "common/miniobj.h"
 #include "common/num.h"
 #include "common/param.h"
+/* The header tables' size is the cache's to say; see HTTP_Estimate. */
+#include "cache/http.h"
 
 static struct params *param_rw;
 const struct params *cache_param;
@@ -175,7 +177,7 @@ PARAM_Check(char *err, size_t errlen)
 		return (-1);
 	}
 	/* Request and response header tables live in each workspace. */
-	hdrs = 2 * PARAM_WS_HTTP(pp->http_max_hdr);
+	hdrs = 2 * HTTP_Estimate(HTTP_NHDR(pp->http_max_hdr));
 	need = pp->http_req_size + pp->vsl_buffer + PARAM_WS_RX_BODY_ROOM +
 	    PARAM_WS_MIN_FREE + hdrs;
 	if (need > pp->workspace_client) {

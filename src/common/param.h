@@ -26,8 +26,6 @@
  */
 #define PARAM_WS_RX_BODY_ROOM	(16U * 1024U)
 #define PARAM_WS_MIN_FREE	(8U * 1024U)
-/* A message's header table with n header slots, and our spare ones. */
-#define PARAM_WS_HTTP(n)	(((uint64_t)(n) + 13U) * 17U + 128U)
 
 enum param_type {
 	PARAM_TIMEOUT,

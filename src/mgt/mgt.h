@@ -46,7 +46,7 @@ void MGT_BackendArg(const char *arg, struct backend_arg *ba);
 
 /* mgt_vsc.c: the manager's counters (MGT.*) */
 struct vsc_mgt {
-#define VSC_FIELD(n, t, l, d)	uint64_t n;
+#define VSC_FIELD(n, t, l, f, d)	uint64_t n;
 #include "vsc_mgt_fields.h"
 };
 extern struct vsc_mgt *VSC_C_mgt;

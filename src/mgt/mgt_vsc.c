@@ -22,10 +22,7 @@
 #include "vsm/vsmw.h"
 
 static const struct vscw_desc mgt_vsc_desc[] = {
-#define VSC_FIELD(n, t, l, d)						\
-	{ #n, #t[0] == 'C' ? "counter" : "gauge",			\
-	    #l[0] == 'I' ? "info" : #l[1] == 'I' ? "diag" : "debug",	\
-	    NULL, d },
+#define VSC_FIELD VSCW_DESC
 #include "vsc_mgt_fields.h"
 };
 
@@ -51,9 +48,7 @@ mgt_uptime_cb(struct ev_loop *loop, ev_timer *w, int revents)
 void
 MGT_VscInit(const char *workdir)
 {
-	struct vscw_desc desc[MGT_VSC_N];
 	char dir[1024], err[256];
-	unsigned u;
 	uint64_t *p;
 
 	mgt_t0 = TIM_mono();
@@ -62,11 +57,8 @@ MGT_VscInit(const char *workdir)
 	mgt_vsmw = VSMW_New(dir, 0640, err, sizeof err);
 	if (mgt_vsmw == NULL)
 		MGT_Fatal("%s", err);
-	memcpy(desc, mgt_vsc_desc, sizeof desc);
-	for (u = 0; u < MGT_VSC_N; u++)
-		desc[u].format = VSCW_Format(desc[u].name);
 	p = VSCW_New(mgt_vsmw, "MGT", "mgt", "Management process counters",
-	    desc, MGT_VSC_N);
+	    mgt_vsc_desc, MGT_VSC_N);
 	if (p == NULL)
 		MGT_Fatal("cannot create the manager's counters in %s (disk "
 		    "full?)", dir);

@@ -41,21 +41,7 @@
 
 #include "common/miniobj.h"
 #include "vapi.h"
-
-/* The record format (doc/vsm-format.md 2.3). */
-#define LOG_OVERHEAD		2U		/* header words */
-#define LOG_WORDS(len)		(((len) + 3U) / 4U)
-#define LOG_TAG(w0)		((w0) >> 24)
-#define LOG_LEN(w0)		((w0) & 0xffffU)
-#define LOG_CLIENT		(1U << 30)
-#define LOG_BACKEND		(1U << 31)
-#define LOG_VXID(w1)		((w1) & ~(3U << 30))
-#define LOG_ENDMARKER		0xfe454545U
-#define LOG_WRAPMARKER		0xfe575757U
-#define LOG_TAG_RESERVED	254U
-#define LOG_TAG_BATCH		255U
-#define LOG_SEGMENTS		8U
-#define LOG_MAXWORDS		(LOG_OVERHEAD + LOG_WORDS(0xffffU))
+#include "vsl_format.h"
 
 /* Distances (in segments) to the writer, as Varnish 7.1 counts them. */
 #define RING_OVERRUN		6U
@@ -64,17 +50,7 @@
 #define RING_VALID_CHECK	0.1	/* seconds */
 
 /* The file format of varnishlog -w: this, then records. */
-static const char file_id[4] = "VSL";
-
-/* The Log segment's head (doc/vsm-format.md 2.2). */
-struct ring_head {
-	char			marker[8];	/* "VSLHEAD1" */
-	int64_t			segsize;	/* words per segment */
-	uint32_t		segment_n;
-	uint32_t		pad;
-	int64_t			offset[LOG_SEGMENTS];
-	uint32_t		log[];
-};
+static const char file_id[4] = VSL_FILE_ID;
 
 enum cursor_kind {
 	CURSOR_RING,
@@ -91,7 +67,7 @@ struct vapi_cursor {
 	/* Ring cursors. */
 	struct vapi		*vd;		/* NULL: CursorMem */
 	struct vapi_seg		seg;		/* the Log segment we hold */
-	const struct ring_head	*head;		/* in the mapping */
+	const struct vsl_head	*head;		/* in the mapping */
 	const uint32_t		*log;
 	uint32_t		segsize;
 	uint32_t		nwords;		/* 8 * segsize */
@@ -139,7 +115,7 @@ cursor_new(enum cursor_kind kind, unsigned flags)
 	ALLOC_OBJ(c, VAPI_CURSOR_MAGIC);
 	if (c == NULL)
 		return (NULL);
-	c->copy = malloc((LOG_MAXWORDS + 1) * sizeof *c->copy);
+	c->copy = malloc((VSL_MAXWORDS + 1) * sizeof *c->copy);
 	if (c->copy == NULL) {
 		FREE_OBJ(c);
 		return (NULL);
@@ -156,16 +132,16 @@ cursor_rec(struct vapi_cursor *c, struct vapi_rec *rec)
 	uint32_t w0 = c->copy[0], w1 = c->copy[1];
 
 	memset(rec, 0, sizeof *rec);
-	rec->tag = LOG_TAG(w0);
-	rec->len = LOG_LEN(w0);
-	rec->vxid = LOG_VXID(w1);
-	rec->side = (w1 & LOG_CLIENT) ? 'c' : (w1 & LOG_BACKEND) ? 'b' : '-';
+	rec->tag = VSL_HEAD_TAG(w0);
+	rec->len = VSL_HEAD_LEN(w0);
+	rec->vxid = VSL_HEAD_ID(w1);
+	rec->side = (w1 & VSL_CLIENTMARKER) ? 'c' : (w1 & VSL_BACKENDMARKER) ? 'b' : '-';
 	rec->ptr = c->copy;
-	rec->data = (const char *)(c->copy + LOG_OVERHEAD);
+	rec->data = (const char *)(c->copy + VSL_OVERHEAD);
 	/* A NUL after the payload: readers may treat it as a string. */
-	c->copy[LOG_OVERHEAD + LOG_WORDS(rec->len)] = 0;
+	c->copy[VSL_OVERHEAD + VSL_WORDS(rec->len)] = 0;
 	c->nrec++;
-	c->nword += LOG_OVERHEAD + LOG_WORDS(rec->len);
+	c->nword += VSL_OVERHEAD + VSL_WORDS(rec->len);
 }
 
 /*--------------------------------------------------------------------
@@ -201,7 +177,7 @@ static void
 ring_follow(struct vapi_cursor *c)
 {
 
-	while (c->next / c->segsize > c->priv % LOG_SEGMENTS)
+	while (c->next / c->segsize > c->priv % VSL_SEGMENTS)
 		c->priv++;
 }
 
@@ -213,15 +189,15 @@ static int
 ring_check_head(const void *b, size_t len, uint32_t *segsizep, char *why,
     size_t whylen)
 {
-	const struct ring_head *h = b;
+	const struct vsl_head *h = b;
 	int64_t segsize;
 
-	if (len < sizeof *h + 4 * LOG_SEGMENTS) {
+	if (len < sizeof *h + 4 * VSL_SEGMENTS) {
 		(void)snprintf(why, whylen, "log segment too small (%zu "
 		    "bytes)", len);
 		return (-1);
 	}
-	if (memcmp(h->marker, "VSLHEAD1", sizeof h->marker) != 0) {
+	if (memcmp(h->marker, VSL_HEAD_MARKER, sizeof h->marker) != 0) {
 		(void)snprintf(why, whylen, "not a log segment, or not "
 		    "initialized yet (no VSLHEAD1 marker)");
 		return (-1);
@@ -229,7 +205,7 @@ ring_check_head(const void *b, size_t len, uint32_t *segsizep, char *why,
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	segsize = h->segsize;
 	if (segsize < 16 || (uint64_t)segsize > (len - sizeof *h) / 4 /
-	    LOG_SEGMENTS || (uint64_t)segsize * LOG_SEGMENTS > UINT32_MAX / 2) {
+	    VSL_SEGMENTS || (uint64_t)segsize * VSL_SEGMENTS > UINT32_MAX / 2) {
 		(void)snprintf(why, whylen, "corrupt log head: %" PRId64
 		    " words per segment do not fit %zu bytes", segsize, len);
 		return (-1);
@@ -242,7 +218,7 @@ static int64_t
 ring_offset(const struct vapi_cursor *c, uint32_t segment)
 {
 
-	return (__atomic_load_n(&c->head->offset[segment % LOG_SEGMENTS],
+	return (__atomic_load_n(&c->head->offset[segment % VSL_SEGMENTS],
 	    __ATOMIC_ACQUIRE));
 }
 
@@ -257,16 +233,16 @@ ring_record_words(const struct vapi_cursor *c, uint32_t w)
 	uint64_t n;
 	uint32_t blen;
 
-	if (w == 0 || LOG_TAG(w) == LOG_TAG_RESERVED ||
-	    c->nwords - c->next <= LOG_OVERHEAD)
+	if (w == 0 || VSL_HEAD_TAG(w) == SLT__Reserved ||
+	    c->nwords - c->next <= VSL_OVERHEAD)
 		return (0);
-	if (LOG_TAG(w) == LOG_TAG_BATCH) {
+	if (VSL_HEAD_TAG(w) == SLT__Batch) {
 		blen = ring_word(c, c->next + 1);
 		if (blen % 4 != 0)
 			return (0);
-		n = LOG_OVERHEAD + (uint64_t)blen / 4;
+		n = VSL_OVERHEAD + (uint64_t)blen / 4;
 	} else
-		n = LOG_OVERHEAD + LOG_WORDS(LOG_LEN(w));
+		n = VSL_OVERHEAD + VSL_WORDS(VSL_HEAD_LEN(w));
 	return (n < c->nwords - c->next ? (uint32_t)n : 0);
 }
 
@@ -281,7 +257,7 @@ ring_start_head(struct vapi_cursor *c)
 		off = ring_offset(c, c->priv);
 		if (off >= 0)
 			break;
-		if (c->priv % LOG_SEGMENTS == 0) {
+		if (c->priv % VSL_SEGMENTS == 0) {
 			cursor_err(c, "corrupt log head: no segment has a "
 			    "record boundary (offset[0] < 0)");
 			return (-1);
@@ -314,7 +290,7 @@ ring_start_tail_once(struct vapi_cursor *c)
 	off = ring_offset(c, u);
 	if (off < 0 || off >= c->nwords) {
 		cursor_err(c, "corrupt log head: offset[%u] is %" PRId64,
-		    u % LOG_SEGMENTS, off);
+		    u % VSL_SEGMENTS, off);
 		return (-1);
 	}
 	c->priv = u;
@@ -323,14 +299,14 @@ ring_start_tail_once(struct vapi_cursor *c)
 		if (ring_segment_n(c) - u > 1)
 			return (1);
 		w = ring_word(c, c->next);
-		if (w == LOG_ENDMARKER) {
+		if (w == VSL_ENDMARKER) {
 			c->batch_end = 0;
 			ring_follow(c);
 			return (0);
 		}
-		if (w == LOG_WRAPMARKER) {
+		if (w == VSL_WRAPMARKER) {
 			c->next = 0;
-			c->priv = (c->priv | (LOG_SEGMENTS - 1)) + 1;
+			c->priv = (c->priv | (VSL_SEGMENTS - 1)) + 1;
 			continue;
 		}
 		n = ring_record_words(c, w);
@@ -372,7 +348,7 @@ ring_init(struct vapi_cursor *c, const void *b, size_t len)
 		return (-1);
 	c->head = b;
 	c->log = c->head->log;
-	c->nwords = c->segsize * LOG_SEGMENTS;
+	c->nwords = c->segsize * VSL_SEGMENTS;
 	return (ring_start(c));
 }
 
@@ -466,10 +442,10 @@ ring_next_batched(struct vapi_cursor *c, struct vapi_rec *rec)
 	uint32_t w, n, priv = c->priv;
 
 	w = ring_word(c, c->next);
-	if (c->batch_end - c->next < LOG_OVERHEAD)
+	if (c->batch_end - c->next < VSL_OVERHEAD)
 		return (ring_bad(c, priv, "record overruns its batch", w));
-	n = LOG_OVERHEAD + LOG_WORDS(LOG_LEN(w));
-	if (w == 0 || LOG_TAG(w) >= LOG_TAG_RESERVED)
+	n = VSL_OVERHEAD + VSL_WORDS(VSL_HEAD_LEN(w));
+	if (w == 0 || VSL_HEAD_TAG(w) >= SLT__Reserved)
 		return (ring_bad(c, priv, "bad record in a batch", w));
 	if (n > c->batch_end - c->next)
 		return (ring_bad(c, priv, "record overruns its batch", w));
@@ -493,20 +469,20 @@ ring_next(struct vapi_cursor *c, struct vapi_rec *rec)
 			c->batch_end = 0;
 		}
 		w = ring_word(c, c->next);
-		if (w == LOG_ENDMARKER)
+		if (w == VSL_ENDMARKER)
 			return (ring_at_end(c));
-		if (w == LOG_WRAPMARKER) {
+		if (w == VSL_WRAPMARKER) {
 			c->next = 0;
-			c->priv = (c->priv | (LOG_SEGMENTS - 1)) + 1;
+			c->priv = (c->priv | (VSL_SEGMENTS - 1)) + 1;
 			continue;
 		}
 		n = ring_record_words(c, w);
 		if (n == 0)
 			return (ring_bad(c, priv, "not a record, or one past "
 			    "the end of the log", w));
-		if (LOG_TAG(w) == LOG_TAG_BATCH) {
+		if (VSL_HEAD_TAG(w) == SLT__Batch) {
 			c->batch_end = c->next + n;
-			c->next += LOG_OVERHEAD;
+			c->next += VSL_OVERHEAD;
 			ring_follow(c);
 			continue;
 		}
@@ -567,7 +543,7 @@ VAPI_CursorShm(struct vapi *vd, unsigned flags)
 
 /*--------------------------------------------------------------------
  * Files: "VSL\0", then records (2 words, then the padded payload).
- * Batch heads (tag 255, length 0) are stepped over: the records they
+ * Batch heads (SLT__Batch, length 0) are stepped over: the records they
  * enclose follow as ordinary records.
  */
 
@@ -598,23 +574,23 @@ file_next(struct vapi_cursor *c, struct vapi_rec *rec)
 	int i;
 
 	for (;;) {
-		i = file_read(c, c->copy, LOG_OVERHEAD * sizeof *c->copy,
+		i = file_read(c, c->copy, VSL_OVERHEAD * sizeof *c->copy,
 		    NULL);
 		if (i == 0)
 			return (VAPI_EOF);
 		if (i < 0)
 			return (c->dead = VAPI_BAD);
 		w0 = c->copy[0];
-		if (LOG_TAG(w0) == LOG_TAG_BATCH)
+		if (VSL_HEAD_TAG(w0) == SLT__Batch)
 			continue;
-		if (LOG_TAG(w0) == 0 || LOG_TAG(w0) == LOG_TAG_RESERVED) {
+		if (VSL_HEAD_TAG(w0) == 0 || VSL_HEAD_TAG(w0) == SLT__Reserved) {
 			cursor_err(c, "corrupt log file: word 0x%08x at byte "
 			    "%" PRIu64 " is not a record", w0,
-			    c->foff - LOG_OVERHEAD * 4);
+			    c->foff - VSL_OVERHEAD * 4);
 			return (c->dead = VAPI_BAD);
 		}
-		n = LOG_WORDS(LOG_LEN(w0));
-		if (n > 0 && file_read(c, c->copy + LOG_OVERHEAD,
+		n = VSL_WORDS(VSL_HEAD_LEN(w0));
+		if (n > 0 && file_read(c, c->copy + VSL_OVERHEAD,
 		    n * sizeof *c->copy, "a record's payload") != 1)
 			return (c->dead = VAPI_BAD);
 		cursor_rec(c, rec);
@@ -767,7 +743,7 @@ VAPI_WriterOpen(const char *path, int append, char *err, size_t errlen)
 int
 VAPI_WriterPut(struct vapi_writer *w, const struct vapi_rec *rec)
 {
-	uint32_t head[LOG_OVERHEAD];
+	uint32_t head[VSL_OVERHEAD];
 	static const char pad[4];
 	size_t len;
 
@@ -776,18 +752,19 @@ VAPI_WriterPut(struct vapi_writer *w, const struct vapi_rec *rec)
 	if (w->fp == NULL)
 		return (-1);
 	if (rec->ptr != NULL) {
-		len = (LOG_OVERHEAD + LOG_WORDS(LOG_LEN(rec->ptr[0]))) * 4;
+		len = (VSL_OVERHEAD + VSL_WORDS(VSL_HEAD_LEN(rec->ptr[0]))) * 4;
 		return (fwrite(rec->ptr, 1, len, w->fp) == len ? 0 : -1);
 	}
 	/* A record put together by hand: make its head. */
-	assert(rec->len <= 0xffff && rec->tag > 0 && rec->tag < 254);
-	head[0] = (uint32_t)rec->tag << 24 | rec->len;
-	head[1] = (rec->vxid & ~(3U << 30)) | (rec->side == 'c' ?
-	    LOG_CLIENT : rec->side == 'b' ? LOG_BACKEND : 0);
+	assert(rec->len <= VSL_LENMASK && rec->tag > SLT__Bogus &&
+	    rec->tag < SLT__Reserved);
+	head[0] = VSL_HEAD(rec->tag, rec->len);
+	head[1] = VSL_HEAD_ID(rec->vxid) | (rec->side == 'c' ?
+	    VSL_CLIENTMARKER : rec->side == 'b' ? VSL_BACKENDMARKER : 0);
 	if (fwrite(head, 1, sizeof head, w->fp) != sizeof head ||
 	    fwrite(rec->data, 1, rec->len, w->fp) != rec->len)
 		return (-1);
-	len = LOG_WORDS(rec->len) * 4 - rec->len;
+	len = VSL_WORDS(rec->len) * 4 - rec->len;
 	return (fwrite(pad, 1, len, w->fp) == len ? 0 : -1);
 }
 

@@ -47,21 +47,15 @@
 
 #include "common/miniobj.h"
 #include "vapi.h"
+#include "vsl_format.h"
 
 #define DISPATCH_MAX_OPEN	10000U
 #define DISPATCH_MAX_BYTES	(256U << 20)
 #define DISPATCH_MAX_RECS	100000U
 #define DISPATCH_REASON		32
 
-/* Tags the dispatcher reads (Varnish 7.1's numbers, include/vsl_tags.h). */
-#define TAG_LINK		75U
-#define TAG_BEGIN		76U
-#define TAG_END			77U
-#define TAG_VSL			78U
-
-#define REC_CLIENT		(1U << 30)
-#define REC_BACKEND		(1U << 31)
-#define REC_WORDS(len)		(2U + ((len) + 3U) / 4U)
+/* Words a record of len payload bytes takes, header included. */
+#define REC_WORDS(len)		(VSL_OVERHEAD + VSL_WORDS(len))
 
 struct vtx {
 	unsigned		magic;
@@ -278,24 +272,25 @@ vtx_append(struct vapi_dispatch *d, struct vtx *v, const uint32_t *w,
 
 /* A record the dispatcher writes itself (VSL diagnostics, End synth). */
 static void
-vtx_synth(struct vapi_dispatch *d, struct vtx *v, unsigned tag,
+vtx_synth(struct vapi_dispatch *d, struct vtx *v, enum VSL_tag_e tag,
     const char *fmt, const char *arg)
 {
-	uint32_t w[2 + 64];
-	char *s = (char *)(w + 2);
+	uint32_t w[VSL_OVERHEAD + 64];
+	char *s = (char *)(w + VSL_OVERHEAD);
+	const size_t room = sizeof w - VSL_OVERHEAD * sizeof *w;
 	size_t len;
 
 	memset(w, 0, sizeof w);
-	len = (size_t)snprintf(s, 4 * 64, fmt, arg != NULL ? arg : "");
-	if (len >= 4 * 64)
-		len = 4 * 64 - 1;
+	len = (size_t)snprintf(s, room, fmt, arg != NULL ? arg : "");
+	if (len >= room)
+		len = room - 1;
 	len++;					/* the NUL */
-	w[0] = (uint32_t)tag << 24 | (uint32_t)len;
+	w[0] = VSL_HEAD(tag, len);
 	w[1] = v->vxid;
 	if (v->type == VAPI_T_SESS || v->type == VAPI_T_REQ)
-		w[1] |= REC_CLIENT;
+		w[1] |= VSL_CLIENTMARKER;
 	else if (v->type == VAPI_T_BEREQ)
-		w[1] |= REC_BACKEND;
+		w[1] |= VSL_BACKENDMARKER;
 	(void)vtx_append(d, v, w, REC_WORDS(len));
 }
 
@@ -319,8 +314,8 @@ static void
 vtx_force(struct vapi_dispatch *d, struct vtx *v, const char *why)
 {
 
-	vtx_synth(d, v, TAG_VSL, "%s", why);
-	vtx_synth(d, v, TAG_END, "%s", "synth");
+	vtx_synth(d, v, SLT_VSL, "%s", why);
+	vtx_synth(d, v, SLT_End, "%s", "synth");
 	vtx_mark_complete(d, v);
 }
 
@@ -442,14 +437,14 @@ scan_begin(struct vapi_dispatch *d, struct vtx *v, const char *b,
 
 	if (parse_relation(b, e, &type, &pvxid, v->reason,
 	    sizeof v->reason) != 0) {
-		vtx_synth(d, v, TAG_VSL, "malformed Begin record \"%s\"",
+		vtx_synth(d, v, SLT_VSL, "malformed Begin record \"%s\"",
 		    b);
 		return;
 	}
 	v->type = type;
 	v->vxid_parent = pvxid;
 	if (type == VAPI_T_UNKNOWN)
-		vtx_synth(d, v, TAG_VSL, "unknown transaction type in Begin "
+		vtx_synth(d, v, SLT_VSL, "unknown transaction type in Begin "
 		    "\"%s\"", b);
 	if (d->grouping == VAPI_G_VXID || pvxid == 0 || pvxid == v->vxid)
 		return;
@@ -458,7 +453,7 @@ scan_begin(struct vapi_dispatch *d, struct vtx *v, const char *b,
 		return;
 	if (v->parent != NULL) {
 		if (v->parent->vxid != pvxid)
-			vtx_synth(d, v, TAG_VSL, "Begin names a parent other "
+			vtx_synth(d, v, SLT_VSL, "Begin names a parent other "
 			    "than the Link that made it: \"%s\"", b);
 		return;
 	}
@@ -480,7 +475,7 @@ scan_link(struct vapi_dispatch *d, struct vtx *v, const char *b,
 		return;
 	if (parse_relation(b, e, &type, &cvxid, reason, sizeof reason) !=
 	    0) {
-		vtx_synth(d, v, TAG_VSL, "malformed Link record \"%s\"", b);
+		vtx_synth(d, v, SLT_VSL, "malformed Link record \"%s\"", b);
 		return;
 	}
 	if (cvxid == 0 || cvxid == v->vxid)
@@ -497,7 +492,7 @@ scan_link(struct vapi_dispatch *d, struct vtx *v, const char *b,
 	if (c->parent == NULL)
 		vtx_set_parent(d, v, c);
 	else if (c->parent != v)
-		vtx_synth(d, v, TAG_VSL, "Link to a transaction that has "
+		vtx_synth(d, v, SLT_VSL, "Link to a transaction that has "
 		    "another parent: \"%s\"", b);
 }
 
@@ -577,12 +572,12 @@ vtx_view(struct vtx *v, unsigned level)
 	for (u = 0, p = v->words; u < v->nrec; u++) {
 		r = &v->recs[u];
 		r->ptr = p;
-		r->tag = p[0] >> 24;
-		r->len = p[0] & 0xffff;
-		r->vxid = p[1] & ~(3U << 30);
-		r->side = (p[1] & REC_CLIENT) ? 'c' :
-		    (p[1] & REC_BACKEND) ? 'b' : '-';
-		r->data = (const char *)(p + 2);
+		r->tag = VSL_HEAD_TAG(p[0]);
+		r->len = VSL_HEAD_LEN(p[0]);
+		r->vxid = VSL_HEAD_ID(p[1]);
+		r->side = (p[1] & VSL_CLIENTMARKER) ? 'c' :
+		    (p[1] & VSL_BACKENDMARKER) ? 'b' : '-';
+		r->data = (const char *)(p + VSL_OVERHEAD);
 		p += REC_WORDS(r->len);
 	}
 	memset(&v->tx, 0, sizeof v->tx);
@@ -702,11 +697,11 @@ dispatch_record(struct vapi_dispatch *d, const struct vapi_rec *rec)
 	if (rec->vxid == 0)
 		return;
 	v = hash_lookup(d, rec->vxid);
-	if (v == NULL && rec->tag != TAG_BEGIN)
+	if (v == NULL && rec->tag != SLT_Begin)
 		return;			/* its Begin is not in our view */
 	if (v == NULL)
 		v = vtx_new(d, rec->vxid);
-	else if (rec->tag == TAG_BEGIN && v->begun)
+	else if (rec->tag == SLT_Begin && v->begun)
 		v = dispatch_reuse(d, v);
 	else if (v->complete)
 		return;			/* after its End: nothing to add */
@@ -718,14 +713,14 @@ dispatch_record(struct vapi_dispatch *d, const struct vapi_rec *rec)
 	}
 	e = rec_end(rec->data, rec->len);
 	switch (rec->tag) {
-	case TAG_BEGIN:
+	case SLT_Begin:
 		v->begun = 1;
 		scan_begin(d, v, rec->data, e);
 		break;
-	case TAG_LINK:
+	case SLT_Link:
 		scan_link(d, v, rec->data, e);
 		break;
-	case TAG_END:
+	case SLT_End:
 		v->ended = 1;
 		vtx_mark_complete(d, v);
 		return;

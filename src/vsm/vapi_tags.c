@@ -11,25 +11,21 @@
 #include <strings.h>
 
 #include "vapi.h"
+#include "vsl_format.h"
 
-#define VSL_F_UNUSED		VAPI_TAGF_UNUSED
-#define VSL_F_UNSAFE		VAPI_TAGF_UNSAFE
-#define VSL_F_BINARY		VAPI_TAGF_BINARY
-
-enum vapi_tag_e {
-	VAPI_TAG__BOGUS = 0,
-#define VSL_TAG(nm, fl, doc)	VAPI_TAG_##nm,
-#include "vsl_tags.h"
-	VAPI_TAG__NUM
-};
+/* The public flags are the table's. */
+_Static_assert(VAPI_TAGF_UNUSED == VSL_F_UNUSED, "VAPI_TAGF_UNUSED");
+_Static_assert(VAPI_TAGF_UNSAFE == VSL_F_UNSAFE, "VAPI_TAGF_UNSAFE");
+_Static_assert(VAPI_TAGF_BINARY == VSL_F_BINARY, "VAPI_TAGF_BINARY");
+_Static_assert(SLT__Max <= VAPI_TAG_MAX, "VAPI_TAG_MAX");
 
 static const char * const vapi_tag_names[VAPI_TAG_MAX] = {
-#define VSL_TAG(nm, fl, doc)	[VAPI_TAG_##nm] = #nm,
+#define VSL_TAG(nm, fl, doc)	[SLT_##nm] = #nm,
 #include "vsl_tags.h"
 };
 
 static const unsigned vapi_tag_flags[VAPI_TAG_MAX] = {
-#define VSL_TAG(nm, fl, doc)	[VAPI_TAG_##nm] = (fl),
+#define VSL_TAG(nm, fl, doc)	[SLT_##nm] = (fl),
 #include "vsl_tags.h"
 };
 
@@ -58,7 +54,7 @@ VAPI_TagByName(const char *name)
 
 	if (name == NULL)
 		return (-1);
-	for (u = 1; u < VAPI_TAG__NUM; u++)
+	for (u = 1; u < SLT__Max; u++)
 		if (vapi_tag_names[u] != NULL &&
 		    !strcasecmp(vapi_tag_names[u], name))
 			return ((int)u);
@@ -73,7 +69,7 @@ VAPI_TagGlob(const char *glob, unsigned char set[VAPI_TAG_MAX])
 
 	if (glob == NULL || *glob == '\0')
 		return (-1);
-	for (u = 1; u < VAPI_TAG__NUM; u++) {
+	for (u = 1; u < SLT__Max; u++) {
 		if (vapi_tag_names[u] == NULL ||
 		    fnmatch(glob, vapi_tag_names[u], FNM_CASEFOLD) != 0)
 			continue;

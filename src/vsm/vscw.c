@@ -21,6 +21,7 @@
 #include <bsd/stdlib.h>
 #include <bsd/sys/queue.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "vsm/vscw.h"
 #include "vsm/vsmw.h"
@@ -40,7 +41,7 @@ struct vscw_grp {
 	uint64_t		*vals;
 };
 
-static pthread_mutex_t vscw_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct lock vscw_mtx = LOCK_INITIALIZER;
 static TAILQ_HEAD(, vscw_grp) vscw_grps = TAILQ_HEAD_INITIALIZER(vscw_grps);
 
 /* A growing string for the JSON; startup only, so malloc is fine. */
@@ -139,17 +140,6 @@ vscw_json(struct vscw_buf *vb, const char *name, const char *oneliner,
 	vscw_add(vb, "}}", 2);
 }
 
-const char *
-VSCW_Format(const char *name)
-{
-
-	if (strstr(name, "bytes") != NULL)
-		return ("bytes");
-	if (!strcmp(name, "uptime"))
-		return ("duration");
-	return ("integer");
-}
-
 uint64_t *
 VSCW_New(struct vsmw *vsmw, const char *ident, const char *name,
     const char *oneliner, const struct vscw_desc *desc, unsigned n)
@@ -194,9 +184,9 @@ VSCW_New(struct vsmw *vsmw, const char *ident, const char *name,
 	/* Readers look at nothing before ready is set. */
 	__atomic_store_n(&dh->ready, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&sh->ready, 1, __ATOMIC_RELEASE);
-	ASSERT_ZERO(pthread_mutex_lock(&vscw_mtx));
+	LOCK_Lock(&vscw_mtx);
 	TAILQ_INSERT_TAIL(&vscw_grps, g, list);
-	ASSERT_ZERO(pthread_mutex_unlock(&vscw_mtx));
+	LOCK_Unlock(&vscw_mtx);
 	return (g->vals);
 }
 
@@ -206,13 +196,13 @@ VSCW_Delete(struct vsmw *vsmw, uint64_t **valp)
 	struct vscw_grp *g;
 
 	assert(valp != NULL && *valp != NULL);
-	ASSERT_ZERO(pthread_mutex_lock(&vscw_mtx));
+	LOCK_Lock(&vscw_mtx);
 	TAILQ_FOREACH(g, &vscw_grps, list)
 		if (g->vals == *valp)
 			break;
 	assert(g != NULL);
 	TAILQ_REMOVE(&vscw_grps, g, list);
-	ASSERT_ZERO(pthread_mutex_unlock(&vscw_mtx));
+	LOCK_Unlock(&vscw_mtx);
 	*valp = NULL;
 	VSMW_Free(vsmw, &g->stat);
 	VSMW_Free(vsmw, &g->doc);

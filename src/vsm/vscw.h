@@ -20,9 +20,30 @@ struct vscw_desc {
 	const char	*name;		/* "client_req" */
 	const char	*type;		/* "counter", "gauge" */
 	const char	*level;		/* "info", "diag", "debug" */
-	const char	*format;	/* "integer", "bytes", "duration" */
+	const char	*format;	/* "integer", "bytes", "duration", ... */
 	const char	*oneliner;
 };
+
+/*
+ * A table's row as a descriptor, the words the JSON uses for each
+ * column's values.  The one expansion of a VSC_FIELD table:
+ *
+ *	static const struct vscw_desc desc[] = {
+ *	#define VSC_FIELD VSCW_DESC
+ *	#include "vsc_fields.h"
+ *	};
+ */
+#define VSCW_TYPE_COUNTER	"counter"
+#define VSCW_TYPE_GAUGE		"gauge"
+#define VSCW_LEVEL_INFO		"info"
+#define VSCW_LEVEL_DIAG		"diag"
+#define VSCW_LEVEL_DEBUG	"debug"
+#define VSCW_FORMAT_INTEGER	"integer"
+#define VSCW_FORMAT_BYTES	"bytes"
+#define VSCW_FORMAT_DURATION	"duration"
+#define VSCW_FORMAT_BITMAP	"bitmap"
+#define VSCW_DESC(n, t, l, f, d)					\
+	{ #n, VSCW_TYPE_##t, VSCW_LEVEL_##l, VSCW_FORMAT_##f, d },
 
 /*
  * Publish n counters under ident ("MAIN", "MGT", "VBE.boot.default"),
@@ -34,8 +55,5 @@ uint64_t *VSCW_New(struct vsmw *vsmw, const char *ident, const char *name,
     const char *oneliner, const struct vscw_desc *desc, unsigned n);
 /* Take a group's segments away (a backend deleted...). */
 void VSCW_Delete(struct vsmw *vsmw, uint64_t **valp);
-
-/* A counter's format from its name: *bytes* is bytes, uptime duration. */
-const char *VSCW_Format(const char *name);
 
 #endif /* VENEER_VSM_VSCW_H */

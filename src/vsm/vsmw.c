@@ -28,6 +28,7 @@
 #include <bsd/stdlib.h>
 #include <bsd/sys/queue.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
 #include "vsm/vsmw.h"
 
@@ -46,7 +47,7 @@ struct vsmw_seg {
 struct vsmw {
 	unsigned		magic;
 #define VSMW_MAGIC		0x9c7f4a62
-	pthread_mutex_t		mtx;
+	struct lock		mtx;
 	char			*dir;		/* const */
 	int			dfd;		/* const */
 	int			mode;		/* const */
@@ -90,6 +91,7 @@ vsmw_index_append_locked(const struct vsmw *vsmw, const struct vsmw_seg *seg,
 	char buf[512];
 	int fd, n, r;
 
+	LOCK_AssertHeld(&vsmw->mtx);
 	n = vsmw_fmt_seg(seg, act, buf, sizeof buf);
 	if (n < 0 || (size_t)n >= sizeof buf)
 		return (-1);
@@ -109,6 +111,7 @@ vsmw_index_rewrite_locked(struct vsmw *vsmw)
 	char buf[512];
 	int fd, n, r;
 
+	LOCK_AssertHeld(&vsmw->mtx);
 	fd = openat(vsmw->dfd, "_.index.new",
 	    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, vsmw->mode);
 	if (fd < 0)
@@ -159,7 +162,7 @@ struct vsmw *
 VSMW_New(const char *dir, int mode, char *err, size_t errlen)
 {
 	struct vsmw *vsmw;
-	int dfd;
+	int dfd, i;
 
 	/* Only the owner and its group may read the log (client data). */
 	if (mkdir(dir, 0750) != 0 && errno != EEXIST) {
@@ -175,7 +178,7 @@ VSMW_New(const char *dir, int mode, char *err, size_t errlen)
 	}
 	ALLOC_OBJ(vsmw, VSMW_MAGIC);
 	assert(vsmw != NULL);
-	ASSERT_ZERO(pthread_mutex_init(&vsmw->mtx, NULL));
+	LOCK_Init(&vsmw->mtx);
 	vsmw->dir = strdup(dir);
 	vsmw->dfd = dfd;
 	vsmw->mode = mode;
@@ -183,7 +186,10 @@ VSMW_New(const char *dir, int mode, char *err, size_t errlen)
 	vsmw->birth = time(NULL);
 	TAILQ_INIT(&vsmw->segs);
 	vsmw_clean_dir(dfd);
-	if (vsmw_index_rewrite_locked(vsmw) != 0) {
+	LOCK_Lock(&vsmw->mtx);
+	i = vsmw_index_rewrite_locked(vsmw);
+	LOCK_Unlock(&vsmw->mtx);
+	if (i != 0) {
 		(void)snprintf(err, errlen, "cannot write %s/_.index: %s",
 		    dir, strerror(errno));
 		(void)close(dfd);
@@ -231,7 +237,7 @@ VSMW_Alloc(struct vsmw *vsmw, const char *class, size_t len,
 	/* Lengths in the index are multiples of 8, as Varnish's are. */
 	seg->len = (len + 7) & ~(size_t)7;
 	seg->maplen = (len + ps - 1) & ~(ps - 1);
-	ASSERT_ZERO(pthread_mutex_lock(&vsmw->mtx));
+	LOCK_Lock(&vsmw->mtx);
 	fd = vsmw_create(vsmw, seg);
 	p = MAP_FAILED;
 	if (fd >= 0) {
@@ -247,7 +253,7 @@ VSMW_Alloc(struct vsmw *vsmw, const char *class, size_t len,
 			(void)munmap(p, seg->maplen);
 		if (fd >= 0)
 			(void)unlinkat(vsmw->dfd, seg->fn, 0);
-		ASSERT_ZERO(pthread_mutex_unlock(&vsmw->mtx));
+		LOCK_Unlock(&vsmw->mtx);
 		free(seg->class);
 		free(seg->ident);
 		FREE_OBJ(seg);
@@ -256,7 +262,7 @@ VSMW_Alloc(struct vsmw *vsmw, const char *class, size_t len,
 	seg->ptr = p;
 	TAILQ_INSERT_TAIL(&vsmw->segs, seg, list);
 	vsmw->nsegs++;
-	ASSERT_ZERO(pthread_mutex_unlock(&vsmw->mtx));
+	LOCK_Unlock(&vsmw->mtx);
 	return (p);
 }
 
@@ -278,7 +284,7 @@ VSMW_Free(struct vsmw *vsmw, void **pp)
 
 	CHECK_OBJ(vsmw, VSMW_MAGIC);
 	assert(pp != NULL && *pp != NULL);
-	ASSERT_ZERO(pthread_mutex_lock(&vsmw->mtx));
+	LOCK_Lock(&vsmw->mtx);
 	TAILQ_FOREACH(seg, &vsmw->segs, list)
 		if (seg->ptr == *pp)
 			break;
@@ -294,7 +300,7 @@ VSMW_Free(struct vsmw *vsmw, void **pp)
 	} else {
 		(void)vsmw_index_rewrite_locked(vsmw);
 	}
-	ASSERT_ZERO(pthread_mutex_unlock(&vsmw->mtx));
+	LOCK_Unlock(&vsmw->mtx);
 	*pp = NULL;
 	vsmw_free_seg(vsmw, seg);
 }
@@ -312,7 +318,7 @@ VSMW_Destroy(struct vsmw **vsmwp)
 		vsmw_free_seg(vsmw, seg);
 	}
 	(void)close(vsmw->dfd);
-	ASSERT_ZERO(pthread_mutex_destroy(&vsmw->mtx));
+	LOCK_Fini(&vsmw->mtx);
 	free(vsmw->dir);
 	FREE_OBJ(vsmw);
 }

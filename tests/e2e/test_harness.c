@@ -957,6 +957,69 @@ START_TEST(fake_panic_fails)
 }
 END_TEST
 
+/*--------------------------------------------------------------------
+ * HX_Run's exit status, from a suite run in a child process: a skipped
+ * test makes the run "skipped" (77) only if nothing failed.
+ */
+
+START_TEST(inner_pass)
+{
+}
+END_TEST
+
+START_TEST(inner_skip)
+{
+
+	HX_Skip("inner_skip: precondition not met (on purpose)");
+}
+END_TEST
+
+START_TEST(inner_fail)
+{
+
+	ck_abort_msg("inner_fail fails on purpose");
+}
+END_TEST
+
+static int
+run_inner(int skip, int fail)
+{
+	TCase *tc;
+	Suite *s;
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* Its report would read like this run's; keep it out. */
+		if (freopen("/dev/null", "w", stdout) == NULL)
+			_exit(98);
+		s = suite_create("inner");
+		tc = tcase_create("inner");
+		tcase_add_test(tc, inner_pass);
+		if (skip)
+			tcase_add_test(tc, inner_skip);
+		if (fail)
+			tcase_add_test(tc, inner_fail);
+		suite_add_tcase(s, tc);
+		_exit(HX_Run(s));
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st), "inner run died: status %d", st);
+	return (WEXITSTATUS(st));
+}
+
+START_TEST(run_reports_skips)
+{
+
+	ck_assert_int_eq(run_inner(0, 0), 0);
+	ck_assert_int_eq(run_inner(1, 0), 77);
+	ck_assert_int_eq(run_inner(1, 1), 1);
+	ck_assert_int_eq(run_inner(0, 1), 1);
+}
+END_TEST
+
 static Suite *
 harness_suite(void)
 {
@@ -990,6 +1053,11 @@ harness_suite(void)
 	tcase_add_exit_test(tc, fake_no_listen_fails, 1);
 	tcase_add_exit_test(tc, missing_veneerd_fails, 1);
 	tcase_add_exit_test(tc, fake_panic_fails, 1);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("run");
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, run_reports_skips);
 	suite_add_tcase(s, tc);
 	return (s);
 }

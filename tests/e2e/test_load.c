@@ -74,7 +74,7 @@ START_TEST(idle_connections_wait_without_threads)
 
 	fds = HX_RaiseFdLimit(20000);
 	if (fds < IDLE_FDS) {
-		HX_Log("SKIP idle_connections_wait_without_threads: only %ld "
+		HX_Skip("idle_connections_wait_without_threads: only %ld "
 		    "file descriptors (ulimit -Hn), %d needed", fds, IDLE_FDS);
 		return;
 	}

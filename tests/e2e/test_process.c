@@ -463,7 +463,7 @@ START_TEST(child_drops_privileges)
 
 	pw = getpwnam("nobody");
 	if (geteuid() != 0 || pw == NULL) {
-		HX_Log("SKIP child_drops_privileges: needs root and a user "
+		HX_Skip("child_drops_privileges: needs root and a user "
 		    "nobody");
 		return;
 	}

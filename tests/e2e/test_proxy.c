@@ -577,7 +577,7 @@ START_TEST(ipv6_listen)
 	struct vnd *v;
 
 	if (!HX_HaveIPv6()) {
-		HX_Log("SKIP ipv6_listen: ::1 cannot be bound here");
+		HX_Skip("ipv6_listen: ::1 cannot be bound here");
 		return;
 	}
 	o = ORIGIN_New(proxy_handler, NULL);

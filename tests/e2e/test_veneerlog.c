@@ -791,8 +791,7 @@ vn_skip(void)
 
 	if (vn_why[0] == '\0')
 		return (0);
-	(void)printf("SKIP: not compared with Varnish's tools: %s\n", vn_why);
-	(void)fflush(stdout);
+	HX_Skip("not compared with Varnish's tools: %s", vn_why);
 	return (1);
 }
 

@@ -27,6 +27,7 @@
 #include <pty.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #include "lib/harness.h"
+#include "vapi.h"
 #include "vsm/vapi_json.h"
 
 extern char **environ;
@@ -364,6 +366,104 @@ vs_check_prom(const char *out)
 	}
 }
 
+
+/*
+ * Each counter's format, as the counter segments describe it (their JSON,
+ * read through libveneerapi) and as -j shows it: Varnish 7.1's format
+ * for each counter Varnish has.  The format once was guessed from the
+ * name, which made s_pipe_in and s_pipe_out integers.
+ */
+static const struct {
+	const char	*name;
+	const char	*format;
+	const char	*letter;	/* -j */
+} vs_formats[] = {
+	{ "MGT.uptime",			"duration",	"d" },
+	{ "MAIN.uptime",		"duration",	"d" },
+	{ "MAIN.client_req",		"integer",	"i" },
+	{ "MAIN.s_pipe_in",		"bytes",	"B" },
+	{ "MAIN.s_pipe_out",		"bytes",	"B" },
+	{ "MAIN.s_pipe_hdrbytes",	"bytes",	"B" },
+	{ "MAIN.s_req_hdrbytes",	"bytes",	"B" },
+	{ "MAIN.s_req_bodybytes",	"bytes",	"B" },
+	{ "MAIN.s_resp_hdrbytes",	"bytes",	"B" },
+	{ "MAIN.s_resp_bodybytes",	"bytes",	"B" },
+	{ "MAIN.n_object",		"integer",	"i" },
+	{ "SMA.s0.c_req",		"integer",	"i" },
+	{ "SMA.s0.c_bytes",		"bytes",	"B" },
+	{ "SMA.s0.c_freed",		"bytes",	"B" },
+	{ "SMA.s0.g_alloc",		"integer",	"i" },
+	{ "SMA.s0.g_bytes",		"bytes",	"B" },
+	{ "SMA.s0.g_space",		"bytes",	"B" },
+};
+#define VS_NFORMATS	(sizeof vs_formats / sizeof vs_formats[0])
+
+struct vs_seen {
+	const char	*format[VS_NFORMATS];	/* strdup'ed */
+};
+
+static int
+vs_seen_format(void *priv, const struct vapi_counter *c)
+{
+	struct vs_seen *seen = priv;
+	size_t u;
+
+	for (u = 0; u < VS_NFORMATS; u++)
+		if (!strcmp(c->name, vs_formats[u].name)) {
+			ck_assert_ptr_null(seen->format[u]);
+			seen->format[u] = strdup(c->format);
+			ck_assert_ptr_nonnull(seen->format[u]);
+		}
+	return (0);
+}
+
+START_TEST(stat_formats)
+{
+	const struct vjson *c, *m;
+	struct vs_seen seen;
+	struct origin *o;
+	struct vjson *j;
+	struct vapi *vd;
+	struct vnd *v;
+	struct vs_run r;
+	char err[256];
+	size_t u;
+
+	v = vs_setup(&o, 1);
+	vd = VAPI_New();
+	ck_assert_ptr_nonnull(vd);
+	ck_assert_msg(VAPI_SetWorkdir(vd, VND_Workdir(v)) == 0 &&
+	    VAPI_Attach(vd, HX_T_RESP) == 0, "attach: %s", VAPI_Error(vd));
+	memset(&seen, 0, sizeof seen);
+	ck_assert_int_eq(VAPI_Counters(vd, vs_seen_format, &seen), 0);
+	VAPI_Free(&vd);
+	for (u = 0; u < VS_NFORMATS; u++) {
+		ck_assert_msg(seen.format[u] != NULL, "%s not published",
+		    vs_formats[u].name);
+		ck_assert_msg(!strcmp(seen.format[u], vs_formats[u].format),
+		    "%s: format \"%s\" in its description, want \"%s\"",
+		    vs_formats[u].name, seen.format[u], vs_formats[u].format);
+		free((void *)(uintptr_t)seen.format[u]);
+	}
+
+	VS_OK(&r, "-n", VND_Workdir(v), "-j");
+	j = VJSON_Parse(r.out, strlen(r.out), err, sizeof err);
+	ck_assert_msg(j != NULL, "-j is not JSON (%s)", err);
+	c = VJSON_Member(j, "counters");
+	ck_assert_ptr_nonnull(c);
+	for (u = 0; u < VS_NFORMATS; u++) {
+		m = VJSON_Member(c, vs_formats[u].name);
+		ck_assert_msg(m != NULL, "-j has no %s", vs_formats[u].name);
+		ck_assert_msg(!strcmp(VJSON_Member(m, "format")->str,
+		    vs_formats[u].letter), "-j: %s has format \"%s\", want "
+		    "\"%s\"", vs_formats[u].name,
+		    VJSON_Member(m, "format")->str, vs_formats[u].letter);
+	}
+	VJSON_Free(&j);
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
 START_TEST(stat_prometheus)
 {
 	struct origin *o;
@@ -819,6 +919,7 @@ veneerstat_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, stat_one);
 	tcase_add_test(tc, stat_json);
+	tcase_add_test(tc, stat_formats);
 	tcase_add_test(tc, stat_prometheus);
 	tcase_add_test(tc, stat_list);
 	tcase_add_test(tc, stat_child_restart);

@@ -40,8 +40,18 @@
  * hx_main.c: the runner, time, temporary directories, processes.
  */
 
-/* main() of every e2e program: runs the suite forked, cleans up, 0/1. */
+/*
+ * main() of every e2e program: runs the suite forked, cleans up; 0 if
+ * every test passed, 1 if one failed, 77 (automake's "skipped") if none
+ * failed but one called HX_Skip.
+ */
 int	HX_Run(Suite *);
+/*
+ * A test that cannot set up its precondition (file limit, root, IPv6)
+ * calls this with why and returns: the run then reports it as skipped,
+ * not passed.  "test_name: why".
+ */
+void	HX_Skip(const char *fmt, ...) HX_PRINTFLIKE(1, 2);
 double	HX_Now(void);			/* CLOCK_MONOTONIC, seconds */
 /* A fresh directory under the run's base dir; caller frees the path. */
 char	*HX_TempDir(const char *tag);

@@ -17,15 +17,7 @@
 #include <string.h>
 
 #include "vapi.h"
-
-#define T_ReqURL	16
-#define T_ReqHeader	20
-#define T_RespStatus	26
-#define T_BerespStatus	42
-#define T_Begin		76
-#define T_Timestamp	80
-#define T_ReqAcct	81
-#define T_VCL_Log	72
+#include "vsl_format.h"
 
 /*--------------------------------------------------------------------
  * A hand-made group: a request (level 1) with a backend fetch (level 2).
@@ -54,7 +46,7 @@ mtx_add(struct mtx *m, unsigned tag, const char *data)
 	r->side = m->tx.type == VAPI_T_BEREQ ? 'b' : 'c';
 	r->data = data;
 	r->len = (unsigned)strlen(data) + 1;
-	m->raw[m->tx.nrec][0] = tag << 24 | r->len;
+	m->raw[m->tx.nrec][0] = VSL_HEAD(tag, r->len);
 	m->raw[m->tx.nrec][1] = r->vxid;
 	r->ptr = m->raw[m->tx.nrec];
 	m->tx.nrec++;
@@ -72,26 +64,26 @@ setup(void)
 	mreq.tx.level = 1;
 	mreq.tx.complete = 1;
 	mreq.tx.reason = "rxreq";
-	mtx_add(&mreq, T_Begin, "req 1000 rxreq");
-	mtx_add(&mreq, T_ReqURL, "/img/logo.png?v=2");
-	mtx_add(&mreq, T_ReqHeader, "Host: example.com");
-	mtx_add(&mreq, T_ReqHeader, "User-Agent: Mozilla/5.0 (iPod)");
-	mtx_add(&mreq, T_ReqHeader, "Cookie:   a=1");
-	mtx_add(&mreq, T_Timestamp, "Start: 1700000000.100000 0.000000 "
+	mtx_add(&mreq, SLT_Begin, "req 1000 rxreq");
+	mtx_add(&mreq, SLT_ReqURL, "/img/logo.png?v=2");
+	mtx_add(&mreq, SLT_ReqHeader, "Host: example.com");
+	mtx_add(&mreq, SLT_ReqHeader, "User-Agent: Mozilla/5.0 (iPod)");
+	mtx_add(&mreq, SLT_ReqHeader, "Cookie:   a=1");
+	mtx_add(&mreq, SLT_Timestamp, "Start: 1700000000.100000 0.000000 "
 	    "0.000000");
-	mtx_add(&mreq, T_Timestamp, "Resp: 1700000001.600000 1.500000 "
+	mtx_add(&mreq, SLT_Timestamp, "Resp: 1700000001.600000 1.500000 "
 	    "0.002999");
-	mtx_add(&mreq, T_RespStatus, "304");
-	mtx_add(&mreq, T_ReqAcct, "95 0 95 241 12345 12586");
-	mtx_add(&mreq, T_VCL_Log, "key: value with \"quotes\"");
+	mtx_add(&mreq, SLT_RespStatus, "304");
+	mtx_add(&mreq, SLT_ReqAcct, "95 0 95 241 12345 12586");
+	mtx_add(&mreq, SLT_VCL_Log, "key: value with \"quotes\"");
 	mbereq.tx.vxid = 1002;
 	mbereq.tx.type = VAPI_T_BEREQ;
 	mbereq.tx.level = 2;
 	mbereq.tx.complete = 1;
 	mbereq.tx.reason = "fetch";
 	mbereq.tx.parent = &mreq.tx;
-	mtx_add(&mbereq, T_Begin, "bereq 1001 fetch");
-	mtx_add(&mbereq, T_BerespStatus, "503");
+	mtx_add(&mbereq, SLT_Begin, "bereq 1001 fetch");
+	mtx_add(&mbereq, SLT_BerespStatus, "503");
 	group[0] = &mreq.tx;
 	group[1] = &mbereq.tx;
 }

@@ -31,19 +31,9 @@
 
 #include "common/miniobj.h"
 #include "ncsa.h"
+#include "vsl_format.h"
 
 #define NCSA_MAXITEM		256
-
-/* Varnish 7.1's tag numbers (include/vsl_tags.h). */
-enum {
-	T_BackendOpen = 6, T_ReqMethod = 15, T_ReqURL = 16,
-	T_ReqProtocol = 17, T_ReqHeader = 20, T_RespStatus = 26,
-	T_RespHeader = 28, T_BereqMethod = 31, T_BereqURL = 32,
-	T_BereqProtocol = 33, T_BereqHeader = 36, T_BerespStatus = 42,
-	T_BerespHeader = 44, T_VCL_call = 60, T_VCL_return = 62,
-	T_ReqStart = 63, T_VCL_Log = 72, T_Timestamp = 80, T_ReqAcct = 81,
-	T_PipeAcct = 82, T_BereqAcct = 83,
-};
 
 /* Values taken from the records. */
 enum frag_id {
@@ -733,7 +723,7 @@ static void
 scan_vcl(struct scan *s, unsigned tag, const char *b, const char *e)
 {
 
-	if (tag == T_VCL_call) {
+	if (tag == SLT_VCL_call) {
 		if (is(b, e, "recv"))
 			s->hitmiss = s->handling = "-";
 		else if (is(b, e, "hit"))
@@ -783,56 +773,56 @@ scan_rec(struct scan *s, const struct ncsa_format *f,
 	while (e > b && e[-1] == '\0')
 		e--;
 	switch (rec->tag) {
-	case T_ReqStart:	if (!be) frag_field(&s->frag[F_h], b, e, 1);
+	case SLT_ReqStart:	if (!be) frag_field(&s->frag[F_h], b, e, 1);
 				break;
-	case T_BackendOpen:	if (be) frag_field(&s->frag[F_h], b, e, 3);
+	case SLT_BackendOpen:	if (be) frag_field(&s->frag[F_h], b, e, 3);
 				break;
-	case T_ReqMethod:	if (!be) frag_set(&s->frag[F_m], b, e, 0);
+	case SLT_ReqMethod:	if (!be) frag_set(&s->frag[F_m], b, e, 0);
 				break;
-	case T_BereqMethod:	if (be) frag_set(&s->frag[F_m], b, e, 0);
+	case SLT_BereqMethod:	if (be) frag_set(&s->frag[F_m], b, e, 0);
 				break;
-	case T_ReqURL:		if (!be) scan_url(s, b, e);
+	case SLT_ReqURL:	if (!be) scan_url(s, b, e);
 				break;
-	case T_BereqURL:	if (be) scan_url(s, b, e);
+	case SLT_BereqURL:	if (be) scan_url(s, b, e);
 				break;
-	case T_ReqProtocol:	if (!be) frag_set(&s->frag[F_H], b, e, 0);
+	case SLT_ReqProtocol:	if (!be) frag_set(&s->frag[F_H], b, e, 0);
 				break;
-	case T_BereqProtocol:	if (be) frag_set(&s->frag[F_H], b, e, 0);
+	case SLT_BereqProtocol:	if (be) frag_set(&s->frag[F_H], b, e, 0);
 				break;
-	case T_RespStatus:	if (!be) frag_set(&s->frag[F_s], b, e, 1);
+	case SLT_RespStatus:	if (!be) frag_set(&s->frag[F_s], b, e, 1);
 				break;
-	case T_BerespStatus:	if (be) frag_set(&s->frag[F_s], b, e, 1);
+	case SLT_BerespStatus:	if (be) frag_set(&s->frag[F_s], b, e, 1);
 				break;
-	case T_ReqAcct:
-	case T_BereqAcct:
-		if ((rec->tag == T_BereqAcct) != be)
+	case SLT_ReqAcct:
+	case SLT_BereqAcct:
+		if ((rec->tag == SLT_BereqAcct) != be)
 			break;
 		frag_field(&s->frag[F_I], b, e, 3);
 		frag_field(&s->frag[F_b], b, e, 5);
 		frag_field(&s->frag[F_O], b, e, 6);
 		break;
-	case T_PipeAcct:
+	case SLT_PipeAcct:
 		if (be)
 			break;
 		frag_field(&s->frag[F_I], b, e, 3);
 		frag_field(&s->frag[F_O], b, e, 4);
 		break;
-	case T_Timestamp:	scan_timestamp(s, b, e);
+	case SLT_Timestamp:	scan_timestamp(s, b, e);
 				break;
-	case T_ReqHeader:
-	case T_BereqHeader:
-		if ((rec->tag == T_BereqHeader) == be)
+	case SLT_ReqHeader:
+	case SLT_BereqHeader:
+		if ((rec->tag == SLT_BereqHeader) == be)
 			scan_header(s, f, IT_REQHDR, b, e);
 		break;
-	case T_RespHeader:
-	case T_BerespHeader:
-		if ((rec->tag == T_BerespHeader) == be)
+	case SLT_RespHeader:
+	case SLT_BerespHeader:
+		if ((rec->tag == SLT_BerespHeader) == be)
 			scan_header(s, f, IT_RESPHDR, b, e);
 		break;
-	case T_VCL_call:
-	case T_VCL_return:	scan_vcl(s, rec->tag, b, e);
+	case SLT_VCL_call:
+	case SLT_VCL_return:	scan_vcl(s, rec->tag, b, e);
 				break;
-	case T_VCL_Log:		scan_vcl_log(s, f, b, e);
+	case SLT_VCL_Log:	scan_vcl_log(s, f, b, e);
 				break;
 	default:
 		break;

@@ -21,10 +21,7 @@
 
 #include "common/miniobj.h"
 #include "vlt.h"
-
-#define TAG_LINK		75U
-#define TAG_BEGIN		76U
-#define TAG_END			77U
+#include "vsl_format.h"
 
 /* A -I or -X: a regular expression, maybe limited to some tags. */
 struct lf_regex {
@@ -224,7 +221,7 @@ static int
 lf_match(struct lf *lf, const struct vapi_rec *rec, int binary)
 {
 
-	if (rec->tag == 0 || rec->tag >= 254)
+	if (rec->tag == SLT__Bogus || rec->tag >= SLT__Reserved)
 		return (0);
 	if ((lf->vlt.c_arg || lf->vlt.b_arg) &&
 	    !((lf->vlt.c_arg && rec->side == 'c') ||
@@ -236,8 +233,8 @@ lf_match(struct lf *lf, const struct vapi_rec *rec, int binary)
 		return (1);
 	if (lf->re_suppress != NULL && lf_regex_match(lf->re_suppress, rec))
 		return (0);
-	if (lf->suppress[rec->tag] && !(binary && (rec->tag == TAG_BEGIN ||
-	    rec->tag == TAG_LINK || rec->tag == TAG_END)))
+	if (lf->suppress[rec->tag] && !(binary && (rec->tag == SLT_Begin ||
+	    rec->tag == SLT_Link || rec->tag == SLT_End)))
 		return (0);
 	return (1);
 }
