@@ -110,7 +110,8 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 	for (;;) {
 		have = (size_t)(req->rx_e - req->rx_p);
 		if (have > 0) {
-			c = H1_Complete(req->rx_p, req->rx_e, hb, he);
+			c = H1_CompleteScan(&req->rx_scan, req->rx_p,
+			    req->rx_e, hb, he);
 			if (c == H1_JUNK)
 				return (RX_JUNK);
 			if (c == H1_COMPLETE && (size_t)(*he - req->rx_p) >
@@ -582,6 +583,7 @@ h1_park(struct sess *sp, struct req **reqp)
 		assert(sp->rx_buf != NULL);	/* checked by h1_rx_head */
 		memcpy(sp->rx_buf, req->rx_p, len);
 		sp->rx_len = len;
+		sp->rx_scan = req->rx_scan;
 	} else {
 		sp->t_idle = TIM_mono();
 	}

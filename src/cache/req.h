@@ -101,6 +101,7 @@ struct req {
 	char			*rx_l;		/* capacity end */
 	size_t			rx_hlim;	/* largest head (http_req_size) */
 	char			*rx_body;	/* where body reads go */
+	struct h1_scan		rx_scan;	/* of the head at rx_p */
 
 	/* Request body */
 	enum body_status	body_bs;

@@ -17,6 +17,7 @@
 #include <bsd/sys/queue.h>
 
 #include "common/tim.h"
+#include "cache/http1_parse.h"
 #include "cache/pool.h"
 #include "cache/ws.h"
 
@@ -63,6 +64,7 @@ struct sess {
 	/* A partial request kept while parked, in ws */
 	char			*rx_buf;
 	size_t			rx_len;
+	struct h1_scan		rx_scan;	/* how far it was scanned */
 	struct ws		ws[1];
 };
 
