@@ -207,4 +207,14 @@ PARAM(vsl_mask, STRING, "tags",
     "\"default\" restores it. Masking busy tags (ReqHeader...) saves "
     "log space. Read when the child starts.")
 
+/* Slow clients ------------------------------------------------------------*/
+PARAM(sess_park_space, BYTES, "bytes", "64M", "0", NULL, 0,
+    "Memory all parked connections together may hold for partial "
+    "request heads too big for their workspace_session (up to "
+    "http_req_size each), so a client that pauses in the middle of a "
+    "large header costs memory, not a worker thread. In use: gauge "
+    "sess_park_bytes. A connection that would go past it is closed "
+    "(counters sess_park_full, sc_overload); raise it if that happens "
+    "under legitimate load.")
+
 #undef PARAM

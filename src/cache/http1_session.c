@@ -94,9 +94,9 @@ h1_rx_left(const struct sess *sp)
 /*
  * Read until a whole request head is in the buffer.  When nothing more
  * is there to read, the session is parked (RX_IDLE: the linger set, then
- * the waiter), with the partial head if it fits in the session's
- * workspace; a head too big for that waits here instead, until
- * timeout_idle after its first byte.
+ * the waiter) with its partial head, whatever its size (h1_park), so a
+ * slow client never holds a worker thread; timeout_idle after the
+ * head's first byte still applies.
  */
 static enum h1_rx
 h1_rx_head(struct req *req, const char **hb, const char **he)
@@ -104,7 +104,6 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 	struct sess *sp = req->sp;
 	enum h1_complete c;
 	size_t have;
-	vtim_dur left;
 	ssize_t n;
 
 	for (;;) {
@@ -137,13 +136,7 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 			return (RX_DRAIN);
 		if (have > 0 && h1_rx_left(sp) <= 0)
 			return (RX_TIMEOUT);
-		if (have <= (size_t)(sp->ws->e - sp->ws->s))
-			return (RX_IDLE);
-		/* Too big to park: wait here, within timeout_idle. */
-		left = h1_rx_left(sp);
-		if (left <= 0)
-			return (RX_TIMEOUT);
-		(void)h1_poll_in(sp->fd, left);
+		return (RX_IDLE);
 	}
 }
 
@@ -568,7 +561,10 @@ H1_SendInterim(struct req *req, const struct http *interim)
  * The session loop
  */
 
-/* Park with what was received of the next request, if anything. */
+/*
+ * Park with what was received of the next request, if anything, and
+ * how far it was scanned.  Closes instead when sess_park_space is full.
+ */
 static void
 h1_park(struct sess *sp, struct req **reqp)
 {
@@ -576,17 +572,20 @@ h1_park(struct sess *sp, struct req **reqp)
 	size_t len;
 
 	len = (size_t)(req->rx_e - req->rx_p);
-	WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
-	sp->rx_len = 0;
-	if (len > 0) {
-		sp->rx_buf = WS_Alloc(sp->ws, len);
-		assert(sp->rx_buf != NULL);	/* checked by h1_rx_head */
-		memcpy(sp->rx_buf, req->rx_p, len);
-		sp->rx_len = len;
-		sp->rx_scan = req->rx_scan;
-	} else {
-		sp->t_idle = TIM_mono();
+	if (len > 0 && SES_RxKeep(sp, req->rx_p, len) != 0) {
+		VSL(SLT_Error, sp->vxid | VSL_CLIENTMARKER, "partial "
+		    "request head of %zu bytes "
+		    "closed: sess_park_space (%ju bytes) is used up by parked "
+		    "connections; raise it", len,
+		    (uintmax_t)cache_param->sess_park_space);
+		REQ_Free(reqp);
+		SES_Delete(&sp, SC_OVERLOAD);
+		return;
 	}
+	if (len > 0)
+		sp->rx_scan = req->rx_scan;
+	else
+		sp->t_idle = TIM_mono();
 	REQ_Free(reqp);
 	SES_Park(sp);
 }

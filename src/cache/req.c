@@ -65,7 +65,7 @@ REQ_New(struct worker *wrk, struct sess *sp)
 		memcpy(req->rx_b, sp->rx_buf, sp->rx_len);
 		req->rx_e += sp->rx_len;
 		req->rx_scan = sp->rx_scan;
-		sp->rx_len = 0;
+		SES_RxRelease(sp);
 	}
 	req->ws_req = WS_Snapshot(req->ws);
 	return (req);

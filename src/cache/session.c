@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -125,6 +126,7 @@ SES_Delete(struct sess **spp, enum sess_close reason)
 
 	TAKE_OBJ_NOTNULL(sp, spp, SESS_MAGIC);
 	assert(reason > SC_NULL && reason < SC__MAX);
+	SES_RxRelease(sp);
 	if (sp->fd >= 0)
 		(void)close(sp->fd);
 	sp->fd = -1;
@@ -141,6 +143,50 @@ SES_Delete(struct sess **spp, enum sess_close reason)
 	pp = sp->pool;
 	sp->magic = 0;
 	MPL_Free(POOL_MplSess(pp), sp);
+}
+
+int
+SES_RxKeep(struct sess *sp, const char *p, size_t len)
+{
+	uint64_t held;
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	assert(sp->rx_len == 0 && sp->rx_heap == 0);
+	assert(len > 0);
+	WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+	sp->rx_buf = WS_Alloc(sp->ws, len);
+	if (sp->rx_buf == NULL) {
+		held = __atomic_add_fetch(&VSC_C_main->sess_park_bytes,
+		    (uint64_t)len, __ATOMIC_RELAXED);
+		if (held > cache_param->sess_park_space) {
+			VSC_Sub(sess_park_bytes, len);
+			VSC_Add(sess_park_full, 1);
+			return (-1);
+		}
+		sp->rx_buf = malloc(len);
+		if (sp->rx_buf == NULL) {
+			VSC_Sub(sess_park_bytes, len);
+			return (-1);
+		}
+		sp->rx_heap = len;
+	}
+	memcpy(sp->rx_buf, p, len);
+	sp->rx_len = len;
+	return (0);
+}
+
+void
+SES_RxRelease(struct sess *sp)
+{
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	if (sp->rx_heap > 0) {
+		free(sp->rx_buf);
+		VSC_Sub(sess_park_bytes, sp->rx_heap);
+		sp->rx_heap = 0;
+	}
+	sp->rx_buf = NULL;
+	sp->rx_len = 0;
 }
 
 void
@@ -176,6 +222,6 @@ SES_LingerClose(struct sess *sp, enum sess_close reason)
 	VSC_Add(sess_linger, 1);
 	sp->linger = 1;
 	sp->linger_reason = reason;
-	sp->rx_len = 0;
+	SES_RxRelease(sp);
 	WAITER_Enter(POOL_Waiter(sp->pool), sp);
 }

@@ -1,0 +1,155 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_slow.c -- slow and hostile clients (issue 11, section 2): partial
+ * heads of any legal size parked without a thread and within
+ * sess_park_space.
+ *
+ * Every URL is used once per veneerd, so no answer can come from the
+ * cache.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/harness.h"
+
+#define PARK_CONNS	60
+#define PARK_PAD	4000	/* a head well past workspace_session */
+
+/* "GET url ... X-Pad: AAA...\r\n": a partial head, no blank line yet. */
+static char *
+partial_head(const char *url, size_t pad)
+{
+	char *s;
+	size_t n;
+
+	n = pad + strlen(url) + 64;
+	s = malloc(n);
+	ck_assert(s != NULL);
+	(void)snprintf(s, n, "GET %s HTTP/1.1\r\nHost: x\r\nX-Pad: %*s\r\n",
+	    url, (int)pad, "");
+	memset(strstr(s, "X-Pad: ") + 7, 'A', pad);
+	return (s);
+}
+
+/*
+ * Issue 11: a partial head bigger than workspace_session was "too big to
+ * park" and kept a worker thread in poll() until timeout_idle, so 60
+ * such clients took 60 threads.  Now they are parked with their bytes,
+ * the thread count stays where it was, and each client still gets its
+ * answer when it sends the rest.
+ */
+START_TEST(big_partial_heads_hold_no_thread)
+{
+	struct client *cl[PARK_CONNS];
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	uint64_t threads;
+	char url[64];
+	unsigned u;
+	char *s;
+
+	o = ORIGIN_New(NULL, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=5",
+	    "thread_pool_max=500", "timeout_idle=20s", NULL);
+	(void)VND_WaitCounter(v, "threads", "==", 5, HX_T_RESP);
+	for (u = 0; u < PARK_CONNS; u++) {
+		cl[u] = VND_Connect(v);
+		(void)snprintf(url, sizeof url, "/park/%u", u);
+		s = partial_head(url, PARK_PAD);
+		CLIENT_SendStr(cl[u], s);
+		free(s);
+	}
+	(void)VND_WaitCounter(v, "sess_waiting", ">=", PARK_CONNS, HX_T_SLOW);
+	(void)VND_WaitCounter(v, "sess_park_bytes", ">=",
+	    (uint64_t)PARK_CONNS * PARK_PAD, HX_T_RESP);
+	threads = VND_Counter(v, "threads");
+	ck_assert_msg(threads < PARK_CONNS / 4, "%u clients with a partial "
+	    "%u byte head hold %ju threads", PARK_CONNS, PARK_PAD,
+	    (uintmax_t)threads);
+	for (u = 0; u < PARK_CONNS; u++) {
+		CLIENT_SendStr(cl[u], "X-Last: 1\r\n\r\n");
+		r = CLIENT_Resp(cl[u], 0, HX_T_RESP);
+		(void)snprintf(url, sizeof url, "/park/%u", u);
+		ck_assert_msg(r->status == 200, "%s: status %d", url,
+		    r->status);
+		ck_assert_str_eq(r->body, url);
+		HX_MsgFree(&r);
+		CLIENT_Free(&cl[u]);
+	}
+	(void)VND_WaitCounter(v, "sess_park_bytes", "==", 0, HX_T_RESP);
+	ck_assert_uint_eq(VND_Counter(v, "sess_park_full"), 0);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*
+ * sess_park_space bounds the memory: with room for two 4 KB partial
+ * heads, the third client is closed and counted, the first two are
+ * served, and the memory is given back when they close.
+ */
+START_TEST(park_space_bounded)
+{
+	struct client *cl[3];
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	char url[64];
+	unsigned u;
+	char *s;
+
+	o = ORIGIN_New(NULL, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "sess_park_space=9k",
+	    "timeout_idle=20s", NULL);
+	for (u = 0; u < 3; u++) {
+		cl[u] = VND_Connect(v);
+		(void)snprintf(url, sizeof url, "/bound/%u", u);
+		s = partial_head(url, PARK_PAD);
+		CLIENT_SendStr(cl[u], s);
+		free(s);
+		if (u < 2)
+			(void)VND_WaitCounter(v, "sess_park_bytes", ">=",
+			    (uint64_t)(u + 1) * PARK_PAD, HX_T_RESP);
+	}
+	(void)VND_WaitCounter(v, "sess_park_full", "==", 1, HX_T_RESP);
+	ck_assert_int_ne(CLIENT_WaitClose(cl[2], HX_T_RESP), HX_IO_TIMEOUT);
+	ck_assert_uint_ge(VND_Counter(v, "sc_overload"), 1);
+	for (u = 0; u < 2; u++) {
+		CLIENT_SendStr(cl[u], "\r\n");
+		r = CLIENT_Resp(cl[u], 0, HX_T_RESP);
+		ck_assert_int_eq(r->status, 200);
+		HX_MsgFree(&r);
+	}
+	(void)VND_WaitCounter(v, "sess_park_bytes", "==", 0, HX_T_RESP);
+	for (u = 0; u < 3; u++)
+		CLIENT_Free(&cl[u]);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+static Suite *
+slow_suite(void)
+{
+	TCase *tc;
+	Suite *s;
+
+	s = suite_create("slow");
+	tc = tcase_create("park");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, big_partial_heads_hold_no_thread);
+	tcase_add_test(tc, park_space_bounded);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+
+	return (HX_Run(slow_suite()));
+}
