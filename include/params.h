@@ -216,5 +216,14 @@ PARAM(sess_park_space, BYTES, "bytes", "64M", "0", NULL, 0,
     "sess_park_bytes. A connection that would go past it is closed "
     "(counters sess_park_full, sc_overload); raise it if that happens "
     "under legitimate load.")
+PARAM(timeout_req_body, TIMEOUT, "seconds", "60", "0", NULL, 0,
+    "Longest time a client may take to send a whole request body, from "
+    "the end of its header; timeout_idle still bounds each pause. Past "
+    "it the request gets 408, the connection is closed (counters "
+    "req_body_timeout, sc_rx_body) and a backend fetch sending that "
+    "body is abandoned, so a body trickled in holds a worker and a "
+    "backend connection for at most this long. Raise it for clients "
+    "that upload large bodies over slow links; 0 means no limit. "
+    "(Varnish 7.1 has no such parameter.)")
 
 #undef PARAM

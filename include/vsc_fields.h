@@ -216,5 +216,8 @@ VSC_FIELD(sess_park_bytes,	GAUGE,	 INFO,	"Bytes of partial request "
 VSC_FIELD(sess_park_full,	COUNTER, INFO,	"Connections closed in the "
 	"middle of a request head because sess_park_space was used up; "
 	"raise it, or look for clients holding connections open")
+VSC_FIELD(req_body_timeout,	COUNTER, INFO,	"Request bodies not received "
+	"within timeout_req_body: answered 408 and closed; raise it if "
+	"legitimate uploads are this slow")
 
 #undef VSC_FIELD

@@ -277,6 +277,8 @@ h1_body_setup(struct req *req, enum body_status bs, uint64_t cl,
 	default:
 		WRONG("request body status");
 	}
+	if (req->body_state == RB_UNREAD && cache_param->timeout_req_body > 0)
+		req->t_body_end = TIM_mono() + cache_param->timeout_req_body;
 	if (!HTTP_GetHdr(req->http, "Expect", &v))
 		return (0);
 	if (!TXT_EqCase(v, "100-continue") ||
@@ -394,10 +396,46 @@ h1_send100(struct req *req)
 	return (0);
 }
 
+/*
+ * The body took longer than timeout_req_body: 408 and close, so neither
+ * this worker nor the backend connection the body goes to is held any
+ * longer.
+ */
+static int
+h1_body_timeout(struct req *req)
+{
+
+	VSLb(req->vsl, SLT_FetchError, "req.body read error: "
+	    "timeout_req_body (%.3f s) reached with %ju body bytes "
+	    "received", cache_param->timeout_req_body,
+	    (uintmax_t)req->acct_req_body);
+	VSC_Count(req->wrk->stats, req_body_timeout, 1);
+	req->body_state = RB_ERROR;
+	req->err_code = 408;
+	req->doclose = SC_RX_BODY;
+	return (-1);
+}
+
+/* How long to wait for more body bytes: timeout_idle, timeout_req_body. */
+static vtim_dur
+h1_body_wait(const struct req *req)
+{
+	vtim_dur tmo, left;
+
+	tmo = cache_param->timeout_idle > 0 ? cache_param->timeout_idle : 1e9;
+	if (req->t_body_end > 0) {
+		left = req->t_body_end - TIM_mono();
+		if (left < tmo)
+			tmo = left;
+	}
+	return (tmo);
+}
+
 /* Read more body bytes into the buffer.  0, or -1 (state set). */
 static int
 h1_body_fill(struct req *req)
 {
+	vtim_dur tmo;
 	size_t space;
 	ssize_t n;
 
@@ -406,6 +444,9 @@ h1_body_fill(struct req *req)
 		req->rx_p = req->rx_body;
 		req->rx_e = req->rx_body;
 	}
+	/* A total, not per read: a steady trickle must end too. */
+	if (req->t_body_end > 0 && TIM_mono() >= req->t_body_end)
+		return (h1_body_timeout(req));
 	if (req->want100 && !req->sent100 && h1_send100(req) != 0) {
 		req->body_state = RB_ERROR;
 		return (-1);
@@ -422,10 +463,13 @@ h1_body_fill(struct req *req)
 			break;
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
-		    h1_poll_in(req->sp->fd, cache_param->timeout_idle > 0 ?
-		    cache_param->timeout_idle : 1e9) > 0)
-			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			tmo = h1_body_wait(req);
+			if (tmo > 0 && h1_poll_in(req->sp->fd, tmo) > 0)
+				continue;
+			if (req->t_body_end > 0 && TIM_mono() >= req->t_body_end)
+				return (h1_body_timeout(req));
+		}
 		VSLb(req->vsl, SLT_FetchError, "req.body read error: %s",
 		    n == 0 ? "client closed" : n < 0 && errno == EAGAIN ?
 		    "timeout_idle" : strerror(errno));

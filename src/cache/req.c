@@ -122,6 +122,7 @@ REQ_Recycle(struct req *req)
 	req->want100 = 0;
 	req->sent100 = 0;
 	req->body_socket = 0;
+	req->t_body_end = 0;
 	req->err_code = 0;
 	req->err_reason = NULL;
 	req->synth_body = NULL;

@@ -114,6 +114,7 @@ struct req {
 	unsigned		want100;	/* Expect: 100-continue */
 	unsigned		sent100;
 	unsigned		body_socket;	/* read from the socket */
+	vtim_mono		t_body_end;	/* timeout_req_body, or 0 */
 
 	/* Synthetic response */
 	uint16_t		err_code;
