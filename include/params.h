@@ -109,10 +109,11 @@ PARAM(workspace_client, BYTES, "bytes", "96k", "9k", NULL, 0,
     "ws_client_overflow): raise it.")
 PARAM(workspace_backend, BYTES, "bytes", "96k", "1k", NULL, 0,
     "Memory for each backend request: its log buffer (vsl_buffer), the "
-    "response header buffer (http_resp_size), backend request and "
-    "response headers; so it must exceed http_resp_size by vsl_buffer "
-    "plus 8k or more. "
-    "When it runs out the fetch fails with 503 (counter "
+    "response header buffer (http_resp_size), a copy of the client's "
+    "request (up to http_req_size), backend request and response "
+    "headers; so it must exceed http_resp_size plus http_req_size by "
+    "vsl_buffer plus 11k or more, and veneerd refuses to start "
+    "otherwise. When it runs out the fetch fails with 503 (counter "
     "ws_backend_overflow): raise it.")
 PARAM(workspace_session, BYTES, "bytes", "0.75k", "384b", NULL, 0,
     "Memory kept by each idle connection, holding the part of a request "
@@ -125,7 +126,8 @@ PARAM(http_req_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
 PARAM(http_req_size, BYTES, "bytes", "32k", "0.25k", NULL, 0,
     "Largest request line plus header section accepted from a client; "
     "larger gets 431 (counter client_req_431). workspace_client must be "
-    "larger by vsl_buffer plus 24k or more.")
+    "larger by vsl_buffer plus 24k or more, and workspace_backend must "
+    "hold it beside http_resp_size (a cache fetch copies the request).")
 PARAM(http_resp_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
     "Longest single header line accepted in a backend response; longer "
     "fails the fetch with 503.")

@@ -3,7 +3,8 @@
  *
  * test_slow.c -- slow and hostile clients (issue 11, section 2): partial
  * heads of any legal size parked without a thread and within
- * sess_park_space; a request body's total deadline (timeout_req_body).
+ * sess_park_space; a request body's total deadline (timeout_req_body);
+ * the largest legal request and response heads on every path.
  *
  * Every URL is used once per veneerd, so no answer can come from the
  * cache.
@@ -200,6 +201,137 @@ START_TEST(body_deadline)
 }
 END_TEST
 
+/*--------------------------------------------------------------------
+ * The largest legal heads: http_req_size and http_resp_size are 32k, a
+ * line at most 8k (http_req_hdr_len, http_resp_hdr_len).
+ */
+#define BIG_LINES	4
+#define BIG_LINE	7700
+
+static char *
+big_lines(const char *prefix)
+{
+	char *s, *p;
+	unsigned u;
+	size_t n;
+
+	n = BIG_LINES * (strlen(prefix) + 8 + BIG_LINE) + 1;
+	s = p = malloc(n);
+	ck_assert(s != NULL);
+	for (u = 0; u < BIG_LINES; u++) {
+		p += snprintf(p, n - (size_t)(p - s), "%s%u: ", prefix, u);
+		memset(p, 'a' + (int)u, BIG_LINE);
+		p += BIG_LINE;
+		*p++ = '\r';
+		*p++ = '\n';
+		*p = '\0';
+	}
+	return (s);
+}
+
+static void
+big_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	const char *cc = "Cache-Control: max-age=300\r\n";
+	char hdrs[BIG_LINES * (BIG_LINE + 16) + 256];
+	char *big;
+
+	(void)priv;
+	if (HX_HeaderCount(req, "X-Req-3") != 1 ||
+	    strlen(HX_Header(req, "X-Req-3")) != BIG_LINE)
+		ORIGIN_Note(oc, "%s: the big request header did not arrive "
+		    "whole", req->url);
+	if (strstr(req->url, "/hfm") != NULL)
+		cc = "Cache-Control: no-store\r\n";
+	else if (strstr(req->url, "/grace") != NULL)
+		cc = "Cache-Control: max-age=1\r\n";
+	else if (strcmp(req->method, "FOO") == 0)
+		cc = "Connection: close\r\n";
+	big = big_lines("X-Big-");
+	(void)snprintf(hdrs, sizeof hdrs, "%s%s", cc, big);
+	free(big);
+	(void)ORIGIN_Respond(oc, 200, hdrs, req->url, -1);
+}
+
+/* Send the big request, check the big answer; its Cache-Status. */
+static char *
+big_fetch(struct vnd *v, const char *method, const char *url)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	char *big, *cs;
+
+	big = big_lines("X-Req-");
+	cl = VND_Connect(v);
+	CLIENT_Req(cl, method, url, big, strcmp(method, "POST") ? NULL : "x",
+	    -1);
+	free(big);
+	r = CLIENT_Resp(cl, 0, HX_T_RESP);
+	ck_assert_msg(r->status == 200, "%s %s with a %u byte head: status "
+	    "%d", method, url, BIG_LINES * BIG_LINE, r->status);
+	ck_assert_str_eq(r->body, url);
+	ck_assert_msg(HX_Header(r, "X-Big-3") != NULL &&
+	    strlen(HX_Header(r, "X-Big-3")) == BIG_LINE, "%s %s: the big "
+	    "response header did not arrive whole", method, url);
+	cs = strdup(HX_Header(r, "Cache-Status") != NULL ?
+	    HX_Header(r, "Cache-Status") : "");
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	return (cs);
+}
+
+/*
+ * Issue 11: a cacheable request whose head was between about 22 KB and
+ * 32 KB got 503 on a miss ("workspace_backend overflow copying the
+ * request"): the request was copied into workspace_backend twice.  With
+ * the defaults, a 31 KB request and a 31 KB response go through a miss,
+ * a hit, a pass, a pipe, hit-for-miss and a grace refresh.
+ */
+START_TEST(largest_heads_every_path)
+{
+	struct origin *o;
+	struct vnd *v;
+	uint64_t fl;
+	unsigned n;
+	double t0;
+	char *cs;
+
+	o = ORIGIN_New(big_handler, NULL);
+	v = VND_Launch(ORIGIN_Port(o), NULL);
+	free(big_fetch(v, "GET", "/big/miss"));
+	cs = big_fetch(v, "GET", "/big/miss");
+	ck_assert_msg(strstr(cs, "hit") != NULL, "second GET: Cache-Status: "
+	    "%s, want a hit", cs);
+	free(cs);
+	free(big_fetch(v, "POST", "/big/pass"));
+	free(big_fetch(v, "FOO", "/big/pipe"));
+	free(big_fetch(v, "GET", "/big/hfm"));
+	cs = big_fetch(v, "GET", "/big/hfm");
+	ck_assert_msg(strstr(cs, "hit-for-miss") != NULL, "behind the marker:"
+	    " Cache-Status: %s", cs);
+	free(cs);
+	free(big_fetch(v, "GET", "/big/grace"));
+	/* Stale within grace after max-age=1: served, refreshed behind. */
+	fl = VND_Counter(v, "fetch_length");
+	n = ORIGIN_NReq(o);
+	t0 = HX_Now();
+	while (ORIGIN_NReq(o) == n && HX_Now() - t0 < HX_T_SLOW) {
+		free(big_fetch(v, "GET", "/big/grace"));
+		/* Not a synchronization: the pace of asking again. */
+		(void)poll(NULL, 0, 100);
+	}
+	ck_assert_msg(ORIGIN_NReq(o) > n, "no grace refresh in %.0f s",
+	    HX_T_SLOW);
+	ck_assert_uint_ge(VND_Counter(v, "cache_hit_grace"), 1);
+	/* The refresh got its whole response. */
+	(void)VND_WaitCounter(v, "fetch_length", ">=", fl + 1, HX_T_RESP);
+	ck_assert_uint_eq(VND_Counter(v, "ws_backend_overflow"), 0);
+	ck_assert_uint_eq(VND_Counter(v, "ws_client_overflow"), 0);
+	ck_assert_uint_eq(VND_Counter(v, "fetch_failed"), 0);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 slow_suite(void)
 {
@@ -215,6 +347,10 @@ slow_suite(void)
 	tc = tcase_create("body");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, body_deadline);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("big");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, largest_heads_every_path);
 	suite_add_tcase(s, tc);
 	return (s);
 }
