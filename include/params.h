@@ -47,7 +47,9 @@ PARAM(thread_pool_stack, BYTES, "bytes", "192k", "64k", NULL, 0,
 PARAM(thread_queue_limit, UINT, "sessions", "20", "0", NULL, 0,
     "Sessions that may wait in each pool's queue for a thread when all "
     "are busy. Beyond it new sessions are dropped and counted in "
-    "sess_dropped: raise thread_pool_max first.")
+    "sess_dropped: raise thread_pool_max first. Open connections with "
+    "a request (or part of one) to serve wait in the queue past it: "
+    "they are never dropped for it.")
 
 /* Sockets and client timeouts -------------------------------------------*/
 PARAM(listen_depth, UINT, "connections", "1024", "0", NULL, PARAM_F_RESTART,

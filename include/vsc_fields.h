@@ -35,8 +35,9 @@ VSC_FIELD(sess_queued,		COUNTER, INFO,	"Sessions that waited in a "
 VSC_FIELD(sess_dropped,		COUNTER, INFO,	"Sessions closed because "
 	"every thread was busy and the queue was full; raise "
 	"thread_pool_max or thread_queue_limit")
-VSC_FIELD(req_dropped,		COUNTER, INFO,	"Keep-alive requests dropped "
-	"because every thread was busy and the queue was full")
+VSC_FIELD(req_dropped,		COUNTER, INFO,	"Kept for Varnish's tools; "
+	"always 0: a parked connection that becomes readable waits in "
+	"the queue for a thread, however long it is, and is not dropped")
 VSC_FIELD(sess_closed,		COUNTER, INFO,	"Client connections closed")
 VSC_FIELD(sess_closed_err,	COUNTER, INFO,	"Client connections closed "
 	"because of an error; see the sc_* counters")

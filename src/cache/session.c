@@ -96,10 +96,9 @@ SES_Schedule(struct sess *sp, enum task_prio prio)
 	sp->task.priv = sp;
 	if (POOL_Task(sp->pool, &sp->task, prio) == 0)
 		return;
-	if (prio == TASK_VCA)
-		VSC_Add(sess_dropped, 1);
-	else
-		VSC_Add(req_dropped, 1);
+	/* Only new sessions are refused (POOL_Task). */
+	assert(prio == TASK_VCA);
+	VSC_Add(sess_dropped, 1);
 	SES_Delete(&sp, SC_OVERLOAD);
 }
 

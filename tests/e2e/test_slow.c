@@ -95,6 +95,54 @@ START_TEST(big_partial_heads_hold_no_thread)
 END_TEST
 
 /*
+ * Issue 11: a parked session that became readable was dropped (counter
+ * req_dropped, sc_overload) when no thread was free and the queue was at
+ * thread_queue_limit, losing slow clients within their timeouts.  Now it
+ * waits its turn: with thread_queue_limit=0 and 10 threads, 40 parked
+ * clients that all finish their heads at once are all answered.
+ */
+#define WAKE_CONNS	40
+START_TEST(woken_sessions_not_dropped)
+{
+	struct client *cl[WAKE_CONNS];
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	char url[64];
+	unsigned u;
+	char *s;
+
+	o = ORIGIN_New(NULL, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=10",
+	    "thread_pool_max=10", "thread_queue_limit=0", "timeout_idle=20s",
+	    NULL);
+	(void)VND_WaitCounter(v, "threads", "==", 10, HX_T_RESP);
+	for (u = 0; u < WAKE_CONNS; u++) {
+		cl[u] = VND_Connect(v);
+		(void)snprintf(url, sizeof url, "/wake/%u", u);
+		s = partial_head(url, PARK_PAD);
+		CLIENT_SendStr(cl[u], s);
+		free(s);
+		(void)VND_WaitCounter(v, "sess_park_bytes", ">=",
+		    (uint64_t)(u + 1) * PARK_PAD, HX_T_RESP);
+	}
+	for (u = 0; u < WAKE_CONNS; u++)
+		CLIENT_SendStr(cl[u], "\r\n");
+	for (u = 0; u < WAKE_CONNS; u++) {
+		r = CLIENT_TryResp(cl[u], 0, HX_T_RESP);
+		ck_assert_msg(r != NULL, "client %u of %u woken at once: %s "
+		    "(req_dropped %ju)", u, WAKE_CONNS, CLIENT_Error(cl[u]),
+		    (uintmax_t)VND_Counter(v, "req_dropped"));
+		ck_assert_int_eq(r->status, 200);
+		HX_MsgFree(&r);
+		CLIENT_Free(&cl[u]);
+	}
+	ck_assert_uint_eq(VND_Counter(v, "req_dropped"), 0);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*
  * sess_park_space bounds the memory: with room for two 4 KB partial
  * heads, the third client is closed and counted, the first two are
  * served, and the memory is given back when they close.
@@ -343,6 +391,7 @@ slow_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, big_partial_heads_hold_no_thread);
 	tcase_add_test(tc, park_space_bounded);
+	tcase_add_test(tc, woken_sessions_not_dropped);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("body");
 	tcase_set_timeout(tc, 30);
