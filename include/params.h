@@ -230,4 +230,12 @@ PARAM(timeout_req_body, TIMEOUT, "seconds", "60", "0", NULL, 0,
     "that upload large bodies over slow links; 0 means no limit. "
     "(Varnish 7.1 has no such parameter.)")
 
+/* Caching ----------------------------------------------------------------*/
+PARAM(invalidate_on_unsafe, BOOL, "bool", "on", NULL, NULL, 0,
+    "RFC 9111 4.4: a successful (2xx, 3xx) POST, PUT, DELETE or PATCH "
+    "removes the cached objects of its URL, and of its Location and "
+    "Content-Location on the same host, every variant of each (counter "
+    "n_obj_invalidated). Turn it off if a backend answers every POST "
+    "with 200 and the cache empties for nothing.")
+
 #undef PARAM
