@@ -73,8 +73,10 @@ done
 case $duration in
 ''|*[!0-9]*)	echo "slowloris.sh: --duration takes seconds" >&2; exit 2 ;;
 esac
-[ "$duration" -ge 1 ] && [ "$duration" -le 600 ] || {
-	echo "slowloris.sh: --duration takes 1 to 600 seconds" >&2; exit 2; }
+if [ "$duration" -lt 1 ] || [ "$duration" -gt 600 ]; then
+	echo "slowloris.sh: --duration takes 1 to 600 seconds" >&2
+	exit 2
+fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tools/lib/deps.sh
@@ -162,7 +164,7 @@ echo "  counters:$(counters)"
 wait "$trickle_pid" || true
 cat "$tmp/trickle.out"
 
-read -r _ _ base_rps base_p99 base_cpu _ <<<"${results[0]}"
+read -r _ _ base_rps _ base_cpu _ <<<"${results[0]}"
 read -r _ _ tr_rps tr_p99 tr_cpu _ <<<"${results[1]}"
 awk -v b="$base_cpu" -v t="$tr_cpu" -v p="$tr_p99" -v br="$base_rps" \
     -v tr="$tr_rps" 'BEGIN {
