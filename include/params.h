@@ -222,7 +222,8 @@ PARAM(sess_park_space, BYTES, "bytes", "64M", "0", NULL, 0,
     "under legitimate load.")
 PARAM(timeout_req_body, TIMEOUT, "seconds", "60", "0", NULL, 0,
     "Longest time a client may take to send a whole request body, from "
-    "the end of its header; timeout_idle still bounds each pause. Past "
+    "when veneerd starts reading it (as a fetch starts sending it on); "
+    "timeout_idle still bounds each pause. Past "
     "it the request gets 408, the connection is closed (counters "
     "req_body_timeout, sc_rx_body) and a backend fetch sending that "
     "body is abandoned, so a body trickled in holds a worker and a "

@@ -277,8 +277,6 @@ h1_body_setup(struct req *req, enum body_status bs, uint64_t cl,
 	default:
 		WRONG("request body status");
 	}
-	if (req->body_state == RB_UNREAD && cache_param->timeout_req_body > 0)
-		req->t_body_end = TIM_mono() + cache_param->timeout_req_body;
 	if (!HTTP_GetHdr(req->http, "Expect", &v))
 		return (0);
 	if (!TXT_EqCase(v, "100-continue") ||
@@ -444,8 +442,14 @@ h1_body_fill(struct req *req)
 		req->rx_p = req->rx_body;
 		req->rx_e = req->rx_body;
 	}
-	/* A total, not per read: a steady trickle must end too. */
-	if (req->t_body_end > 0 && TIM_mono() >= req->t_body_end)
+	/*
+	 * A total from the first read, which is when a fetch starts
+	 * sending the body on, and checked before every read, so a
+	 * steady trickle ends too.
+	 */
+	if (req->t_body_end == 0 && cache_param->timeout_req_body > 0)
+		req->t_body_end = TIM_mono() + cache_param->timeout_req_body;
+	else if (req->t_body_end > 0 && TIM_mono() >= req->t_body_end)
 		return (h1_body_timeout(req));
 	if (req->want100 && !req->sent100 && h1_send100(req) != 0) {
 		req->body_state = RB_ERROR;
