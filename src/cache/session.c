@@ -174,6 +174,81 @@ SES_RxKeep(struct sess *sp, const char *p, size_t len)
 	return (0);
 }
 
+/* Room for need bytes in rx_buf: 0, or -1 when sess_park_space is full. */
+static int
+ses_rx_grow(struct sess *sp, size_t need)
+{
+	size_t cap, lim = (size_t)cache_param->http_req_size;
+	uint64_t held;
+	char *p;
+
+	if (sp->rx_heap == 0 && need <= (size_t)(sp->ws->e - sp->ws->s)) {
+		/* rx_buf is the workspace's only allocation: extend it. */
+		assert(sp->rx_buf == sp->ws->s);
+		WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+		p = WS_Alloc(sp->ws, need);
+		assert(p == sp->rx_buf);
+		return (0);
+	}
+	if (need <= sp->rx_heap)
+		return (0);
+	/* Doubling, so a head trickled in is not copied once a byte. */
+	cap = 2 * sp->rx_heap;
+	if (cap < need)
+		cap = need;
+	if (cap > lim && need <= lim)
+		cap = lim;
+	held = __atomic_add_fetch(&VSC_C_main->sess_park_bytes,
+	    (uint64_t)(cap - sp->rx_heap), __ATOMIC_RELAXED);
+	if (held > cache_param->sess_park_space)
+		goto full;
+	p = malloc(cap);
+	if (p == NULL)
+		goto full;
+	memcpy(p, sp->rx_buf, sp->rx_len);
+	if (sp->rx_heap > 0)
+		free(sp->rx_buf);
+	else
+		WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+	sp->rx_buf = p;
+	sp->rx_heap = cap;
+	return (0);
+full:
+	VSC_Sub(sess_park_bytes, cap - sp->rx_heap);
+	VSC_Add(sess_park_full, 1);
+	return (-1);
+}
+
+int
+SES_RxMore(struct sess *sp)
+{
+	size_t lim = (size_t)cache_param->http_req_size, want;
+	const char *hb, *he;
+	char buf[4096];
+	ssize_t n;
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	if (sp->rx_len == 0 || sp->rx_len >= lim)
+		return (0);
+	want = lim - sp->rx_len;
+	if (want > sizeof buf)
+		want = sizeof buf;
+	n = read(sp->fd, buf, want);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
+	    errno == EINTR))
+		return (1);
+	if (n <= 0)
+		return (0);	/* EOF or error: the worker's read sees it */
+	if (ses_rx_grow(sp, sp->rx_len + (size_t)n) != 0)
+		return (-1);
+	memcpy(sp->rx_buf + sp->rx_len, buf, (size_t)n);
+	sp->rx_len += (size_t)n;
+	if (H1_CompleteScan(&sp->rx_scan, sp->rx_buf,
+	    sp->rx_buf + sp->rx_len, &hb, &he) != H1_MORE)
+		return (0);
+	return (sp->rx_len < lim);
+}
+
 void
 SES_RxRelease(struct sess *sp)
 {

@@ -88,6 +88,15 @@ void SES_Delete(struct sess **spp, enum sess_close reason);
  * -1 when sess_park_space is used up (counted in sess_park_full).
  */
 int SES_RxKeep(struct sess *sp, const char *p, size_t len);
+/*
+ * Waiter thread: a parked session with a partial head became readable.
+ * Read onto what is kept (below http_req_size) and scan it, so a slow
+ * client's bytes cost no hand-over to a worker.  1: still partial, stay
+ * parked; 0: give it to a worker (head complete, junk, at the size
+ * limit, EOF or error: the worker reads and decides); -1: close it,
+ * sess_park_space is used up (counted in sess_park_full).
+ */
+int SES_RxMore(struct sess *sp);
 /* Drop what SES_RxKeep kept (copied out, or the session closes). */
 void SES_RxRelease(struct sess *sp);
 
