@@ -211,9 +211,10 @@ VSC_FIELD(n_purges,		COUNTER, INFO,	"Purges executed")
 VSC_FIELD(n_obj_purged,		COUNTER, INFO,	"Objects purged")
 VSC_FIELD(n_obj_invalidated,	COUNTER, INFO,	"Objects invalidated by a "
 	"successful unsafe request to their URL (RFC 9111 4.4)")
-VSC_FIELD(sess_park_bytes,	GAUGE,	 INFO,	"Bytes of partial request "
-	"heads held for parked connections beyond their workspace_session "
-	"(bounded by sess_park_space)")
+VSC_FIELD(sess_park_bytes,	GAUGE,	 INFO,	"Memory holding the partial "
+	"request heads of parked connections too big for their "
+	"workspace_session (a head still arriving may hold up to twice its "
+	"size); bounded by sess_park_space")
 VSC_FIELD(sess_park_full,	COUNTER, INFO,	"Connections closed in the "
 	"middle of a request head because sess_park_space was used up; "
 	"raise it, or look for clients holding connections open")
