@@ -47,7 +47,9 @@ PARAM(thread_pool_stack, BYTES, "bytes", "192k", "64k", NULL, 0,
 PARAM(thread_queue_limit, UINT, "sessions", "20", "0", NULL, 0,
     "Sessions that may wait in each pool's queue for a thread when all "
     "are busy. Beyond it new sessions are dropped and counted in "
-    "sess_dropped: raise thread_pool_max first.")
+    "sess_dropped: raise thread_pool_max first. Open connections with "
+    "a request (or part of one) to serve wait in the queue past it: "
+    "they are never dropped for it.")
 
 /* Sockets and client timeouts -------------------------------------------*/
 PARAM(listen_depth, UINT, "connections", "1024", "0", NULL, PARAM_F_RESTART,
@@ -109,10 +111,11 @@ PARAM(workspace_client, BYTES, "bytes", "96k", "9k", NULL, 0,
     "ws_client_overflow): raise it.")
 PARAM(workspace_backend, BYTES, "bytes", "96k", "1k", NULL, 0,
     "Memory for each backend request: its log buffer (vsl_buffer), the "
-    "response header buffer (http_resp_size), backend request and "
-    "response headers; so it must exceed http_resp_size by vsl_buffer "
-    "plus 8k or more. "
-    "When it runs out the fetch fails with 503 (counter "
+    "response header buffer (http_resp_size), a copy of the client's "
+    "request (up to http_req_size), backend request and response "
+    "headers; so it must exceed http_resp_size plus http_req_size by "
+    "vsl_buffer plus 11k or more, and veneerd refuses to start "
+    "otherwise. When it runs out the fetch fails with 503 (counter "
     "ws_backend_overflow): raise it.")
 PARAM(workspace_session, BYTES, "bytes", "0.75k", "384b", NULL, 0,
     "Memory kept by each idle connection, holding the part of a request "
@@ -125,7 +128,8 @@ PARAM(http_req_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
 PARAM(http_req_size, BYTES, "bytes", "32k", "0.25k", NULL, 0,
     "Largest request line plus header section accepted from a client; "
     "larger gets 431 (counter client_req_431). workspace_client must be "
-    "larger by vsl_buffer plus 24k or more.")
+    "larger by vsl_buffer plus 24k or more, and workspace_backend must "
+    "hold it beside http_resp_size (a cache fetch copies the request).")
 PARAM(http_resp_hdr_len, BYTES, "bytes", "8k", "40b", NULL, 0,
     "Longest single header line accepted in a backend response; longer "
     "fails the fetch with 503.")
@@ -206,5 +210,33 @@ PARAM(vsl_mask, STRING, "tags",
     "-Tag (mask) and +Tag (unmask), applied in order to the default; "
     "\"default\" restores it. Masking busy tags (ReqHeader...) saves "
     "log space. Read when the child starts.")
+
+/* Slow clients ------------------------------------------------------------*/
+PARAM(sess_park_space, BYTES, "bytes", "64M", "0", NULL, 0,
+    "Memory all parked connections together may hold for partial "
+    "request heads too big for their workspace_session (up to "
+    "http_req_size each), so a client that pauses in the middle of a "
+    "large header costs memory, not a worker thread. In use: gauge "
+    "sess_park_bytes. A connection that would go past it is closed "
+    "(counters sess_park_full, sc_overload); raise it if that happens "
+    "under legitimate load.")
+PARAM(timeout_req_body, TIMEOUT, "seconds", "60", "0", NULL, 0,
+    "Longest time a client may take to send a whole request body, from "
+    "when veneerd starts reading it (as a fetch starts sending it on); "
+    "timeout_idle still bounds each pause. Past "
+    "it the request gets 408, the connection is closed (counters "
+    "req_body_timeout, sc_rx_body) and a backend fetch sending that "
+    "body is abandoned, so a body trickled in holds a worker and a "
+    "backend connection for at most this long. Raise it for clients "
+    "that upload large bodies over slow links; 0 means no limit. "
+    "(Varnish 7.1 has no such parameter.)")
+
+/* Caching ----------------------------------------------------------------*/
+PARAM(invalidate_on_unsafe, BOOL, "bool", "on", NULL, NULL, 0,
+    "RFC 9111 4.4: a successful (2xx, 3xx) POST, PUT, DELETE or PATCH "
+    "removes the cached objects of its URL, and of its Location and "
+    "Content-Location on the same host, every variant of each (counter "
+    "n_obj_invalidated). Turn it off if a backend answers every POST "
+    "with 200 and the cache empties for nothing.")
 
 #undef PARAM

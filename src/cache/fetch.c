@@ -850,6 +850,41 @@ bo_conditional(struct busyobj *bo, const struct objcore *stale)
 		    (int)TXT_LEN(v), v.b);
 }
 
+/*
+ * Own hp's strings: one that is the request's (rhp) slot k takes the
+ * copy in slot k of copy (HTTP_Clone of rhp, detached); others (added
+ * or changed) are copied into hp's workspace.  0, or -1 when it is full.
+ */
+static int
+bo_detach_shared(struct http *hp, const struct http *rhp,
+    const struct http *copy)
+{
+	unsigned u, k;
+	char *p;
+
+	CHECK_OBJ(hp, HTTP_MAGIC);
+	CHECK_OBJ(rhp, HTTP_MAGIC);
+	CHECK_OBJ(copy, HTTP_MAGIC);
+	assert(copy->nhd == rhp->nhd);
+	for (u = 0; u < hp->nhd; u++) {
+		if (hp->hd[u].b == NULL)
+			continue;
+		for (k = 0; k < rhp->nhd; k++)
+			if (rhp->hd[k].b == hp->hd[u].b &&
+			    rhp->hd[k].e == hp->hd[u].e)
+				break;
+		if (k < rhp->nhd) {
+			hp->hd[u] = copy->hd[k];
+			continue;
+		}
+		p = WS_Copy(hp->ws, hp->hd[u].b, TXT_LEN(hp->hd[u]));
+		if (p == NULL)
+			return (-1);
+		hp->hd[u] = TXT_Make(p, p + TXT_LEN(hp->hd[u]));
+	}
+	return (0);
+}
+
 static int
 bo_build_miss(struct busyobj *bo, struct req *req,
     const struct objcore *stale)
@@ -873,15 +908,17 @@ bo_build_miss(struct busyobj *bo, struct req *req,
 	memcpy(rhp->hdf, hdf, rhp->nhd);
 	if (stale != NULL && stale->obj != NULL)
 		bo_conditional(bo, stale);
-	/* The request may end before the fetch: own every string. */
-	if (HTTP_Detach(bo->bereq) != 0)
-		return (-1);
-	/* The request as it came, to know its Vary'd values. */
+	/*
+	 * The request may end before the fetch: own every string.  The
+	 * request as it came (to know its Vary'd values) is copied once,
+	 * and bereq shares those copies, so the largest legal request
+	 * (http_req_size) costs workspace_backend its size, not twice it.
+	 */
 	bo->bereq0 = HTTP_New(bo->ws, rhp->nhd, bo->vsl, SLT_BereqMethod);
 	if (bo->bereq0 == NULL || HTTP_Clone(bo->bereq0, rhp) != 0 ||
 	    HTTP_Detach(bo->bereq0) != 0)
 		return (-1);
-	return (0);
+	return (bo_detach_shared(bo->bereq, rhp, bo->bereq0));
 }
 
 int

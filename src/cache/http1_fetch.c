@@ -266,6 +266,7 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 int
 H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 {
+	struct h1_scan scan;
 	enum h1_complete c;
 	const char *hb, *he;
 	unsigned first = 1;
@@ -277,9 +278,12 @@ H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 	CHECK_OBJ(bo->vbc, VBC_MAGIC);
 	*nothing = 1;
 	bo->rx_p = bo->rx_e = bo->rx_b;
+	/* Resumed after each read: a head trickled in costs one pass. */
+	H1_ScanInit(&scan);
 	for (;;) {
 		if (bo->rx_e > bo->rx_p) {
-			c = H1_Complete(bo->rx_p, bo->rx_e, &hb, &he);
+			c = H1_CompleteScan(&scan, bo->rx_p, bo->rx_e, &hb,
+			    &he);
 			if (c == H1_JUNK) {
 				VSLb(bo->vsl, SLT_FetchError,
 				    "backend sent junk, not HTTP");
@@ -296,6 +300,7 @@ H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 				memmove(bo->rx_b, bo->rx_p, left);
 				bo->rx_p = bo->rx_b;
 				bo->rx_e = bo->rx_b + left;
+				H1_ScanInit(&scan);
 				continue;
 			}
 			if ((size_t)(bo->rx_e - bo->rx_p) >

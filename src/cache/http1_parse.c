@@ -109,65 +109,130 @@ h1_empty_lines(const char *b, const char *e)
 }
 
 /*
- * A NUL anywhere in [b, e), or a CR not followed by LF?  When partial,
- * a CR at the very end may still get its LF from the next read.
+ * A NUL in [s->junk, e), or a CR not followed by LF?  When partial, a CR
+ * at the very end may still get its LF from the next read: s->junk stops
+ * there, so the next call looks at it again; every other byte is looked
+ * at once.
  */
 static int
-h1_is_junk(const char *b, const char *e, int partial)
+h1_is_junk(struct h1_scan *s, const char *b, const char *e, int partial)
 {
-	const char *p;
+	const char *p, *j;
 
-	if (b == e)
+	j = b + s->junk;
+	if (j >= e)
 		return (0);
-	if (memchr(b, '\0', (size_t)(e - b)) != NULL)
+	s->examined += (size_t)(e - j);
+	if (memchr(j, '\0', (size_t)(e - j)) != NULL)
 		return (1);
-	for (p = b; (p = memchr(p, '\r', (size_t)(e - p))) != NULL; p += 2) {
-		if (p + 1 == e)
+	for (p = j; (p = memchr(p, '\r', (size_t)(e - p))) != NULL; p += 2) {
+		s->examined += (size_t)(p - j) + 1;
+		if (p + 1 == e) {
+			s->junk = (size_t)(p - b);
 			return (!partial);
+		}
 		if (p[1] != '\n')
 			return (1);
+		j = p + 2;
 	}
+	s->examined += (size_t)(e - j);
+	s->junk = (size_t)(e - b);
 	return (0);
 }
 
 /*
- * Cost: one memchr per line plus two over the head, so a caller that
- * calls this after every read of a head bounded by http_req_size pays
- * a few passes over at most that many bytes.  *end is NULL unless the
- * head is complete.
+ * Skip the empty lines before the start line, from where the last call
+ * stopped.  1 once the start line has begun, 0 if all so far is empty
+ * lines (a CR at the end may be the first half of one more).
+ */
+static int
+h1_skip_empty(struct h1_scan *s, const char *b, const char *e)
+{
+	size_t n;
+
+	if (s->started)
+		return (1);
+	n = h1_empty_lines(b + s->start, e);
+	s->examined += n + 1;
+	s->start += n;
+	if (b + s->start == e ||
+	    (b[s->start] == '\r' && b + s->start + 1 == e))
+		return (0);
+	s->started = 1;
+	s->term = s->start;
+	s->junk = s->start;
+	return (1);
+}
+
+void
+H1_ScanInit(struct h1_scan *s)
+{
+
+	INIT_OBJ(s, H1_SCAN_MAGIC);
+}
+
+/*
+ * Cost: each byte is examined a bounded number of times over all the
+ * calls for one head, however it is cut into reads: the end-of-head
+ * search resumes two bytes before where it stopped (an end is "\n\n" or
+ * "\n\r\n"), the bare-CR and NUL check where it stopped, so a head
+ * sent a byte at a time costs what it costs in one piece.  *end is NULL
+ * unless the head is complete.
  */
 enum h1_complete
-H1_Complete(const char *b, const char *e, const char **start,
-    const char **end)
+H1_CompleteScan(struct h1_scan *s, const char *b, const char *e,
+    const char **start, const char **end)
 {
-	const char *p, *q;
+	const char *q, *lf;
 
+	CHECK_OBJ(s, H1_SCAN_MAGIC);
 	assert(b != NULL && e != NULL && b <= e);
 	assert(start != NULL && end != NULL);
 	*end = NULL;
-	p = b + h1_empty_lines(b, e);
-	*start = p;
-	for (q = p; q < e; ) {
-		q = memchr(q, '\n', (size_t)(e - q));
-		if (q == NULL)
+	/* The buffer never shrinks between calls on one head. */
+	assert(s->start <= (size_t)(e - b) && s->term <= (size_t)(e - b));
+	if (!h1_skip_empty(s, b, e)) {
+		*start = b + s->start;
+		return (H1_MORE);
+	}
+	*start = b + s->start;
+	for (q = b + s->term; q < e; q = lf + 1) {
+		lf = memchr(q, '\n', (size_t)(e - q));
+		if (lf == NULL)
 			break;
-		q++;
-		if (q < e && *q == '\n') {
-			*end = q + 1;
+		s->examined += (size_t)(lf - q) + 1;
+		if (lf + 1 < e && lf[1] == '\n') {
+			*end = lf + 2;
 			break;
 		}
-		if (q + 1 < e && q[0] == '\r' && q[1] == '\n') {
-			*end = q + 2;
+		if (lf + 2 < e && lf[1] == '\r' && lf[2] == '\n') {
+			*end = lf + 3;
 			break;
 		}
 	}
-	if (*end == NULL)
-		return (h1_is_junk(p, e, 1) ? H1_JUNK : H1_MORE);
-	if (h1_is_junk(p, *end, 0)) {
+	if (*end == NULL) {
+		s->examined += (size_t)(e - q);
+		/* An end found later starts at most two bytes back. */
+		s->term = (size_t)(e - b) - 2;
+		if ((size_t)(e - b) < s->start + 2)
+			s->term = s->start;
+		return (h1_is_junk(s, b, e, 1) ? H1_JUNK : H1_MORE);
+	}
+	if (h1_is_junk(s, b, *end, 0)) {
 		*end = NULL;
 		return (H1_JUNK);
 	}
 	return (H1_COMPLETE);
+}
+
+enum h1_complete
+H1_Complete(const char *b, const char *e, const char **start,
+    const char **end)
+{
+	struct h1_scan s;
+
+	H1_ScanInit(&s);
+	return (H1_CompleteScan(&s, b, e, start, end));
 }
 
 /* Heads --------------------------------------------------------------*/

@@ -39,7 +39,27 @@ enum h1_complete {
  * Look for the end of a header section in [b, e).  Empty lines before the
  * start line are skipped (RFC 9112 2.2): *start is set to the first byte
  * of the start line.  Lines end in CRLF or a bare LF.
+ *
+ * H1_CompleteScan does it over a buffer that grows between calls (more
+ * bytes appended at e, b unchanged): *s remembers where the last call
+ * stopped, so each byte is examined a bounded number of times however
+ * the head arrives.  Start with H1_ScanInit; its offsets are relative to
+ * b, so a caller moving the bytes moves b with them and keeps *s.
+ * H1_Complete is the one-shot form.
  */
+struct h1_scan {
+	unsigned	magic;
+#define H1_SCAN_MAGIC	0x4bf37555
+	size_t		start;		/* start line, once started */
+	size_t		term;		/* end-of-head search resumes here */
+	size_t		junk;		/* CR/NUL check resumes here */
+	unsigned	started;	/* past the leading empty lines */
+	size_t		examined;	/* bytes looked at: a measure of work */
+};
+
+void H1_ScanInit(struct h1_scan *s);
+enum h1_complete H1_CompleteScan(struct h1_scan *s, const char *b,
+    const char *e, const char **start, const char **end);
 enum h1_complete H1_Complete(const char *b, const char *e,
     const char **start, const char **end);
 

@@ -94,9 +94,9 @@ h1_rx_left(const struct sess *sp)
 /*
  * Read until a whole request head is in the buffer.  When nothing more
  * is there to read, the session is parked (RX_IDLE: the linger set, then
- * the waiter), with the partial head if it fits in the session's
- * workspace; a head too big for that waits here instead, until
- * timeout_idle after its first byte.
+ * the waiter) with its partial head, whatever its size (h1_park), so a
+ * slow client never holds a worker thread; timeout_idle after the
+ * head's first byte still applies.
  */
 static enum h1_rx
 h1_rx_head(struct req *req, const char **hb, const char **he)
@@ -104,13 +104,13 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 	struct sess *sp = req->sp;
 	enum h1_complete c;
 	size_t have;
-	vtim_dur left;
 	ssize_t n;
 
 	for (;;) {
 		have = (size_t)(req->rx_e - req->rx_p);
 		if (have > 0) {
-			c = H1_Complete(req->rx_p, req->rx_e, hb, he);
+			c = H1_CompleteScan(&req->rx_scan, req->rx_p,
+			    req->rx_e, hb, he);
 			if (c == H1_JUNK)
 				return (RX_JUNK);
 			if (c == H1_COMPLETE && (size_t)(*he - req->rx_p) >
@@ -136,13 +136,7 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 			return (RX_DRAIN);
 		if (have > 0 && h1_rx_left(sp) <= 0)
 			return (RX_TIMEOUT);
-		if (have <= (size_t)(sp->ws->e - sp->ws->s))
-			return (RX_IDLE);
-		/* Too big to park: wait here, within timeout_idle. */
-		left = h1_rx_left(sp);
-		if (left <= 0)
-			return (RX_TIMEOUT);
-		(void)h1_poll_in(sp->fd, left);
+		return (RX_IDLE);
 	}
 }
 
@@ -435,10 +429,46 @@ h1_send100(struct req *req)
 	return (0);
 }
 
+/*
+ * The body took longer than timeout_req_body: 408 and close, so neither
+ * this worker nor the backend connection the body goes to is held any
+ * longer.
+ */
+static int
+h1_body_timeout(struct req *req)
+{
+
+	VSLb(req->vsl, SLT_FetchError, "req.body read error: "
+	    "timeout_req_body (%.3f s) reached with %ju body bytes "
+	    "received", cache_param->timeout_req_body,
+	    (uintmax_t)req->acct_req_body);
+	VSC_Count(req->wrk->stats, req_body_timeout, 1);
+	req->body_state = RB_ERROR;
+	req->err_code = 408;
+	req->doclose = SC_RX_BODY;
+	return (-1);
+}
+
+/* How long to wait for more body bytes: timeout_idle, timeout_req_body. */
+static vtim_dur
+h1_body_wait(const struct req *req)
+{
+	vtim_dur tmo, left;
+
+	tmo = cache_param->timeout_idle > 0 ? cache_param->timeout_idle : 1e9;
+	if (req->t_body_end > 0) {
+		left = req->t_body_end - TIM_mono();
+		if (left < tmo)
+			tmo = left;
+	}
+	return (tmo);
+}
+
 /* Read more body bytes into the buffer.  0, or -1 (state set). */
 static int
 h1_body_fill(struct req *req)
 {
+	vtim_dur tmo;
 	size_t space;
 	ssize_t n;
 
@@ -447,6 +477,15 @@ h1_body_fill(struct req *req)
 		req->rx_p = req->rx_body;
 		req->rx_e = req->rx_body;
 	}
+	/*
+	 * A total from the first read, which is when a fetch starts
+	 * sending the body on, and checked before every read, so a
+	 * steady trickle ends too.
+	 */
+	if (req->t_body_end == 0 && cache_param->timeout_req_body > 0)
+		req->t_body_end = TIM_mono() + cache_param->timeout_req_body;
+	else if (req->t_body_end > 0 && TIM_mono() >= req->t_body_end)
+		return (h1_body_timeout(req));
 	if (req->want100 && !req->sent100 && h1_send100(req) != 0) {
 		req->body_state = RB_ERROR;
 		return (-1);
@@ -463,10 +502,13 @@ h1_body_fill(struct req *req)
 			break;
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
-		    h1_poll_in(req->sp->fd, cache_param->timeout_idle > 0 ?
-		    cache_param->timeout_idle : 1e9) > 0)
-			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			tmo = h1_body_wait(req);
+			if (tmo > 0 && h1_poll_in(req->sp->fd, tmo) > 0)
+				continue;
+			if (req->t_body_end > 0 && TIM_mono() >= req->t_body_end)
+				return (h1_body_timeout(req));
+		}
 		VSLb(req->vsl, SLT_FetchError, "req.body read error: %s",
 		    n == 0 ? "client closed" : n < 0 && errno == EAGAIN ?
 		    "timeout_idle" : strerror(errno));
@@ -602,7 +644,10 @@ H1_SendInterim(struct req *req, const struct http *interim)
  * The session loop
  */
 
-/* Park with what was received of the next request, if anything. */
+/*
+ * Park with what was received of the next request, if anything, and
+ * how far it was scanned.  Closes instead when sess_park_space is full.
+ */
 static void
 h1_park(struct sess *sp, struct req **reqp)
 {
@@ -610,17 +655,31 @@ h1_park(struct sess *sp, struct req **reqp)
 	size_t len;
 
 	len = (size_t)(req->rx_e - req->rx_p);
-	WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
-	sp->rx_len = 0;
-	if (len > 0) {
-		sp->rx_buf = WS_Alloc(sp->ws, len);
-		assert(sp->rx_buf != NULL);	/* checked by h1_rx_head */
-		memcpy(sp->rx_buf, req->rx_p, len);
-		sp->rx_len = len;
-	} else {
-		sp->t_idle = TIM_mono();
+	if (len > 0 && SES_RxKeep(sp, req->rx_p, len) != 0) {
+		VSL(SLT_Error, sp->vxid | VSL_CLIENTMARKER, "partial "
+		    "request head of %zu bytes "
+		    "closed: sess_park_space (%ju bytes) is used up by parked "
+		    "connections; raise it", len,
+		    (uintmax_t)cache_param->sess_park_space);
+		REQ_Free(reqp);
+		SES_Delete(&sp, SC_OVERLOAD);
+		return;
 	}
+	if (len > 0)
+		sp->rx_scan = req->rx_scan;
+	else
+		sp->t_idle = TIM_mono();
 	REQ_Free(reqp);
+	/*
+	 * A head still partial after timeout_linger comes from a slow
+	 * client: straight to the waiter, sparing each of its bytes the
+	 * trip through the linger set (measured with slowloris.sh).
+	 */
+	if (len > 0 && TIM_mono() - sp->t_rx > cache_param->timeout_linger) {
+		sp->linger = 0;
+		SES_Herd(sp);
+		return;
+	}
 	SES_Park(sp);
 }
 

@@ -149,8 +149,15 @@ POOL_Task(struct pool *pp, struct pool_task *task, enum task_prio prio)
 		LOCK_Unlock(&pp->mtx);
 		return (0);
 	}
-	/* Fetches do not count: they get threads beyond the limit. */
-	if (prio != TASK_BO && pp->lqueue - pp->lqueue_bo >=
+	/*
+	 * Only new sessions are refused.  Fetches get threads beyond the
+	 * limit; a parked session that became readable (a slow client's
+	 * next bytes, a keep-alive request) already holds its memory and
+	 * its place, so it waits its turn instead of being dropped: under
+	 * thousands of trickling clients, dropping them lost clients that
+	 * were within their timeouts (issue 11).
+	 */
+	if (prio == TASK_VCA && pp->lqueue - pp->lqueue_bo >=
 	    cache_param->thread_queue_limit) {
 		/* Dropped, but tell the herder a thread was wanted. */
 		pp->dropped = 1;

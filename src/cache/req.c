@@ -53,6 +53,7 @@ REQ_New(struct worker *wrk, struct sess *sp)
 	req->rx_l = req->rx_b + cap;
 	req->rx_p = req->rx_b;
 	req->rx_e = req->rx_b;
+	H1_ScanInit(&req->rx_scan);
 	if (sp->rx_len > req->rx_hlim) {
 		/* Parked before http_req_size was lowered: too big now. */
 		req->magic = 0;
@@ -63,7 +64,8 @@ REQ_New(struct worker *wrk, struct sess *sp)
 		/* A partial request kept while the session was parked. */
 		memcpy(req->rx_b, sp->rx_buf, sp->rx_len);
 		req->rx_e += sp->rx_len;
-		sp->rx_len = 0;
+		req->rx_scan = sp->rx_scan;
+		SES_RxRelease(sp);
 	}
 	req->ws_req = WS_Snapshot(req->ws);
 	return (req);
@@ -99,6 +101,8 @@ REQ_Recycle(struct req *req)
 		memmove(req->rx_b, req->rx_p, left);
 	req->rx_p = req->rx_b;
 	req->rx_e = req->rx_b + left;
+	/* The scan stopped at the end of the last head: start afresh. */
+	H1_ScanInit(&req->rx_scan);
 	WS_Reset(req->ws, req->ws_req);
 	/* Everything from here on is per request. */
 	req->vxid = 0;
@@ -118,6 +122,7 @@ REQ_Recycle(struct req *req)
 	req->want100 = 0;
 	req->sent100 = 0;
 	req->body_socket = 0;
+	req->t_body_end = 0;
 	req->err_code = 0;
 	req->err_reason = NULL;
 	req->synth_body = NULL;

@@ -101,6 +101,7 @@ struct req {
 	char			*rx_l;		/* capacity end */
 	size_t			rx_hlim;	/* largest head (http_req_size) */
 	char			*rx_body;	/* where body reads go */
+	struct h1_scan		rx_scan;	/* of the head at rx_p */
 
 	/* Request body */
 	enum body_status	body_bs;
@@ -113,6 +114,7 @@ struct req {
 	unsigned		want100;	/* Expect: 100-continue */
 	unsigned		sent100;
 	unsigned		body_socket;	/* read from the socket */
+	vtim_mono		t_body_end;	/* timeout_req_body, or 0 */
 
 	/* Synthetic response */
 	uint16_t		err_code;

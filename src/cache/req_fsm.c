@@ -641,6 +641,8 @@ req_invalidate(struct worker *wrk, struct req *req)
 	const char *url;
 	unsigned u, status = req->bo->beresp->status, n;
 
+	if (!cache_param->invalidate_on_unsafe)
+		return;
 	if (req->bo->synth || status < 200 || status >= 400)
 		return;
 	for (u = 0; u < ARRAY_SIZE(unsafe); u++)

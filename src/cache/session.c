@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -95,10 +96,9 @@ SES_Schedule(struct sess *sp, enum task_prio prio)
 	sp->task.priv = sp;
 	if (POOL_Task(sp->pool, &sp->task, prio) == 0)
 		return;
-	if (prio == TASK_VCA)
-		VSC_Add(sess_dropped, 1);
-	else
-		VSC_Add(req_dropped, 1);
+	/* Only new sessions are refused (POOL_Task). */
+	assert(prio == TASK_VCA);
+	VSC_Add(sess_dropped, 1);
 	SES_Delete(&sp, SC_OVERLOAD);
 }
 
@@ -125,6 +125,7 @@ SES_Delete(struct sess **spp, enum sess_close reason)
 
 	TAKE_OBJ_NOTNULL(sp, spp, SESS_MAGIC);
 	assert(reason > SC_NULL && reason < SC__MAX);
+	SES_RxRelease(sp);
 	if (sp->fd >= 0)
 		(void)close(sp->fd);
 	sp->fd = -1;
@@ -141,6 +142,125 @@ SES_Delete(struct sess **spp, enum sess_close reason)
 	pp = sp->pool;
 	sp->magic = 0;
 	MPL_Free(POOL_MplSess(pp), sp);
+}
+
+int
+SES_RxKeep(struct sess *sp, const char *p, size_t len)
+{
+	uint64_t held;
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	assert(sp->rx_len == 0 && sp->rx_heap == 0);
+	assert(len > 0);
+	WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+	sp->rx_buf = WS_Alloc(sp->ws, len);
+	if (sp->rx_buf == NULL) {
+		held = __atomic_add_fetch(&VSC_C_main->sess_park_bytes,
+		    (uint64_t)len, __ATOMIC_RELAXED);
+		if (held > cache_param->sess_park_space) {
+			VSC_Sub(sess_park_bytes, len);
+			VSC_Add(sess_park_full, 1);
+			return (-1);
+		}
+		sp->rx_buf = malloc(len);
+		if (sp->rx_buf == NULL) {
+			VSC_Sub(sess_park_bytes, len);
+			return (-1);
+		}
+		sp->rx_heap = len;
+	}
+	memcpy(sp->rx_buf, p, len);
+	sp->rx_len = len;
+	return (0);
+}
+
+/* Room for need bytes in rx_buf: 0, or -1 when sess_park_space is full. */
+static int
+ses_rx_grow(struct sess *sp, size_t need)
+{
+	size_t cap, lim = (size_t)cache_param->http_req_size;
+	uint64_t held;
+	char *p;
+
+	if (sp->rx_heap == 0 && need <= (size_t)(sp->ws->e - sp->ws->s)) {
+		/* rx_buf is the workspace's only allocation: extend it. */
+		assert(sp->rx_buf == sp->ws->s);
+		WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+		p = WS_Alloc(sp->ws, need);
+		assert(p == sp->rx_buf);
+		return (0);
+	}
+	if (need <= sp->rx_heap)
+		return (0);
+	/* Doubling, so a head trickled in is not copied once a byte. */
+	cap = 2 * sp->rx_heap;
+	if (cap < need)
+		cap = need;
+	if (cap > lim && need <= lim)
+		cap = lim;
+	held = __atomic_add_fetch(&VSC_C_main->sess_park_bytes,
+	    (uint64_t)(cap - sp->rx_heap), __ATOMIC_RELAXED);
+	if (held > cache_param->sess_park_space)
+		goto full;
+	p = malloc(cap);
+	if (p == NULL)
+		goto full;
+	memcpy(p, sp->rx_buf, sp->rx_len);
+	if (sp->rx_heap > 0)
+		free(sp->rx_buf);
+	else
+		WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+	sp->rx_buf = p;
+	sp->rx_heap = cap;
+	return (0);
+full:
+	VSC_Sub(sess_park_bytes, cap - sp->rx_heap);
+	VSC_Add(sess_park_full, 1);
+	return (-1);
+}
+
+int
+SES_RxMore(struct sess *sp)
+{
+	size_t lim = (size_t)cache_param->http_req_size, want;
+	const char *hb, *he;
+	char buf[4096];
+	ssize_t n;
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	if (sp->rx_len == 0 || sp->rx_len >= lim)
+		return (0);
+	want = lim - sp->rx_len;
+	if (want > sizeof buf)
+		want = sizeof buf;
+	n = read(sp->fd, buf, want);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
+	    errno == EINTR))
+		return (1);
+	if (n <= 0)
+		return (0);	/* EOF or error: the worker's read sees it */
+	if (ses_rx_grow(sp, sp->rx_len + (size_t)n) != 0)
+		return (-1);
+	memcpy(sp->rx_buf + sp->rx_len, buf, (size_t)n);
+	sp->rx_len += (size_t)n;
+	if (H1_CompleteScan(&sp->rx_scan, sp->rx_buf,
+	    sp->rx_buf + sp->rx_len, &hb, &he) != H1_MORE)
+		return (0);
+	return (sp->rx_len < lim);
+}
+
+void
+SES_RxRelease(struct sess *sp)
+{
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	if (sp->rx_heap > 0) {
+		free(sp->rx_buf);
+		VSC_Sub(sess_park_bytes, sp->rx_heap);
+		sp->rx_heap = 0;
+	}
+	sp->rx_buf = NULL;
+	sp->rx_len = 0;
 }
 
 void
@@ -176,6 +296,6 @@ SES_LingerClose(struct sess *sp, enum sess_close reason)
 	VSC_Add(sess_linger, 1);
 	sp->linger = 1;
 	sp->linger_reason = reason;
-	sp->rx_len = 0;
+	SES_RxRelease(sp);
 	WAITER_Enter(POOL_Waiter(sp->pool), sp);
 }

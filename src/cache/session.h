@@ -17,6 +17,7 @@
 #include <bsd/sys/queue.h>
 
 #include "common/tim.h"
+#include "cache/http1_parse.h"
 #include "cache/pool.h"
 #include "cache/ws.h"
 
@@ -60,9 +61,14 @@ struct sess {
 	unsigned		linger;		/* draining input to close */
 	enum sess_close		linger_reason;
 
-	/* A partial request kept while parked, in ws */
+	/*
+	 * A partial request kept while parked: in ws, or when bigger than
+	 * ws in rx_heap bytes of malloc charged to sess_park_bytes.
+	 */
 	char			*rx_buf;
 	size_t			rx_len;
+	size_t			rx_heap;
+	struct h1_scan		rx_scan;	/* how far it was scanned */
 	struct ws		ws[1];
 };
 
@@ -75,6 +81,24 @@ void SES_Schedule(struct sess *sp, enum task_prio prio);
 
 /* Close the fd, log SessClose, count, free.  *spp is NULLed. */
 void SES_Delete(struct sess **spp, enum sess_close reason);
+
+/*
+ * Keep [p, p + len) of a partial request for a park: in the workspace if
+ * it fits, else in a buffer of its size within sess_park_space.  0, or
+ * -1 when sess_park_space is used up (counted in sess_park_full).
+ */
+int SES_RxKeep(struct sess *sp, const char *p, size_t len);
+/*
+ * Waiter thread: a parked session with a partial head became readable.
+ * Read onto what is kept (below http_req_size) and scan it, so a slow
+ * client's bytes cost no hand-over to a worker.  1: still partial, stay
+ * parked; 0: give it to a worker (head complete, junk, at the size
+ * limit, EOF or error: the worker reads and decides); -1: close it,
+ * sess_park_space is used up (counted in sess_park_full).
+ */
+int SES_RxMore(struct sess *sp);
+/* Drop what SES_RxKeep kept (copied out, or the session closes). */
+void SES_RxRelease(struct sess *sp);
 
 /* Idle or with a partial request: linger set (POOL_Linger) or waiter. */
 void SES_Park(struct sess *sp);

@@ -94,6 +94,17 @@ waiter_read_cb(struct ev_loop *loop, ev_io *io, int revents)
 		waiter_linger_read(w, sp);
 		return;
 	}
+	if (sp->rx_len > 0) {
+		switch (SES_RxMore(sp)) {
+		case 1:
+			return;		/* still partial: stays here */
+		case -1:
+			waiter_close(w, sp, SC_OVERLOAD);
+			return;
+		default:
+			break;
+		}
+	}
 	waiter_unpark(w, sp);
 	SES_Schedule(sp, TASK_REQ);
 }

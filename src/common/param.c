@@ -192,14 +192,23 @@ PARAM_Check(char *err, size_t errlen)
 		    (uintmax_t)(need + 1023) / 1024);
 		return (-1);
 	}
-	need = pp->http_resp_size + pp->vsl_buffer + PARAM_WS_MIN_FREE + hdrs;
+	/*
+	 * A cache fetch owns a copy of the request (it may outlive it),
+	 * so the largest legal request must fit beside the largest
+	 * response head.
+	 */
+	need = pp->http_resp_size + pp->http_req_size + pp->vsl_buffer +
+	    PARAM_WS_MIN_FREE + hdrs;
 	if (need > pp->workspace_backend) {
 		(void)snprintf(err, errlen,
 		    "workspace_backend (%ju) must hold http_resp_size (%ju), "
-		    "vsl_buffer (%ju), the header tables for http_max_hdr "
-		    "(%u) and %uk more; raise workspace_backend to at least "
-		    "%juk", (uintmax_t)pp->workspace_backend,
-		    (uintmax_t)pp->http_resp_size, (uintmax_t)pp->vsl_buffer,
+		    "a copy of the request (http_req_size, %ju), vsl_buffer "
+		    "(%ju), the header tables for http_max_hdr (%u) and %uk "
+		    "more; raise workspace_backend to at least %juk (or lower "
+		    "http_req_size or http_resp_size)",
+		    (uintmax_t)pp->workspace_backend,
+		    (uintmax_t)pp->http_resp_size,
+		    (uintmax_t)pp->http_req_size, (uintmax_t)pp->vsl_buffer,
 		    pp->http_max_hdr, PARAM_WS_MIN_FREE / 1024,
 		    (uintmax_t)(need + 1023) / 1024);
 		return (-1);

@@ -714,6 +714,77 @@ START_TEST(unsafe_method_invalidates)
 }
 END_TEST
 
+/*
+ * Issue 11: each object removed counts, every variant of a Vary'd URL
+ * included; and invalidate_on_unsafe=off keeps them all.
+ */
+static void
+inv_variant(struct client *cl, const char *v, int hit)
+{
+	struct hx_msg *r;
+	char hdrs[160];
+
+	(void)snprintf(hdrs, sizeof hdrs, "X-V: %s\r\n"
+	    CO_TH("Cache-Control: max-age=100|Vary: X-V"), v);
+	r = CO_Fetch(cl, "/inv-vary", hdrs);
+	ck_assert_int_eq(r->status, 200);
+	if (hit)
+		(void)CO_CsHit(r, "/inv-vary", 90, 100);
+	else
+		CO_CsIs(r, "/inv-vary", "Veneer; fwd=miss; stored");
+	HX_MsgFree(&r);
+}
+
+START_TEST(unsafe_invalidation_counts_variants)
+{
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+
+	o = CO_New();
+	v = VND_Launch(ORIGIN_Port(o), NULL);
+	cl = VND_Connect(v);
+	inv_variant(cl, "a", 0);
+	inv_variant(cl, "b", 0);
+	inv_variant(cl, "a", 1);
+	r = post(cl, "/inv-vary", NULL);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	(void)VND_WaitCounter(v, "n_obj_invalidated", "==", 2, CO_T_WAIT);
+	inv_variant(cl, "a", 0);
+	inv_variant(cl, "b", 0);
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(unsafe_invalidation_off)
+{
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+
+	o = CO_New();
+	v = VND_Launch(ORIGIN_Port(o), "invalidate_on_unsafe=off", NULL);
+	cl = VND_Connect(v);
+	inv_state(cl, "/inv", 0, 1);
+	inv_state(cl, "/other", 0, 2);
+	r = post(cl, "/inv", "X-Test-Status: 201\r\n"
+	    CO_TH("Location: /other"));
+	ck_assert_int_eq(r->status, 201);
+	HX_MsgFree(&r);
+	/* Both still hits, and nothing counted. */
+	inv_state(cl, "/inv", 1, 1);
+	inv_state(cl, "/other", 1, 2);
+	ck_assert_int_eq(VND_Counter(v, "n_obj_invalidated"), 0);
+	nreq_is(o, 3, "with invalidate_on_unsafe=off");
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /*--------------------------------------------------------------------
  * 10. CDN-Cache-Control (RFC 9213) and Surrogate-Control decide over
  * Cache-Control.
@@ -893,6 +964,8 @@ cache_rfc_suite(void)
 	tcase_add_test(tc, revalidate_directives_forbid_stale);
 	tcase_add_test(tc, no_cache_revalidates);
 	tcase_add_test(tc, unsafe_method_invalidates);
+	tcase_add_test(tc, unsafe_invalidation_counts_variants);
+	tcase_add_test(tc, unsafe_invalidation_off);
 	tcase_add_test(tc, targeted_cache_control);
 	tcase_add_test(tc, vary_400_names);
 	tcase_add_test(tc, age_from_origin);

@@ -236,6 +236,109 @@ START_TEST(test_complete_bytewise)
 }
 END_TEST
 
+/*
+ * The resumable scan, fed every prefix of every table case in turn,
+ * answers what the one-shot scan answers on that prefix (until the
+ * first non-MORE answer, after which a caller stops feeding).
+ */
+START_TEST(test_complete_scan_prefixes)
+{
+	const struct complete_case *tc = &complete_cases[_i];
+	const char *s1, *e1, *s2, *e2;
+	enum h1_complete r1, r2;
+	struct h1_scan scan;
+	size_t n;
+	char *b;
+
+	b = fix_buf(tc->s, tc->len);
+	H1_ScanInit(&scan);
+	for (n = 0; n <= tc->len; n++) {
+		r1 = H1_Complete(b, b + n, &s1, &e1);
+		r2 = H1_CompleteScan(&scan, b, b + n, &s2, &e2);
+		ck_assert_msg(r1 == r2, "%s: prefix %zu: %d vs %d", tc->name,
+		    n, r1, r2);
+		ck_assert_msg(s1 == s2 && e1 == e2, "%s: prefix %zu: ends",
+		    tc->name, n);
+		if (r1 != H1_MORE)
+			break;
+	}
+}
+END_TEST
+
+/*
+ * Issue 11: a 32 KB head trickled a byte per read is examined a bounded
+ * number of times per byte (counted, not timed), where a rescan from
+ * the start on each read looked at about 500 million bytes.  Leading
+ * empty lines and LF-only lines get the same bound.
+ */
+static void
+scan_bytewise(const char *lead, const char *eol)
+{
+	const size_t len = 32 * 1024;
+	const char *start, *end;
+	struct h1_scan scan;
+	enum h1_complete r;
+	size_t n, u, headlen;
+	char *b;
+
+	F.buf = b = malloc(len);
+	ck_assert(b != NULL);
+	F.len = len;
+	n = (size_t)snprintf(b, len, "%sGET / HTTP/1.1%s", lead, eol);
+	while (n + 40 < len) {
+		u = (size_t)snprintf(b + n, len - n, "X-Pad-%05zu: %s%s", n,
+		    "abcdefgh", eol);
+		n += u;
+	}
+	n += (size_t)snprintf(b + n, len - n, "%s", eol);
+	headlen = n;
+	H1_ScanInit(&scan);
+	for (u = 0; u <= headlen; u++) {
+		r = H1_CompleteScan(&scan, b, b + u, &start, &end);
+		if (u < headlen)
+			ck_assert_msg(r == H1_MORE, "prefix %zu: %d", u, r);
+	}
+	ck_assert_int_eq(r, H1_COMPLETE);
+	ck_assert_ptr_eq(start, b + strlen(lead));
+	ck_assert_ptr_eq(end, b + headlen);
+	ck_assert_msg(scan.examined <= 8 * headlen,
+	    "examined %zu bytes for a %zu byte head", scan.examined, headlen);
+	free(F.buf);
+	F.buf = NULL;
+}
+
+START_TEST(test_complete_scan_work)
+{
+
+	scan_bytewise("", "\r\n");
+	scan_bytewise("", "\n");
+	scan_bytewise("\r\n\r\n\n", "\r\n");
+}
+END_TEST
+
+/* 32 KB of empty lines, a byte at a time: still linear, still MORE. */
+START_TEST(test_complete_scan_empty_lines)
+{
+	const size_t len = 32 * 1024;
+	const char *start, *end;
+	struct h1_scan scan;
+	size_t u;
+	char *b;
+
+	F.buf = b = malloc(len);
+	ck_assert(b != NULL);
+	F.len = len;
+	for (u = 0; u < len; u++)
+		b[u] = (u % 2 == 0) ? '\r' : '\n';
+	H1_ScanInit(&scan);
+	for (u = 0; u <= len; u++)
+		ck_assert_int_eq(H1_CompleteScan(&scan, b, b + u, &start,
+		    &end), H1_MORE);
+	ck_assert_ptr_eq(start, b + len);
+	ck_assert_msg(scan.examined <= 8 * len, "examined %zu", scan.examined);
+}
+END_TEST
+
 START_TEST(test_complete_megabyte)
 {
 	const size_t len = 1024 * 1024;
@@ -1534,6 +1637,10 @@ http1_suite(void)
 	    (int)ARRAY_SIZE(complete_cases));
 	tcase_add_test(tc, test_complete_bytewise);
 	tcase_add_test(tc, test_complete_megabyte);
+	tcase_add_loop_test(tc, test_complete_scan_prefixes, 0,
+	    sizeof complete_cases / sizeof complete_cases[0]);
+	tcase_add_test(tc, test_complete_scan_work);
+	tcase_add_test(tc, test_complete_scan_empty_lines);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("request");

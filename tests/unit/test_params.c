@@ -256,6 +256,34 @@ START_TEST(test_check)
 }
 END_TEST
 
+/*
+ * Issue 11: a cache fetch copies the request into workspace_backend, so
+ * the largest legal request must fit there beside the response buffer:
+ * a combination where it cannot is refused at start, naming the knobs.
+ */
+START_TEST(test_check_backend_holds_request)
+{
+
+	ck_assert_int_eq(PARAM_Check(err, sizeof err), 0);
+	ck_assert_int_eq(PARAM_Set("workspace_client", "1m", err, sizeof err),
+	    0);
+	ck_assert_int_eq(PARAM_Set("http_req_size", "64k", err, sizeof err),
+	    0);
+	ck_assert_int_eq(PARAM_Check(err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "raise workspace_backend"));
+	ck_assert_ptr_nonnull(strstr(err, "http_req_size"));
+	ck_assert_int_eq(PARAM_Set("workspace_backend", "160k", err,
+	    sizeof err), 0);
+	ck_assert_int_eq(PARAM_Check(err, sizeof err), 0);
+	ck_assert_int_eq(PARAM_Set("http_req_size", "32k", err, sizeof err),
+	    0);
+	ck_assert_int_eq(PARAM_Set("workspace_backend", "80k", err,
+	    sizeof err), 0);
+	ck_assert_int_eq(PARAM_Check(err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "raise workspace_backend"));
+}
+END_TEST
+
 /* Format then parse back gives the same value and the same text. */
 static void
 check_format_round_trip(const struct param_desc *pd)
@@ -353,6 +381,7 @@ params_suite(void)
 	tcase_add_test(tc, test_defaults_in_range);
 	tcase_add_test(tc, test_defaults_after_init);
 	tcase_add_test(tc, test_check);
+	tcase_add_test(tc, test_check_backend_holds_request);
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_vsl_buffer_fits_the_log);
 	suite_add_tcase(s, tc);
