@@ -45,9 +45,13 @@ int veneerd_main(int argc, char **argv, char **envp);
 
 /*
  * Call parse on each line of the input in turn, as a command line with
- * one option repeated; stops at the first usage error.  Returns the
- * number of lines accepted.
+ * one option repeated; stops at the first usage error, or after
+ * FUZZ_MGT_MAXLINES lines (more tells nothing new, and each -a grows its
+ * array by one: thousands of lines cost the fuzzer time and memory, not
+ * veneerd).  Returns the number of lines accepted.
  */
+#define FUZZ_MGT_MAXLINES	16
+
 static inline unsigned
 fuzz_mgt_lines(const uint8_t *data, size_t size, void (*parse)(const char *))
 {
@@ -62,7 +66,7 @@ fuzz_mgt_lines(const uint8_t *data, size_t size, void (*parse)(const char *))
 				*nl = '\0';
 			parse(p);
 			n++;
-			if (nl == NULL)
+			if (nl == NULL || n == FUZZ_MGT_MAXLINES)
 				break;
 		}
 	}
