@@ -67,8 +67,34 @@ fuzz_h1_fini(struct fuzz_h1 *f)
 }
 
 /*
+ * The head arriving in reads of step bytes (H1_CompleteScan, as the
+ * session and the waiter scan it): after each read the answer is the
+ * one-shot scan's over what has arrived, and the work stays linear.
+ */
+static inline void
+fuzz_h1_incremental(const struct fuzz_h1 *f, size_t size, size_t step)
+{
+	const char *b1, *e1, *b2, *e2;
+	enum h1_complete r1, r2;
+	struct h1_scan s;
+	size_t l = 0;
+
+	H1_ScanInit(&s);
+	do {
+		l = l + step < size ? l + step : size;
+		r1 = H1_CompleteScan(&s, f->buf, f->buf + l, &b1, &e1);
+		r2 = H1_Complete(f->buf, f->buf + l, &b2, &e2);
+		assert(r1 == r2);
+		if (r1 == H1_COMPLETE)
+			assert(b1 == b2 && e1 == e2);
+		assert(s.examined <= 16 * l + 64);
+	} while (r1 == H1_MORE && l < size);
+}
+
+/*
  * H1_Complete over the whole input, and its promises: the head lies
  * within the input.  1 with [*hb, *he) for a complete head, else 0.
+ * The incremental scan, in reads of a size the input picks, agrees.
  */
 static inline int
 fuzz_h1_complete(const struct fuzz_h1 *f, size_t size, char **hb,
@@ -76,6 +102,7 @@ fuzz_h1_complete(const struct fuzz_h1 *f, size_t size, char **hb,
 {
 	const char *b, *e;
 
+	fuzz_h1_incremental(f, size, 1 + size % 13);
 	if (H1_Complete(f->buf, f->buf + size, &b, &e) != H1_COMPLETE)
 		return (0);
 	assert(b >= f->buf && b <= e && e <= f->buf + size);
