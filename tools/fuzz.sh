@@ -189,8 +189,8 @@ for t in "${want[@]}"; do
 	set -e
 	last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -n 1 || true)
 	echo "fuzz: $t: ${last:-no coverage line}"
-	echo "fuzz: $t: corpus $(find "$run/corpus/$t" -type f | wc -l)" \
-	    "new inputs in $run/corpus/$t"
+	echo "fuzz: $t: $(find "$run/corpus/$t" -type f | wc -l) inputs" \
+	    "found so far (all runs) in $run/corpus/$t"
 	if [ "$status" -ne 0 ]; then
 		crashed+=("$t")
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|.*Assert)' \

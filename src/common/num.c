@@ -93,6 +93,9 @@ NUM_ParseDuration(const char *s, double *out)
 		return (err);
 	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
 		if (num_unit_is(u, units[i].name)) {
+			/* 1e305 fits a double; 1e305 years do not. */
+			if (!isfinite(v * units[i].mult))
+				return ("too large");
 			*out = v * units[i].mult;
 			return (NULL);
 		}

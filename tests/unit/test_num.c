@@ -92,6 +92,18 @@ START_TEST(test_duration_misc)
 	memcpy(buf + 300, "12", 3);
 	ck_assert_ptr_null(NUM_ParseDuration(buf, &d));
 	ck_assert(d == 12);
+	/*
+	 * A number that fits but not once its unit multiplies it: an error,
+	 * not infinity, which param.show would print as "inf" and param.set
+	 * refuse (found by tests/fuzz/fuzz_param).
+	 */
+	memset(buf, '4', 307);
+	memcpy(buf + 307, "m", 2);
+	d = -42;
+	ck_assert_ptr_nonnull(NUM_ParseDuration(buf, &d));
+	ck_assert(d == -42);
+	memcpy(buf + 307, "y", 2);
+	ck_assert_ptr_nonnull(NUM_ParseDuration(buf, &d));
 }
 END_TEST
 
