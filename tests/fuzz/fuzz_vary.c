@@ -10,7 +10,8 @@
  * line), then the request's header lines.  Both heads go through the
  * real H1 parsers first, so the headers are what a client or backend
  * could really send.  Checks: a request matches the blob built from it,
- * and the blob starts with the names.
+ * the blob starts with the names, and each name's value is what a naive
+ * reference finds: every line of exactly that name, joined with ", ".
  */
 
 #include "config.h"
@@ -78,6 +79,46 @@ fuzz_head(char *out, const char *start, const char *prefix, const char *b,
 	return (l + 4);
 }
 
+/*
+ * The reference for name: every line whose whole name is name (any
+ * case) and not hop-by-hop, values joined with ", ", compared with the
+ * blob's value for it (absent when there is no such line).
+ */
+static void
+fuzz_vary_ref(const struct http *hp, const char *name, const char *blob,
+    size_t len)
+{
+	const char *p = blob + VRY_NamesLen(blob), *v = NULL, *q;
+	size_t nl = strlen(name), o = 0;
+	struct txt t;
+	unsigned u, found = 0;
+
+	while (p < blob + len) {
+		q = p + strlen(p) + 1;
+		if (!strcmp(p, name)) {
+			v = q;
+			break;
+		}
+		p = q + strlen(q) + 1;
+	}
+	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
+		if ((hp->hdf[u] & HDF_FILTER) || !HTTP_IsHdr(hp, u, name, nl))
+			continue;
+		t = HTTP_HdrValue(hp, u);
+		assert(v != NULL);
+		if (found++ > 0) {
+			assert(!strncmp(v + o, ", ", 2));
+			o += 2;
+		}
+		assert(!strncmp(v + o, t.b, TXT_LEN(t)));
+		o += TXT_LEN(t);
+	}
+	if (found == 0)
+		assert(v == NULL);
+	else
+		assert(v[o] == '\0');
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -86,6 +127,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ws ws;
 	const char *in, *nl, *end;
 	char *head, *names, *space, *blob, *blob2;
+	const char *p, *why;
 	size_t names_len, ws_len, hl;
 	ssize_t l, l2;
 	unsigned knob;
@@ -116,6 +158,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fuzz_msg_parse(&req, head, hl, 1) != 0)
 		goto done;
 
+	/* As the session takes a request in. */
+	HTTP_FilterHopByHop(&req.http);
+	if (HTTP_UnsetConnectionNamed(&req.http, &why) != 0)
+		goto done;
 	n = RFC_VaryNames(&resp.http, names, names_len);
 	if (n <= 0) {
 		assert(n == 0 || n == -1 || n == -2);
@@ -133,6 +179,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (l2 >= 0)
 		assert(l2 == l && !memcmp(blob, blob2, (size_t)l));
 	assert(VRY_Match(&req.http, blob, (size_t)l) == 1);
+	/* Each name's value is exactly what the request sent for it. */
+	for (p = names; *p != '\0'; p += strlen(p) + 1)
+		fuzz_vary_ref(&req.http, p, blob, (size_t)l);
 	/* The response's own headers as a request: any answer is fine. */
 	(void)VRY_Match(&resp.http, blob, (size_t)l);
 	WS_Assert(&ws);
