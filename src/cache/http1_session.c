@@ -203,8 +203,7 @@ h1_lower(char *b, const char *e)
 {
 
 	for (; b < e; b++)
-		if (*b >= 'A' && *b <= 'Z')
-			*b = (char)(*b - 'A' + 'a');
+		*b = TXT_Lower(*b);
 }
 
 /*

@@ -53,14 +53,6 @@ rfc_is_tchar(char c)
 	return (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
 }
 
-/* ASCII only: locales must not change how names compare. */
-static inline char
-rfc_lower(char c)
-{
-
-	return (c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c);
-}
-
 static const char *
 rfc_skip_ows(const char *p, const char *e)
 {
@@ -665,7 +657,7 @@ rfc_vary_insert(char *buf, size_t len, size_t *used, const char *n,
 		el = strlen(buf + pos);
 		cmp = 0;
 		for (i = 0; cmp == 0 && i < l && i < el; i++)
-			cmp = (unsigned char)rfc_lower(n[i]) -
+			cmp = (unsigned char)TXT_Lower(n[i]) -
 			    (unsigned char)buf[pos + i];
 		if (cmp == 0)
 			cmp = (l > el) - (l < el);
@@ -679,7 +671,7 @@ rfc_vary_insert(char *buf, size_t len, size_t *used, const char *n,
 		return (-1);
 	memmove(buf + pos + l + 1, buf + pos, *used - pos);
 	for (i = 0; i < l; i++)
-		buf[pos + i] = rfc_lower(n[i]);
+		buf[pos + i] = TXT_Lower(n[i]);
 	buf[pos + l] = '\0';
 	*used += l + 1;
 	return (0);

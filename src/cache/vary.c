@@ -79,19 +79,11 @@ VRY_NamesLen(const char *blob)
 	return ((size_t)(p - blob) + 1);
 }
 
-/* ASCII only, as RFC_VaryNames lowercases the names it sorts. */
-static inline unsigned char
-vry_lower(unsigned char c)
-{
-
-	return (c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c);
-}
-
 /*
  * Order of a Vary name (lowercase, NUL-terminated) against a header's
  * name (hl bytes before its colon, any case), in the order the names
  * were sorted by RFC_VaryNames: bytes compared lowercased, and a name
- * that is a prefix of another first.  The colon takes no part: "accept"
+ * that is a prefix of another first (TXT_Lower, as RFC_VaryNames).  The colon takes no part: "accept"
  * sorts before "accept-encoding" although ':' sorts after '-'.
  */
 static int
@@ -102,7 +94,7 @@ vry_cmp_name(const char *name, const char *hn, size_t hl)
 
 	for (i = 0; i < hl && name[i] != '\0'; i++) {
 		c = (int)(unsigned char)name[i] -
-		    (int)vry_lower((unsigned char)hn[i]);
+		    (int)(unsigned char)TXT_Lower(hn[i]);
 		if (c != 0)
 			return (c);
 	}

@@ -37,6 +37,17 @@ TXT_Str(const char *s)
 	return (TXT_Make(s, s + strlen(s)));
 }
 
+/*
+ * ASCII lowercase: header names, tokens and host names compare without
+ * regard to case, and a locale must never change how.
+ */
+static inline char
+TXT_Lower(char c)
+{
+
+	return (c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c);
+}
+
 /* Exact, case-sensitive comparison with a C string. */
 static inline int
 TXT_Eq(struct txt t, const char *s)
