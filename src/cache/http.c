@@ -156,23 +156,45 @@ HTTP_CountHdr(const struct http *hp, const char *name)
 	return (n);
 }
 
+/*
+ * The next element of the comma-separated list at *pp (before e), blanks
+ * trimmed, empty ones skipped; moves *pp past it.  0 when none is left.
+ */
+static int
+http_list_next(const char **pp, const char *e, struct txt *elem)
+{
+	const char *p = *pp, *q, *r;
+
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == ','))
+			p++;
+		if (p == e) {
+			*pp = p;
+			return (0);
+		}
+		for (q = p; q < e && *q != ','; q++)
+			continue;
+		for (r = q; r > p && (r[-1] == ' ' || r[-1] == '\t'); r--)
+			continue;
+		if (r > p) {
+			*elem = TXT_Make(p, r);
+			*pp = q;
+			return (1);
+		}
+		p = q;
+	}
+}
+
 /* Does the comma-separated list v hold token tok (case-insensitive)? */
 static int
 http_list_has(struct txt v, const char *tok)
 {
-	size_t l = strlen(tok);
-	const char *p, *q, *r;
+	struct txt elem;
+	const char *p = v.b;
 
-	for (p = v.b; p < v.e; p = q + 1) {
-		while (p < v.e && (*p == ' ' || *p == '\t' || *p == ','))
-			p++;
-		for (q = p; q < v.e && *q != ','; q++)
-			continue;
-		for (r = q; r > p && (r[-1] == ' ' || r[-1] == '\t'); r--)
-			continue;
-		if ((size_t)(r - p) == l && !strncasecmp(p, tok, l))
+	while (http_list_next(&p, v.e, &elem))
+		if (TXT_EqCase(elem, tok))
 			return (1);
-	}
 	return (0);
 }
 
@@ -191,28 +213,16 @@ HTTP_HdrHasToken(const struct http *hp, const char *name, const char *tok)
 int
 HTTP_HdrIsOnly(const struct http *hp, const char *name, const char *tok)
 {
-	size_t l = strlen(tok);
-	const char *p, *q, *r;
-	struct txt v;
+	struct txt v, elem;
+	const char *p;
 	unsigned u, n = 0;
 
 	for (u = HTTP_FindHdr(hp, name, 0); u != 0;
 	    u = HTTP_FindHdr(hp, name, u + 1)) {
 		v = HTTP_HdrValue(hp, u);
-		for (p = v.b; p < v.e; p = q < v.e ? q + 1 : q) {
-			while (p < v.e && (*p == ' ' || *p == '\t'))
-				p++;
-			for (q = p; q < v.e && *q != ','; q++)
-				continue;
-			for (r = q; r > p && (r[-1] == ' ' || r[-1] == '\t');
-			    r--)
-				continue;
-			if (r == p)
-				continue;	/* an empty element */
-			if ((size_t)(r - p) != l || strncasecmp(p, tok, l))
+		for (p = v.b; http_list_next(&p, v.e, &elem); n++)
+			if (!TXT_EqCase(elem, tok))
 				return (0);
-			n++;
-		}
 	}
 	return (n > 0);
 }
