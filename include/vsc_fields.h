@@ -241,15 +241,15 @@ VSC_FIELD(n_obj_purged,		COUNTER, INFO,  INTEGER,	"Objects "
 VSC_FIELD(n_obj_invalidated,	COUNTER, INFO,  INTEGER,	"Objects "
 	"invalidated by a successful unsafe request to their URL (RFC 9111 "
 	"4.4)")
-VSC_FIELD(sess_park_bytes,	GAUGE,   INFO,  BYTES,	"Memory holding the partial "
-	"request heads of parked connections too big for their "
-	"workspace_session (a head still arriving may hold up to twice its "
-	"size); bounded by sess_park_space")
-VSC_FIELD(sess_park_full,	COUNTER, INFO,  INTEGER,	"Connections closed in the "
-	"middle of a request head because sess_park_space was used up; "
-	"raise it, or look for clients holding connections open")
-VSC_FIELD(req_body_timeout,	COUNTER, INFO,  INTEGER,	"Request bodies not received "
-	"within timeout_req_body: answered 408 and closed; raise it if "
-	"legitimate uploads are this slow")
+VSC_FIELD(sess_park_bytes,	GAUGE,   INFO,  BYTES,		"Memory "
+	"holding the partial request heads of parked connections too big "
+	"for their workspace_session (a head still arriving may hold up to "
+	"twice its size); bounded by sess_park_space")
+VSC_FIELD(sess_park_full,	COUNTER, INFO,  INTEGER,	"Connections "
+	"closed in the middle of a request head because sess_park_space was "
+	"used up; raise it, or look for clients holding connections open")
+VSC_FIELD(req_body_timeout,	COUNTER, INFO,  INTEGER,	"Request "
+	"bodies not received within timeout_req_body: answered 408 and "
+	"closed; raise it if legitimate uploads are this slow")
 
 #undef VSC_FIELD

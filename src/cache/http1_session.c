@@ -505,7 +505,8 @@ h1_body_fill(struct req *req)
 			tmo = h1_body_wait(req);
 			if (tmo > 0 && h1_poll_in(req->sp->fd, tmo) > 0)
 				continue;
-			if (req->t_body_end > 0 && TIM_mono() >= req->t_body_end)
+			if (req->t_body_end > 0 &&
+			    TIM_mono() >= req->t_body_end)
 				return (h1_body_timeout(req));
 		}
 		VSLb(req->vsl, SLT_FetchError, "req.body read error: %s",

@@ -82,9 +82,10 @@ VRY_NamesLen(const char *blob)
 /*
  * Order of a Vary name (lowercase, NUL-terminated) against a header's
  * name (hl bytes before its colon, any case), in the order the names
- * were sorted by RFC_VaryNames: bytes compared lowercased, and a name
- * that is a prefix of another first (TXT_Lower, as RFC_VaryNames).  The colon takes no part: "accept"
- * sorts before "accept-encoding" although ':' sorts after '-'.
+ * were sorted by RFC_VaryNames: bytes lowercased by TXT_Lower, as it
+ * does, and a name that is a prefix of another first.  The colon takes
+ * no part: "accept" sorts before "accept-encoding" although ':' sorts
+ * after '-'.
  */
 static int
 vry_cmp_name(const char *name, const char *hn, size_t hl)

@@ -135,7 +135,8 @@ cursor_rec(struct vapi_cursor *c, struct vapi_rec *rec)
 	rec->tag = VSL_HEAD_TAG(w0);
 	rec->len = VSL_HEAD_LEN(w0);
 	rec->vxid = VSL_HEAD_ID(w1);
-	rec->side = (w1 & VSL_CLIENTMARKER) ? 'c' : (w1 & VSL_BACKENDMARKER) ? 'b' : '-';
+	rec->side = (w1 & VSL_CLIENTMARKER) ? 'c' :
+	    (w1 & VSL_BACKENDMARKER) ? 'b' : '-';
 	rec->ptr = c->copy;
 	rec->data = (const char *)(c->copy + VSL_OVERHEAD);
 	/* A NUL after the payload: readers may treat it as a string. */
@@ -583,7 +584,8 @@ file_next(struct vapi_cursor *c, struct vapi_rec *rec)
 		w0 = c->copy[0];
 		if (VSL_HEAD_TAG(w0) == SLT__Batch)
 			continue;
-		if (VSL_HEAD_TAG(w0) == 0 || VSL_HEAD_TAG(w0) == SLT__Reserved) {
+		if (VSL_HEAD_TAG(w0) == 0 ||
+		    VSL_HEAD_TAG(w0) == SLT__Reserved) {
 			cursor_err(c, "corrupt log file: word 0x%08x at byte "
 			    "%" PRIu64 " is not a record", w0,
 			    c->foff - VSL_OVERHEAD * 4);

@@ -20,7 +20,7 @@ struct vscw_desc {
 	const char	*name;		/* "client_req" */
 	const char	*type;		/* "counter", "gauge" */
 	const char	*level;		/* "info", "diag", "debug" */
-	const char	*format;	/* "integer", "bytes", "duration", ... */
+	const char	*format;	/* "integer", "bytes", "duration"... */
 	const char	*oneliner;
 };
 
