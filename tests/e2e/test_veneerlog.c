@@ -490,6 +490,60 @@ START_TEST(request_query)
 }
 END_TEST
 
+/* A line of raw output with tag and text, of vxid (0: any)? */
+static int
+log_line(const char *out, unsigned vxid, const char *tag, const char *text)
+{
+	const char *p, *e;
+	char line[512];
+	size_t l;
+
+	for (p = out; *p != '\0'; p = *e == '\n' ? e + 1 : e) {
+		e = strchr(p, '\n');
+		if (e == NULL)
+			e = p + strlen(p);
+		l = (size_t)(e - p) < sizeof line ? (size_t)(e - p) :
+		    sizeof line - 1;
+		memcpy(line, p, l);
+		line[l] = '\0';
+		if (strstr(line, tag) != NULL && strstr(line, text) != NULL &&
+		    (vxid == 0 || strtoul(line, NULL, 10) == vxid))
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Issue 11: a header the client names in Connection: is removed when
+ * the request arrives, and the log says so with ReqUnset, in the
+ * request's transaction; the backend request never has it.
+ */
+START_TEST(issue_0011_connection_named_logged_unset)
+{
+	struct origin *o;
+	struct client *cl;
+	struct vnd *v;
+	struct req q;
+	struct run r;
+
+	v = setup(&o, NULL, NULL);
+	cl = VND_Connect(v);
+	send_req(cl, &q, "/cu", "Connection: X-Gone\r\nX-Gone: 1\r\n");
+	CLIENT_Free(&cl);
+	wait_ends(v, 3);	/* the request, its fetch, the session */
+	run_ok(&r, vl_dir, "veneerlog", "-n", VND_Workdir(v), "-d", "-g",
+	    "raw", "-i", "ReqUnset,BereqHeader", NULL);
+	ck_assert_msg(log_line(r.out, q.vxid, "ReqUnset", "X-Gone: 1"),
+	    "no ReqUnset of X-Gone in request %u:\n%s", q.vxid, r.out);
+	ck_assert_msg(log_line(r.out, 0, "BereqHeader", "Host:"), "%s",
+	    r.out);
+	ck_assert_msg(!log_line(r.out, 0, "BereqHeader", "X-Gone"), "the "
+	    "backend request has X-Gone:\n%s", r.out);
+	run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 START_TEST(ncsa_lines)
 {
 	static const char re[] = "^127\\.0\\.0\\.1 - - \\[[0-9]{2}/"
@@ -971,6 +1025,7 @@ veneerlog_suite(void)
 	tc = tcase_create("tools");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, request_query);
+	tcase_add_test(tc, issue_0011_connection_named_logged_unset);
 	tcase_add_test(tc, ncsa_lines);
 	tcase_add_test(tc, file_round_trip);
 	tcase_add_test(tc, overrun);
