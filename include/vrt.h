@@ -12,16 +12,24 @@
  *   1.1  the cache: hash_data(), beresp.ttl/grace/keep/uncacheable,
  *        obj.ttl/grace/keep/hits, obj.http (ctx->http_obj), server.ip
  *        as a string, req.hash_always_miss.
+ *   2.0  the VCL compiler: every variable of include/vcl_vars.h with its
+ *        VRT_r_/VRT_l_/VRT_u_ accessors (server.ip is now an IP), the
+ *        types IP, REGEX, ACL, STRANDS, BLOB, PROBE, HTTP, ENUM, SUB,
+ *        BODY; regexes, ACLs, type conversions; backends name their
+ *        host (resolved at load, never at compile time) and may have
+ *        a probe; module functions (include/vmod_std.h).
  */
 
 #ifndef VENEER_VRT_H
 #define VENEER_VRT_H
 
+#include <sys/socket.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
-#define VRT_MAJOR_VERSION	1U
-#define VRT_MINOR_VERSION	1U
+#define VRT_MAJOR_VERSION	2U
+#define VRT_MINOR_VERSION	0U
 
 struct busyobj;
 struct director;
@@ -31,6 +39,13 @@ struct sess;
 struct vcl;
 struct vsl_log;
 struct ws;
+struct vrt_acl;
+struct vrt_blob;
+struct vrt_ip;
+struct vrt_re;
+struct vrt_backend_probe;
+struct vrt_ctx;
+struct strands;
 
 /* VCL's types as C sees them. */
 typedef const char *			VCL_STRING;
@@ -42,6 +57,33 @@ typedef unsigned			VCL_BOOL;
 typedef long				VCL_BYTES;
 typedef const struct director *		VCL_BACKEND;
 typedef const struct gethdr_s *		VCL_HEADER;
+typedef const struct strands *		VCL_STRANDS;
+typedef const struct vrt_ip *		VCL_IP;
+typedef const struct vrt_re *		VCL_REGEX;
+typedef const struct vrt_acl *		VCL_ACL;
+typedef const struct vrt_blob *		VCL_BLOB;
+typedef const struct vrt_backend_probe *	VCL_PROBE;
+typedef struct http *			VCL_HTTP;
+typedef const char *			VCL_ENUM;
+typedef const char *			VCL_BODY;	/* read: never */
+typedef void				VCL_VOID;
+/* A subroutine as a value (7.1's SUB type): its function. */
+typedef enum vcl_ret vcl_sub_f(const struct vrt_ctx *);
+typedef vcl_sub_f *			VCL_SUB;
+
+/* What a setter of each type takes: strings arrive as strands. */
+typedef VCL_STRANDS			VCL_STRING_SET;
+typedef VCL_STRANDS			VCL_BODY_SET;
+typedef VCL_INT				VCL_INT_SET;
+typedef VCL_REAL			VCL_REAL_SET;
+typedef VCL_DURATION			VCL_DURATION_SET;
+typedef VCL_TIME			VCL_TIME_SET;
+typedef VCL_BOOL			VCL_BOOL_SET;
+typedef VCL_BYTES			VCL_BYTES_SET;
+typedef VCL_BACKEND			VCL_BACKEND_SET;
+typedef VCL_IP				VCL_IP_SET;
+typedef VCL_BLOB			VCL_BLOB_SET;
+typedef VCL_HTTP			VCL_HTTP_SET;
 
 /* Actions a VCL method returns. */
 enum vcl_ret {
@@ -57,6 +99,17 @@ enum vcl_method {
 #include "vcl_returns.h"
 	VCL_MET__MAX
 };
+
+/* Sets of methods, for include/vcl_vars.h. */
+#define VM_(x)		(1U << VCL_MET_##x)
+#define VM_NONE		0U
+#define VM_CLIENT	(VM_(RECV) | VM_(PIPE) | VM_(PASS) | VM_(HASH) |	\
+			 VM_(PURGE) | VM_(MISS) | VM_(HIT) | VM_(DELIVER) |	\
+			 VM_(SYNTH))
+#define VM_BACKEND	(VM_(BACKEND_FETCH) | VM_(BACKEND_RESPONSE) |	\
+			 VM_(BACKEND_ERROR))
+#define VM_HOUSEKEEPING	(VM_(INIT) | VM_(FINI))
+#define VM_ALL		(VM_CLIENT | VM_BACKEND | VM_HOUSEKEEPING)
 
 /* Which message a header reference means. */
 enum gethdr_where {
@@ -136,13 +189,33 @@ struct vcl_conf {
 
 /* Backends ----------------------------------------------------------------*/
 
-/* Numeric addresses; the compiler resolves names before emitting them. */
+/* A probe declaration; health checking comes with issue 15. */
+struct vrt_backend_probe {
+	unsigned		magic;
+#define VRT_BACKEND_PROBE_MAGIC	0x0f4bd2a9
+	const char		*vcl_name;	/* NULL: anonymous (.probe = {}) */
+	const char		*url;		/* NULL when request is set */
+	const char		*request;	/* whole request, CRLF lines */
+	VCL_DURATION		timeout;
+	VCL_DURATION		interval;
+	unsigned		exp_status;
+	unsigned		window;
+	unsigned		threshold;
+	unsigned		initial;
+};
+
+/*
+ * Where a backend is: a host name or numeric address and a port,
+ * resolved when the VCL loads (never at compile time: a name that does
+ * not resolve then makes the backend sick, not the VCL fail), or a Unix
+ * domain socket path.
+ */
 struct vrt_endpoint {
 	unsigned		magic;
 #define VRT_ENDPOINT_MAGIC	0x4e3d1f26
-	const char		*ipv4;
-	const char		*ipv6;
-	const char		*port;
+	const char		*host;		/* NULL with path */
+	const char		*port;		/* "80" when not given */
+	const char		*path;		/* .path: Unix socket, or NULL */
 };
 
 struct vrt_backend {
@@ -155,8 +228,14 @@ struct vrt_backend {
 	VCL_DURATION		first_byte_timeout;	/* < 0: parameter */
 	VCL_DURATION		between_bytes_timeout;	/* < 0: parameter */
 	unsigned		max_connections;	/* 0: no limit */
+	unsigned		proxy_header;		/* 0, 1 or 2 */
+	const struct vrt_backend_probe *probe;	/* NULL: none */
 };
 
+/*
+ * Returns the backend; NULL (and the context failed) only for a
+ * declaration the compiler should have refused.
+ */
 VCL_BACKEND VRT_new_backend(VRT_CTX, const struct vrt_backend *);
 void VRT_delete_backend(VRT_CTX, VCL_BACKEND *);
 
@@ -227,6 +306,109 @@ void VRT_fail(VRT_CTX, const char *fmt, ...)
 
 /* Workspace string building for the compiler's concatenations. */
 VCL_STRING VRT_StrandsWS(struct ws *, const char *, const struct strands *);
+/* The strands as one string on ctx->ws; NULL and failed on overflow. */
+VCL_STRING VRT_STRANDS_string(VRT_CTX, VCL_STRANDS);
+
+/* Conversions to STRING (2.0), on ctx->ws, as Varnish prints them. */
 VCL_STRING VRT_INT_string(VRT_CTX, VCL_INT);
+VCL_STRING VRT_REAL_string(VRT_CTX, VCL_REAL);		/* "%.3f" */
+VCL_STRING VRT_DURATION_string(VRT_CTX, VCL_DURATION);	/* "%.3f" */
+VCL_STRING VRT_TIME_string(VRT_CTX, VCL_TIME);		/* HTTP date */
+VCL_STRING VRT_BYTES_string(VRT_CTX, VCL_BYTES);
+VCL_STRING VRT_BOOL_string(VCL_BOOL);			/* true/false */
+VCL_STRING VRT_BACKEND_string(VCL_BACKEND);		/* its name */
+VCL_STRING VRT_IP_string(VRT_CTX, VCL_IP);		/* numeric */
+VCL_STRING VRT_BLOB_string(VRT_CTX, VCL_BLOB);
+
+/* Comparisons the compiler emits (2.0); NULL is the unset string. */
+int VRT_strcmp(const char *, const char *);	/* NULL != anything */
+
+/* Regular expressions (2.0) -------------------------------------------*/
+
+/*
+ * Compiled when the VCL loads (PCRE2, JIT where available); the
+ * compiler has already checked the pattern.  where: "file:line:col".
+ */
+int VRT_re_init(VRT_CTX, VCL_REGEX *, const char *pattern,
+    const char *where);
+void VRT_re_fini(VCL_REGEX *);
+/* subject NULL matches as "". */
+VCL_BOOL VRT_re_match(VRT_CTX, VCL_STRING subject, VCL_REGEX);
+/*
+ * regsub() (all 0) and regsuball() (all 1): \0 to \9 in sub are
+ * the captures.  No match: the subject.  Overflow: NULL, failed.
+ */
+VCL_STRING VRT_regsub(VRT_CTX, int all, VCL_STRING subject, VCL_REGEX,
+    VCL_STRING sub);
+
+/* ACLs (2.0) --------------------------------------------------------------*/
+
+struct vrt_acl_entry {
+	unsigned		negate;		/* !"..." */
+	unsigned		optional;	/* ("..."): skip if no address */
+	const char		*addr;		/* numeric, or a name */
+	int			mask;		/* prefix bits; -1: none */
+	const char		*where;		/* "file:line:col" */
+};
+
+struct vrt_acl_spec {
+	const char		*name;
+	unsigned		n;
+	const struct vrt_acl_entry *entries;
+};
+
+/*
+ * Built when the VCL loads: names are resolved then (all addresses);
+ * a name that does not resolve fails the load unless optional.
+ */
+int VRT_acl_init(VRT_CTX, VCL_ACL *, const struct vrt_acl_spec *);
+void VRT_acl_fini(VCL_ACL *);
+/* The most specific matching entry decides; logs VCL_acl. */
+VCL_BOOL VRT_acl_match(VRT_CTX, VCL_ACL, VCL_IP);
+
+/* IP addresses (2.0) ----------------------------------------------------*/
+
+struct vrt_ip {
+	unsigned		magic;
+#define VRT_IP_MAGIC		0x6a1e35c2
+	int			family;		/* AF_INET or AF_INET6 */
+	unsigned		port;
+	unsigned char		addr[16];	/* network order */
+};
+
+/* Actions with arguments and other statements (2.0) ---------------------*/
+
+/* return (pass(DURATION)) in vcl_backend_response: hit-for-pass. */
+void VRT_hit_for_pass(VRT_CTX, VCL_DURATION);
+/* ban("expr"); until the ban list exists, logs VCL_Error. */
+void VRT_ban_string(VRT_CTX, VCL_STRING);
+/* storage.<name>.free_space / used_space / happy */
+VCL_BYTES VRT_storage_free_space(VRT_CTX, const char *name);
+VCL_BYTES VRT_storage_used_space(VRT_CTX, const char *name);
+VCL_BOOL VRT_storage_happy(VRT_CTX, const char *name);
+
+/* Variables (2.0): the accessors of include/vcl_vars.h ----------------*/
+
+#define VCL_VAR(c, name, T, rd, wr, un, fl, doc)			\
+	VCL_##T VRT_r_##c(VRT_CTX);					\
+	void VRT_l_##c(VRT_CTX, VCL_##T##_SET);				\
+	void VRT_u_##c(VRT_CTX);
+#define VCL_HDR(where, name, rd, wr, un, doc)
+#include "vcl_vars.h"
+
+/* Modules (2.0): prototypes from their tables -------------------------*/
+
+/*
+ * VCL_<RET> vmod_<mod>_<fn>(VRT_CTX, arguments...): arguments in their
+ * declared order; an optional one without default, [T x], is passed as
+ * two, (VCL_BOOL valid_x, VCL_T x).
+ */
+#define VMOD_A(T, n)		, VCL_##T n
+#define VMOD_D(T, n, def)	, VCL_##T n
+#define VMOD_O(T, n)		, VCL_BOOL valid_##n, VCL_##T n
+#define VMOD_E(n, values, def)	, VCL_ENUM n
+#define VMOD_FUNC(mod, fn, R, args, doc)				\
+	VCL_##R vmod_##mod##_##fn(VRT_CTX args);
+#include "vmod_std.h"
 
 #endif /* VENEER_VRT_H */

@@ -55,21 +55,25 @@ static struct lock be_list_mtx = LOCK_INITIALIZER;
 static TAILQ_HEAD(, backend) be_list = TAILQ_HEAD_INITIALIZER(be_list);
 
 static int
-be_resolve(const char *ip, const char *port, struct sockaddr_storage *sa,
-    socklen_t *sl)
+be_resolve(const char *host, const char *port, int family,
+    struct sockaddr_storage *sa, socklen_t *sl, char *ip, size_t iplen)
 {
 	struct addrinfo hints, *res;
 
-	if (ip == NULL || *ip == '\0')
+	if (host == NULL || *host == '\0')
 		return (-1);
 	memset(&hints, 0, sizeof hints);
-	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	hints.ai_flags = AI_NUMERICSERV;
+	hints.ai_family = family;
 	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(ip, port, &hints, &res) != 0)
+	if (getaddrinfo(host, port, &hints, &res) != 0)
 		return (-1);
 	memcpy(sa, res->ai_addr, res->ai_addrlen);
 	*sl = res->ai_addrlen;
 	freeaddrinfo(res);
+	if (getnameinfo((struct sockaddr *)sa, *sl, ip, (socklen_t)iplen,
+	    NULL, 0, NI_NUMERICHOST) != 0)
+		(void)snprintf(ip, iplen, "?");
 	return (0);
 }
 
@@ -90,19 +94,17 @@ BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
 	}
 	be->vcl_name = strdup(vrt->vcl_name);
 	(void)snprintf(be->port, sizeof be->port, "%s", ep->port);
-	if (be_resolve(ep->ipv4, ep->port, &be->sa[0], &be->salen[0]) == 0) {
-		(void)snprintf(be->ip[0], sizeof be->ip[0], "%s", ep->ipv4);
+	if (be_resolve(ep->host, ep->port, AF_INET, &be->sa[0],
+	    &be->salen[0], be->ip[0], sizeof be->ip[0]) == 0)
 		ok = 1;
-	}
-	if (be_resolve(ep->ipv6, ep->port, &be->sa[1], &be->salen[1]) == 0) {
-		(void)snprintf(be->ip[1], sizeof be->ip[1], "%s", ep->ipv6);
+	if (be_resolve(ep->host, ep->port, AF_INET6, &be->sa[1],
+	    &be->salen[1], be->ip[1], sizeof be->ip[1]) == 0)
 		ok = 1;
-	}
 	if (!ok || be->vcl_name == NULL) {
 		(void)snprintf(err, errlen,
-		    "backend %s: no usable address (ipv4 %s, ipv6 %s, port %s)",
-		    vrt->vcl_name, ep->ipv4 ? ep->ipv4 : "-",
-		    ep->ipv6 ? ep->ipv6 : "-", ep->port ? ep->port : "-");
+		    "backend %s: no usable address (host %s, port %s)",
+		    vrt->vcl_name, ep->host ? ep->host : "-",
+		    ep->port ? ep->port : "-");
 		free(be->vcl_name);
 		FREE_OBJ(be);
 		return (NULL);

@@ -58,8 +58,7 @@ builtin_event(VRT_CTX, enum vcl_event ev)
 	switch (ev) {
 	case VCL_EVENT_LOAD:
 		INIT_OBJ(&ep, VRT_ENDPOINT_MAGIC);
-		ep.ipv4 = ba->ipv4[0] != '\0' ? ba->ipv4 : NULL;
-		ep.ipv6 = ba->ipv6[0] != '\0' ? ba->ipv6 : NULL;
+		ep.host = ba->host;
 		ep.port = ba->port;
 		INIT_OBJ(&be, VRT_BACKEND_MAGIC);
 		be.vcl_name = "default";

@@ -1,0 +1,36 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vcc.h -- the VCL compiler, as the manager (and the tests, and the fuzz
+ * target) use it: VCL source in, one C file out, or errors that name
+ * file, line and column with the line and a caret.  The C includes only
+ * "vrt.h" and defines `const struct vcl_conf VCL_conf`.  No global
+ * state: compilations may run one after another in one process.
+ */
+
+#ifndef VENEER_VCC_H
+#define VENEER_VCC_H
+
+struct vcc_opts {
+	const char	*vcl_path;	/* ':'-separated include dirs */
+	unsigned	err_unref;	/* unused backend/sub/acl/probe: error */
+	unsigned	allow_inline_c;	/* C{ }C */
+	unsigned	no_builtin;	/* do not append builtin.vcl (tests) */
+};
+
+/*
+ * Compiles the VCL in the file named file, or, when src is not NULL,
+ * the text src under the name file ("<-b>" and the like); builtin.vcl
+ * (VCC_builtin_vcl) is appended unless opts->no_builtin.
+ *
+ * Returns 0 with *cp the C source; -1 with no C.  Either way *msgp
+ * holds the warnings and errors as the operator should see them ("" if
+ * none).  Both are malloc'd; the caller frees them.
+ */
+int VCC_Compile(const struct vcc_opts *opts, const char *file,
+    const char *src, char **cp, char **msgp);
+
+/* The text of vcl/builtin.vcl, built in. */
+extern const char VCC_builtin_vcl[];
+
+#endif /* VENEER_VCC_H */
