@@ -19,6 +19,7 @@ VCL_RET(fail,		FAIL)
 VCL_RET(fetch,		FETCH)
 VCL_RET(hash,		HASH)
 VCL_RET(lookup,		LOOKUP)
+VCL_RET(miss,		MISS)
 VCL_RET(ok,		OK)
 VCL_RET(pass,		PASS)
 VCL_RET(pipe,		PIPE)
@@ -45,8 +46,10 @@ VCL_MET(purge,		PURGE,		CLIENT,
 	VR_(FAIL) | VR_(RESTART) | VR_(SYNTH))
 VCL_MET(miss,		MISS,		CLIENT,
 	VR_(FAIL) | VR_(FETCH) | VR_(PASS) | VR_(RESTART) | VR_(SYNTH))
+/* miss: VCL 4.0's return (fetch) and 5.x's return (miss), kept working */
 VCL_MET(hit,		HIT,		CLIENT,
-	VR_(DELIVER) | VR_(FAIL) | VR_(PASS) | VR_(RESTART) | VR_(SYNTH))
+	VR_(DELIVER) | VR_(FAIL) | VR_(MISS) | VR_(PASS) | VR_(RESTART) |
+	VR_(SYNTH))
 VCL_MET(deliver,	DELIVER,	CLIENT,
 	VR_(DELIVER) | VR_(FAIL) | VR_(RESTART) | VR_(SYNTH))
 VCL_MET(synth,		SYNTH,		CLIENT,
