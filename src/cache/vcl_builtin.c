@@ -142,7 +142,8 @@ builtin_hash(VRT_CTX)
 
 	builtin_hash_data(ctx, VRT_r_req_url(ctx));
 	host = VRT_GetHdr(ctx, &hdr_req_host);
-	builtin_hash_data(ctx, host != NULL ? host : VRT_r_server_ip(ctx));
+	builtin_hash_data(ctx, host != NULL ? host :
+	    VRT_IP_string(ctx, VRT_r_server_ip(ctx)));
 	return (VCL_RET_LOOKUP);
 }
 
