@@ -661,3 +661,41 @@ VRT_delete_backend(VRT_CTX, VCL_BACKEND *dp)
 	*dp = NULL;
 	BACKEND_Delete(&be);
 }
+
+/* The ABI, linked in ---------------------------------------------------*/
+
+/*
+ * veneerd is linked from a static archive: an object file nobody in the
+ * daemon calls would be left out, and a VCL calling into it would then
+ * fail to load.  Naming every function of vrt.h here pulls them all in
+ * (and makes a missing one a link error, not a load error).
+ */
+typedef void vrt_any_f(void);
+#define VRT_FN(f)	((vrt_any_f *)(f))
+
+vrt_any_f * const VRT_exports[] = {
+#define VCL_VAR(c, name, T, rd, wr, un, fl, doc)			\
+	VRT_FN(VRT_r_##c), VRT_FN(VRT_l_##c), VRT_FN(VRT_u_##c),
+#define VCL_HDR(where, name, rd, wr, un, doc)
+#include "vcl_vars.h"
+#define VMOD_A(T, n)
+#define VMOD_D(T, n, def)
+#define VMOD_O(T, n)
+#define VMOD_E(n, values, def)
+#define VMOD_FUNC(mod, fn, R, args, doc)	VRT_FN(vmod_##mod##_##fn),
+#include "vmod_std.h"
+	VRT_FN(VRT_new_backend), VRT_FN(VRT_delete_backend),
+	VRT_FN(VRT_GetHdr), VRT_FN(VRT_SetHdr), VRT_FN(VRT_UnsetHdr),
+	VRT_FN(VRT_hashdata), VRT_FN(VRT_synth), VRT_FN(VRT_synth_strands),
+	VRT_FN(VRT_log), VRT_FN(VRT_fail), VRT_FN(VRT_StrandsWS),
+	VRT_FN(VRT_STRANDS_string), VRT_FN(VRT_INT_string),
+	VRT_FN(VRT_REAL_string), VRT_FN(VRT_DURATION_string),
+	VRT_FN(VRT_TIME_string), VRT_FN(VRT_BYTES_string),
+	VRT_FN(VRT_BOOL_string), VRT_FN(VRT_BACKEND_string),
+	VRT_FN(VRT_IP_string), VRT_FN(VRT_BLOB_string), VRT_FN(VRT_strcmp),
+	VRT_FN(VRT_re_init), VRT_FN(VRT_re_fini), VRT_FN(VRT_re_match),
+	VRT_FN(VRT_regsub), VRT_FN(VRT_acl_init), VRT_FN(VRT_acl_fini),
+	VRT_FN(VRT_acl_match), VRT_FN(VRT_hit_for_pass),
+	VRT_FN(VRT_ban_string), VRT_FN(VRT_storage_free_space),
+	VRT_FN(VRT_storage_used_space), VRT_FN(VRT_storage_happy),
+};
