@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "common/lock.h"
@@ -44,6 +45,13 @@ struct backend {
 	vtim_dur		first_byte_timeout;	/* const; < 0 param */
 	vtim_dur		between_bytes_timeout;	/* const; < 0 param */
 	unsigned		max_connections;	/* const */
+	unsigned		proxy_header;	/* const; used with issue 15 */
+	const struct vrt_backend_probe *probe;	/* const; issue 15 */
+	/*
+	 * No address: the host did not resolve when the VCL loaded.  The
+	 * backend exists (the VCL loads) but is sick, fetches fail fast.
+	 */
+	unsigned		sick;		/* const */
 	struct lock		mtx;
 	TAILQ_HEAD(vbc_head_s, vbc) idle;	/* mtx; most recent first */
 	unsigned		n_idle;		/* mtx */
@@ -77,38 +85,76 @@ be_resolve(const char *host, const char *port, int family,
 	return (0);
 }
 
+/* A .path backend: a Unix domain socket. */
+static int
+be_unix(const char *path, struct sockaddr_storage *sa, socklen_t *sl,
+    char *ip, size_t iplen)
+{
+	struct sockaddr_un *sun = (struct sockaddr_un *)(void *)sa;
+
+	if (strlen(path) >= sizeof sun->sun_path)
+		return (-1);
+	memset(sa, 0, sizeof *sa);
+	sun->sun_family = AF_UNIX;
+	memcpy(sun->sun_path, path, strlen(path) + 1);
+	*sl = (socklen_t)sizeof *sun;
+	(void)snprintf(ip, iplen, "%s", path);
+	return (0);
+}
+
 struct backend *
 BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
 {
 	const struct vrt_endpoint *ep;
 	struct backend *be;
+	const char *port;
 	int ok = 0;
 
-	CHECK_OBJ(vrt, VRT_BACKEND_MAGIC);
+	if (vrt == NULL || vrt->magic != VRT_BACKEND_MAGIC ||
+	    vrt->vcl_name == NULL || vrt->endpoint == NULL ||
+	    vrt->endpoint->magic != VRT_ENDPOINT_MAGIC ||
+	    (vrt->endpoint->host == NULL && vrt->endpoint->path == NULL)) {
+		(void)snprintf(err, errlen, "backend %s: incomplete "
+		    "declaration", vrt == NULL || vrt->vcl_name == NULL ?
+		    "(unnamed)" : vrt->vcl_name);
+		return (NULL);
+	}
 	ep = vrt->endpoint;
-	CHECK_OBJ(ep, VRT_ENDPOINT_MAGIC);
+	port = ep->port != NULL ? ep->port : "80";
 	ALLOC_OBJ(be, BACKEND_MAGIC);
 	if (be == NULL) {
 		(void)snprintf(err, errlen, "out of memory");
 		return (NULL);
 	}
 	be->vcl_name = strdup(vrt->vcl_name);
-	(void)snprintf(be->port, sizeof be->port, "%s", ep->port);
-	if (be_resolve(ep->host, ep->port, AF_INET, &be->sa[0],
-	    &be->salen[0], be->ip[0], sizeof be->ip[0]) == 0)
-		ok = 1;
-	if (be_resolve(ep->host, ep->port, AF_INET6, &be->sa[1],
-	    &be->salen[1], be->ip[1], sizeof be->ip[1]) == 0)
-		ok = 1;
-	if (!ok || be->vcl_name == NULL) {
-		(void)snprintf(err, errlen,
-		    "backend %s: no usable address (host %s, port %s)",
-		    vrt->vcl_name, ep->host ? ep->host : "-",
-		    ep->port ? ep->port : "-");
-		free(be->vcl_name);
+	if (be->vcl_name == NULL) {
+		(void)snprintf(err, errlen, "out of memory");
 		FREE_OBJ(be);
 		return (NULL);
 	}
+	if (ep->path != NULL) {
+		(void)snprintf(be->port, sizeof be->port, "-");
+		if (be_unix(ep->path, &be->sa[0], &be->salen[0], be->ip[0],
+		    sizeof be->ip[0]) == 0)
+			ok = 1;
+	} else {
+		(void)snprintf(be->port, sizeof be->port, "%s", port);
+		if (be_resolve(ep->host, port, AF_INET, &be->sa[0],
+		    &be->salen[0], be->ip[0], sizeof be->ip[0]) == 0)
+			ok = 1;
+		if (be_resolve(ep->host, port, AF_INET6, &be->sa[1],
+		    &be->salen[1], be->ip[1], sizeof be->ip[1]) == 0)
+			ok = 1;
+	}
+	if (!ok) {
+		/* Not a load failure: DNS may be back before it matters. */
+		be->sick = 1;
+		VSL(SLT_Error, 0, "backend %s: no address for %s%s%s, sick",
+		    be->vcl_name, ep->path != NULL ? ep->path : ep->host,
+		    ep->path != NULL ? "" : ":", ep->path != NULL ? "" : port);
+	}
+	be->proxy_header = vrt->proxy_header;
+	be->probe = vrt->probe;
 	if (vrt->hosthdr != NULL)
 		be->hosthdr = strdup(vrt->hosthdr);
 	be->connect_timeout = vrt->connect_timeout;
@@ -161,6 +207,14 @@ BACKEND_Delete(struct backend **bep)
 	free(be->hosthdr);
 	VSC_Sub(n_backend, 1);
 	FREE_OBJ(be);
+}
+
+int
+BACKEND_Healthy(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (!be->sick);
 }
 
 const struct director *
@@ -371,6 +425,12 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	CHECK_OBJ(be, BACKEND_MAGIC);
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	*reused = 0;
+	if (be->sick) {
+		VSC_Count(wrk->stats, backend_fail, 1);
+		VSLb(vsl, SLT_FetchError, "backend %s: no address",
+		    be->vcl_name);
+		return (NULL);
+	}
 	if (!force_fresh) {
 		vbc = be_get_idle(be, vsl);
 		if (vbc != NULL) {
