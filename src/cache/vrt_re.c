@@ -185,7 +185,7 @@ VRT_regsub(VRT_CTX, int all, VCL_STRING subject, VCL_REGEX re,
 	struct vrt_re_out o;
 	pcre2_match_data *md;
 	const PCRE2_SIZE *ov;
-	size_t len, start;
+	size_t avail, len, start;
 	char *b;
 	int n;
 
@@ -211,8 +211,9 @@ VRT_regsub(VRT_CTX, int all, VCL_STRING subject, VCL_REGEX re,
 		return (n < 0 ? NULL : subject);
 
 	o.ok = 1;
-	o.e = (b = WS_Reservation(ctx->ws)) + WS_ReserveAll(ctx->ws);
+	avail = WS_ReserveAll(ctx->ws);
 	o.p = b = WS_Reservation(ctx->ws);
+	o.e = b + avail;
 	start = 0;
 	do {
 		ov = pcre2_get_ovector_pointer(md);
