@@ -24,6 +24,7 @@
 #include "cache/obj.h"
 #include "cache/req.h"
 #include "cache/vcl.h"
+#include "cache/vrt_priv.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 #include "vrt.h"
@@ -128,6 +129,8 @@ VRT_r_req_hash_always_miss(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_hash_always_miss, VRTV_READ))
+		return (0);
 	return (ctx->req != NULL && ctx->req->hash_always_miss);
 }
 
@@ -136,6 +139,8 @@ VRT_l_req_hash_always_miss(VRT_CTX, VCL_BOOL b)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_hash_always_miss, VRTV_SET))
+		return;
 	if (ctx->req != NULL)
 		ctx->req->hash_always_miss = b ? 1 : 0;
 }
@@ -227,6 +232,8 @@ VRT_r_bereq_uncacheable(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_uncacheable, VRTV_READ))
+		return (0);
 	return (ctx->bo != NULL && ctx->bo->fetch_oc == NULL);
 }
 
@@ -379,6 +386,8 @@ VRT_r_req_method(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_method, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_req, HTTP_HDR_METHOD));
 }
 
@@ -387,6 +396,8 @@ VRT_r_req_url(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_url, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_req, HTTP_HDR_URL));
 }
 
@@ -395,6 +406,8 @@ VRT_r_req_proto(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_proto, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_req, HTTP_HDR_PROTO));
 }
 
@@ -403,6 +416,8 @@ VRT_r_req_xid(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_xid, VRTV_READ))
+		return (NULL);
 	if (ctx->req == NULL)
 		return (NULL);
 	return (WS_Printf(ctx->ws, "%u", ctx->req->vxid));
@@ -413,6 +428,8 @@ VRT_r_bereq_method(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_method, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_bereq, HTTP_HDR_METHOD));
 }
 
@@ -421,6 +438,8 @@ VRT_r_bereq_url(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_url, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_bereq, HTTP_HDR_URL));
 }
 
@@ -429,6 +448,8 @@ VRT_r_bereq_xid(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_xid, VRTV_READ))
+		return (NULL);
 	if (ctx->bo == NULL)
 		return (NULL);
 	return (WS_Printf(ctx->ws, "%u", ctx->bo->vxid));
@@ -471,6 +492,8 @@ VRT_r_resp_status(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_status, VRTV_READ))
+		return (0);
 	return (ctx->http_resp == NULL ? 0 : ctx->http_resp->status);
 }
 
@@ -479,6 +502,8 @@ VRT_l_resp_status(VRT_CTX, VCL_INT status)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_status, VRTV_SET))
+		return;
 	vrt_set_status(ctx, ctx->http_resp, status);
 }
 
@@ -487,6 +512,8 @@ VRT_r_resp_reason(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_reason, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_resp, HTTP_HDR_REASON));
 }
 
@@ -495,6 +522,8 @@ VRT_l_resp_reason(VRT_CTX, const struct strands *s)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_reason, VRTV_SET))
+		return;
 	vrt_set_reason(ctx, ctx->http_resp, s);
 }
 
@@ -503,6 +532,8 @@ VRT_r_beresp_status(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_beresp_status, VRTV_READ))
+		return (0);
 	return (ctx->http_beresp == NULL ? 0 : ctx->http_beresp->status);
 }
 
@@ -511,6 +542,8 @@ VRT_l_beresp_status(VRT_CTX, VCL_INT status)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_beresp_status, VRTV_SET))
+		return;
 	vrt_set_status(ctx, ctx->http_beresp, status);
 }
 
@@ -519,6 +552,8 @@ VRT_r_beresp_reason(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_beresp_reason, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_beresp, HTTP_HDR_REASON));
 }
 
@@ -527,6 +562,8 @@ VRT_l_beresp_reason(VRT_CTX, const struct strands *s)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_beresp_reason, VRTV_SET))
+		return;
 	vrt_set_reason(ctx, ctx->http_beresp, s);
 }
 
@@ -535,6 +572,8 @@ VRT_r_req_backend_hint(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_backend_hint, VRTV_READ))
+		return (NULL);
 	return (ctx->req == NULL ? NULL : ctx->req->director_hint);
 }
 
@@ -543,6 +582,8 @@ VRT_l_req_backend_hint(VRT_CTX, VCL_BACKEND be)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_backend_hint, VRTV_SET))
+		return;
 	if (ctx->req != NULL)
 		ctx->req->director_hint = be;
 }
@@ -552,6 +593,8 @@ VRT_r_bereq_backend(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_backend, VRTV_READ))
+		return (NULL);
 	return (ctx->bo == NULL ? NULL : ctx->bo->director);
 }
 
@@ -560,6 +603,8 @@ VRT_l_bereq_backend(VRT_CTX, VCL_BACKEND be)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_backend, VRTV_SET))
+		return;
 	if (ctx->bo != NULL)
 		ctx->bo->director = be;
 }
