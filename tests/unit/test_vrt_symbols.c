@@ -7,7 +7,7 @@
  * include/vmod_std.h.  veneerd is linked from a static archive, where an
  * object file nobody in the daemon calls is silently left out; a VCL
  * calling into it would then fail only when it is loaded.  Reads the
- * dynamic symbol table with nm -D.
+ * dynamic symbol table with nm -D; a weak stub does not count.
  */
 
 #include "config.h"
@@ -41,9 +41,13 @@ load_symbols(void)
 	ck_assert_ptr_nonnull(syms);
 	syms[0] = '\n';
 	while (fgets(line, sizeof line, f) != NULL) {
-		/* "0000000000012345 T VRT_r_req_url" */
+		/*
+		 * "0000000000012345 T VRT_r_req_url".  Only strong text
+		 * symbols count: vrt_var_stub.c's weak "not implemented"
+		 * stubs (W) are what a missing accessor would resolve to.
+		 */
 		p = strrchr(line, ' ');
-		if (p == NULL)
+		if (p == NULL || p - line < 2 || p[-1] != 'T')
 			continue;
 		p++;
 		if (len + strlen(p) + 2 > cap) {
