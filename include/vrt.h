@@ -272,8 +272,6 @@ void VRT_l_bereq_backend(VRT_CTX, VCL_BACKEND);
 
 /* hash_data(): feed the lookup key (vcl_hash only). */
 void VRT_hashdata(VRT_CTX, const struct strands *);
-/* The local address the request came in on, numeric. */
-VCL_STRING VRT_r_server_ip(VRT_CTX);
 VCL_BOOL VRT_r_req_hash_always_miss(VRT_CTX);
 void VRT_l_req_hash_always_miss(VRT_CTX, VCL_BOOL);
 /* Durations left from now: ttl can be negative (stale). */

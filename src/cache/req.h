@@ -140,6 +140,8 @@ struct req {
 	struct vsl_log		vsl[1];
 	uintptr_t		ws_req;		/* per-request snapshot */
 	struct ws		ws[1];
+	/* VCL (issue 12) */
+	const char		*client_identity;	/* in ws, or NULL */
 };
 
 /* req.c */

@@ -123,16 +123,6 @@ VRT_hashdata(VRT_CTX, const struct strands *s)
 			VSLbs(ctx->vsl, SLT_Hash, s->p[i]);
 }
 
-VCL_STRING
-VRT_r_server_ip(VRT_CTX)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->sp == NULL || ctx->sp->ls == NULL)
-		return (NULL);
-	return (ctx->sp->ls->addr);
-}
-
 VCL_BOOL
 VRT_r_req_hash_always_miss(VRT_CTX)
 {
