@@ -40,6 +40,29 @@ static const char * const vtype_name[] = {
 	"ENUM", "ACL", "PROBE", "SUB", "REGEX",
 };
 
+static const char * const vtype_a[] = {
+	"a VOID",
+	"a STRING",
+	"a STRANDS",
+	"an INT",
+	"a REAL",
+	"a BOOL",
+	"a DURATION",
+	"a BYTES",
+	"a TIME",
+	"an IP",
+	"a BACKEND",
+	"a BLOB",
+	"a BODY",
+	"an HTTP",
+	"a HEADER",
+	"an ENUM",
+	"an ACL",
+	"a PROBE",
+	"a SUB",
+	"a REGEX",
+};
+
 /* The tables ------------------------------------------------------------*/
 
 struct vvar {
@@ -464,8 +487,8 @@ e_tostring(struct vcc *tl, struct expr *e)
 	case V_IP:		f = "VRT_IP_string(ctx, %s)"; break;
 	case V_BLOB:		f = "VRT_BLOB_string(ctx, %s)"; break;
 	default:
-		vcc_error(tl, e->t0, "a %s cannot be used as a string",
-		    vtype_name[e->t]);
+		vcc_error(tl, e->t0, "%s cannot be used as a string",
+		    vtype_a[e->t]);
 	}
 	return (e_new(tl, V_STRING, e->t0, f, e->c));
 }
@@ -522,8 +545,8 @@ e_bool(struct vcc *tl, struct expr *e)
 	case V_DURATION:
 		return (cat3(tl, "(", e->c, " > 0)"));
 	default:
-		vcc_error(tl, e->t0, "a %s cannot be a condition (true or "
-		    "false)", vtype_name[e->t]);
+		vcc_error(tl, e->t0, "%s cannot be a condition (true or "
+		    "false)", vtype_a[e->t]);
 	}
 }
 
@@ -552,12 +575,12 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 		return (cat3(tl, "(VCL_REAL)(", e->c, ")"));
 	if ((want == V_DURATION || want == V_BYTES) &&
 	    (e->t == V_INT || e->t == V_REAL) && e->constant)
-		vcc_error(tl, e->t0, "%s needs a %s: a number with a unit "
-		    "(%s)", what, vtype_name[want], want == V_DURATION ?
+		vcc_error(tl, e->t0, "%s needs %s: a number with a unit "
+		    "(%s)", what, vtype_a[want], want == V_DURATION ?
 		    "10s, 2m, 1h, 1d; units ms s m h d w y" :
 		    "512B, 10KB, 1MB; units B KB MB GB TB");
-	vcc_error(tl, e->t0, "%s needs a %s, not a %s", what,
-	    vtype_name[want], vtype_name[e->t]);
+	vcc_error(tl, e->t0, "%s needs %s, not %s", what,
+	    vtype_a[want], vtype_a[e->t]);
 }
 
 static struct expr *parse_expr(struct vcc *tl);
@@ -1008,8 +1031,8 @@ parse_unary(struct vcc *tl)
 		tl->pos++;
 		e = parse_unary(tl);
 		if (!is_num(e->t) || e->t == V_TIME)
-			vcc_error(tl, t, "cannot negate a %s",
-			    vtype_name[e->t]);
+			vcc_error(tl, t, "cannot negate %s",
+			    vtype_a[e->t]);
 		return (e_new(tl, e->t, t, "(-%s)", e->c));
 	}
 	if (vcc_is(t, "!")) {
@@ -1044,9 +1067,9 @@ parse_mul(struct vcc *tl)
 		    b->t == V_BYTES))
 			rt = b->t;
 		else
-			vcc_error(tl, op, "cannot %s a %s and a %s",
+			vcc_error(tl, op, "cannot %s %s and %s",
 			    vcc_is(op, "*") ? "multiply" : "divide",
-			    vtype_name[a->t], vtype_name[b->t]);
+			    vtype_a[a->t], vtype_a[b->t]);
 		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
 		    "((VCL_INT)0)"))
 			vcc_error(tl, op, "division by zero");
@@ -1103,9 +1126,9 @@ parse_add(struct vcc *tl)
 		else if (a->t == V_TIME && b->t == V_TIME && *op->b == '-')
 			rt = V_DURATION;
 		else
-			vcc_error(tl, op, "cannot %s a %s and a %s",
+			vcc_error(tl, op, "cannot %s %s and %s",
 			    *op->b == '+' ? "add" : "subtract",
-			    vtype_name[a->t], vtype_name[b->t]);
+			    vtype_a[a->t], vtype_a[b->t]);
 		a = e_new(tl, rt, op, "(%s %c %s)", a->c, *op->b, b->c);
 	}
 	return (a);
@@ -1139,7 +1162,7 @@ parse_cmp(struct vcc *tl)
 		if (a->t != V_STRING)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
-			    "not a %s", vtype_name[a->t]);
+			    "not %s", vtype_a[a->t]);
 		re = regex_ref(tl, tk(tl), parse_lit(tl, &rt));
 		return (e_new(tl, V_BOOL, op, "(%sVRT_re_match(ctx, %s, %s))",
 		    neg ? "!" : "", e_string1(tl, a), re));
@@ -1152,8 +1175,8 @@ parse_cmp(struct vcc *tl)
 	b = parse_add(tl);
 	if (a->t == V_STRING || b->t == V_STRING) {
 		if (a->t != b->t)
-			vcc_error(tl, op, "cannot compare a %s with a %s",
-			    vtype_name[a->t], vtype_name[b->t]);
+			vcc_error(tl, op, "cannot compare %s with %s",
+			    vtype_a[a->t], vtype_a[b->t]);
 		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(%s, %s) %s 0)",
 		    e_string1(tl, a), e_string1(tl, b), cop));
 	}
@@ -1164,8 +1187,8 @@ parse_cmp(struct vcc *tl)
 	if (a->t == b->t && (a->t == V_BOOL || a->t == V_BACKEND) &&
 	    (vcc_is(op, "==") || vcc_is(op, "!=")))
 		return (e_new(tl, V_BOOL, op, "(%s %s %s)", a->c, cop, b->c));
-	vcc_error(tl, op, "cannot compare a %s with a %s using %s",
-	    vtype_name[a->t], vtype_name[b->t], cop);
+	vcc_error(tl, op, "cannot compare %s with %s using %s",
+	    vtype_a[a->t], vtype_a[b->t], cop);
 }
 
 static struct expr *
@@ -1290,6 +1313,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	e = parse_expr(tl);
 	if (vcc_is(op, "=")) {
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
+		    v->t == V_STRING ? e_strands(tl, e) :
 		    e_convert(tl, e, v->t, v->name));
 	} else if (v->t == V_STRING && vcc_is(op, "+=")) {
 		sub_check(tl, t, CK_READ, v->rd, v->name);
@@ -1310,14 +1334,14 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    !(e->t == V_INT || e->t == V_REAL) :
 		    !(e->t == v->t || (v->t == V_REAL && e->t == V_INT) ||
 		    (v->t == V_TIME && e->t == V_DURATION)))
-			vcc_error(tl, op, "cannot %s a %s to a %s",
-			    tk_str(tl, op), vtype_name[e->t],
-			    vtype_name[v->t]);
+			vcc_error(tl, op, "cannot %s %s to %s",
+			    tk_str(tl, op), vtype_a[e->t],
+			    vtype_a[v->t]);
 		emit(tl, out, ind, "VRT_l_%s(ctx, VRT_r_%s(ctx) %c %s);\n",
 		    v->cname, v->cname, *op->b, e->c);
 	} else
-		vcc_error(tl, op, "%s cannot be used with a %s",
-		    tk_str(tl, op), vtype_name[v->t]);
+		vcc_error(tl, op, "%s cannot be used with %s",
+		    tk_str(tl, op), vtype_a[v->t]);
 	emit_failcheck(tl, out, ind);
 }
 
@@ -1414,7 +1438,7 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		e = parse_expr(tl);
 		if (e->t != V_INT)
 			vcc_error(tl, e->t0, "synth() takes a status code "
-			    "(INT) first, not a %s", vtype_name[e->t]);
+			    "(INT) first, not %s", vtype_a[e->t]);
 		if (vcc_is(tk(tl), ",")) {
 			tl->pos++;
 			reason = e_string1(tl, parse_expr(tl));
@@ -1578,6 +1602,9 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    "backends work)");
 	} else if (vcc_is(tk(tl), "(") && (f = func_find(tl, t)) != NULL) {
 		e = parse_call(tl, f, t);
+		if (e->t != V_VOID)
+			vcc_warn(tl, t, "the %s that %s() returns is not "
+			    "used", vtype_name[e->t], tk_str(tl, t));
 		emit(tl, out, ind, "%s%s;\n", e->t == V_VOID ? "" : "(void)",
 		    e->c);
 		emit_failcheck(tl, out, ind);
@@ -2054,8 +2081,12 @@ parse_toplevel(struct vcc *tl)
 
 	for (;;) {
 		t = tk(tl);
-		if (t->tok == T_EOF)
-			break;
+		if (t->tok == T_EOF) {
+			if (tl->pos + 1 >= tl->ntoks)
+				break;
+			tl->pos++;	/* the end of the user's files */
+			continue;
+		}
 		if (t->src != cursrc) {
 			/* The main file must start with its version. */
 			if (cursrc == NULL && t->src->builtin)
@@ -2381,10 +2412,12 @@ vcc_run(struct vcc *tl, const char *file, const char *src, char **cp)
 	if (src == NULL)
 		src = vcc_read_main(tl, file);
 	vcc_lex_source(tl, file, src, 0, 0);
-	if (!tl->opts->no_builtin)
+	vcc_lex_eof(tl);	/* a block cannot run on into builtin.vcl */
+	if (!tl->opts->no_builtin) {
 		vcc_lex_source(tl, "builtin.vcl", VCC_builtin_vcl, 1, 0);
-	vcc_lex_eof(tl);
-	if (tl->ntoks == 1)
+		vcc_lex_eof(tl);
+	}
+	if (tl->ntoks == 1 + !tl->opts->no_builtin)
 		vcc_error(tl, NULL, "%s is empty; a VCL file starts with "
 		    "`vcl 4.1;`", file);
 	scan_names(tl);
