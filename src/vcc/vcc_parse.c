@@ -567,8 +567,6 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 		return (e_string1(tl, e));
 	if (want == V_STRANDS || want == V_BODY)
 		return (e_strands(tl, e));
-	if (want == V_BOOL)
-		return (e_bool(tl, e));
 	if (e->t == want)
 		return (e->c);
 	if (want == V_REAL && e->t == V_INT)
@@ -668,7 +666,7 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat)
 		(void)pcre2_get_error_message(err, msg, sizeof msg);
 		et = *t;
 		/* Point into the literal where we can (one-line strings). */
-		if (t->b[0] == '"' && t->b[1] != '"' && off < strlen(pat)) {
+		if (t->b[0] == '"' && t->b[1] != '"' && off <= strlen(pat)) {
 			et.b = t->b + 1 + off;
 			et.e = et.b + 1;
 			et.col = t->col + 1 + (unsigned)off;
@@ -1139,7 +1137,7 @@ parse_cmp(struct vcc *tl)
 {
 	struct expr *a, *b;
 	const struct token *op, *rt;
-	const char *cop, *re;
+	const char *cop, *re, *pat;
 	struct vsym *acl;
 	int neg;
 
@@ -1163,7 +1161,8 @@ parse_cmp(struct vcc *tl)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
 			    "not %s", vtype_a[a->t]);
-		re = regex_ref(tl, tk(tl), parse_lit(tl, &rt));
+		pat = parse_lit(tl, &rt);
+		re = regex_ref(tl, rt, pat);
 		return (e_new(tl, V_BOOL, op, "(%sVRT_re_match(ctx, %s, %s))",
 		    neg ? "!" : "", e_string1(tl, a), re));
 	}
@@ -1495,6 +1494,9 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	if (t->tok != T_ID)
 		vcc_error(tl, t, "expected a statement (set, unset, if, "
 		    "return, call, ...), found '%s'", tk_desc(tl, t));
+	if (vcc_is(t, "else") || vcc_is(t, "elsif") || vcc_is(t, "elseif"))
+		vcc_error(tl, t, "`%s` without an `if` before it",
+		    tk_str(tl, t));
 	tl->pos++;
 	emit(tl, out, ind, "/* %s:%u */\n", t->src->name, t->line);
 	if (vcc_is(t, "set")) {

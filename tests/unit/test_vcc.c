@@ -327,7 +327,7 @@ START_TEST(test_types)
 	    "4:45", "a number with a unit");
 	bad(BE "sub vcl_recv { set req.url = 1s; if (req.url == 1) { } }\n",
 	    "4:46", "cannot compare a STRING with an INT");
-	bad(BE "sub vcl_recv { if (req.url ~ \"(\") { } }\n", "4:33",
+	bad(BE "sub vcl_recv { if (req.url ~ \"(\") { } }\n", "4:32",
 	    "bad regular expression");
 	bad(BE "sub vcl_recv { set req.http.X = std.log(\"1\"); }\n",
 	    "4:33", "returns nothing");
