@@ -75,6 +75,38 @@ t_start(struct t *t, const char *vcl)
 	free(text);
 }
 
+/* Start veneerd with vcl/examples/NAME, its backend pointed at ours. */
+static void
+t_start_example(struct t *t, const char *name)
+{
+	char *path, *text, *p, port[16];
+	FILE *f;
+
+	o_count = 0;
+	t->o = ORIGIN_New(o_handler, NULL);
+	t->v = VND_New();
+	ck_assert_int_gt(asprintf(&path, "%s/vcl/examples/%s",
+	    VCL_SRCDIR, name), 0);
+	text = HX_ReadFile(path, NULL);
+	ck_assert_msg(text != NULL, "%s", path);
+	free(path);
+	p = strstr(text, "\"8080\"");
+	ck_assert_ptr_nonnull(p);
+	(void)snprintf(port, sizeof port, "%d", ORIGIN_Port(t->o));
+	ck_assert_int_gt(asprintf(&path, "%s/%s", VND_Dir(t->v), name), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fprintf(f, "%.*s\"%s\"%s", (int)(p - text), text,
+	    port, p + 6), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	VND_Arg(t->v, "-f");
+	VND_Arg(t->v, path);
+	VND_Start(t->v);
+	t->cl = VND_Connect(t->v);
+	free(path);
+	free(text);
+}
+
 static void
 t_finish(struct t *t)
 {
@@ -397,6 +429,144 @@ START_TEST(issue_0012_include_and_vcl_init)
 }
 END_TEST
 
+START_TEST(issue_0012_example_host_normalize)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "host-normalize.vcl");
+	m = t_get(&t, "GET", "/", "Host: WWW.Example.com:80\r\n");
+	hdr_is(m, "X-Seen-Host", "example.com");
+	ck_assert_str_eq(m->body, "n=1");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/", "Host: example.com\r\n");
+	ck_assert_str_eq(m->body, "n=1");		/* the same object */
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_images)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "images.vcl");
+	m = t_get(&t, "GET", "/images/cookie.png", "Cookie: s=1\r\n");
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_ptr_null(HX_Header(m, "Set-Cookie"));
+	ck_assert_ptr_null(HX_Header(ORIGIN_Req(t.o, 0), "Cookie"));
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/images/cookie.png", "Cookie: s=2\r\n");
+	ck_assert_str_eq(m->body, "n=1");		/* cached, 1 h */
+	HX_MsgFree(&m);
+	/* Elsewhere cookies still mean pass. */
+	m = t_get(&t, "GET", "/page", "Cookie: s=1\r\n");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/page", "Cookie: s=1\r\n");
+	ck_assert_str_eq(m->body, "n=3");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_x_hit)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "x-hit.vcl");
+	m = t_get(&t, "GET", "/", NULL);
+	hdr_is(m, "X-Hit", "0");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/", NULL);
+	hdr_is(m, "X-Hit", "1");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+/* The wrong way shows its bug: the header is stored with the object. */
+START_TEST(issue_0012_example_x_hit_wrong)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "x-hit-wrong.vcl");
+	m = t_get(&t, "GET", "/", NULL);
+	hdr_is(m, "X-Hit", "0");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/", NULL);
+	ck_assert_str_eq(m->body, "n=1");		/* a hit ... */
+	hdr_is(m, "X-Hit", "0");			/* ... saying 0 */
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_cache_everything)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "cache-everything.vcl");
+	m = t_get(&t, "GET", "/cookie", "Cookie: a=1\r\n");
+	ck_assert_ptr_null(HX_Header(m, "Set-Cookie"));
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/cookie", "Cookie: a=2\r\n");
+	ck_assert_str_eq(m->body, "n=1");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_security_filter)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "security-filter.vcl");
+	m = t_get(&t, "BREW", "/", NULL);
+	ck_assert_int_eq(m->status, 405);
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/x.php?a=1", NULL);
+	ck_assert_int_eq(m->status, 403);
+	ck_assert_str_eq(m->body, "Forbidden\n");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/admin/", NULL);	/* from 127.0.0.1 */
+	ck_assert_int_eq(m->status, 200);
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(ORIGIN_NReq(t.o), 1);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_multi_site)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "multi-site.vcl");
+	m = t_get(&t, "GET", "/p?b=2&utm_source=x&a=1&fbclid=z",
+	    "Host: shop.example.com\r\n");
+	hdr_is(m, "X-Url", "/p?a=1&b=2");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/index.html", "Host: shop.example.com\r\n");
+	hdr_is(m, "X-Url", "/");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/article.php?id=42&x=1",
+	    "Host: news.example.com\r\n");
+	hdr_is(m, "X-Url", "/a/42");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/shoes", "Host: www.example.com\r\n"
+	    "User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)\r\n");
+	ck_assert_int_eq(m->status, 302);
+	hdr_is(m, "Location", "https://m.example.com/shoes");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
 static Suite *
 vcl_suite(void)
 {
@@ -414,6 +584,13 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0012_std);
 	tcase_add_test(tc, issue_0012_unresolvable_backend_is_sick);
 	tcase_add_test(tc, issue_0012_include_and_vcl_init);
+	tcase_add_test(tc, issue_0012_example_host_normalize);
+	tcase_add_test(tc, issue_0012_example_images);
+	tcase_add_test(tc, issue_0012_example_x_hit);
+	tcase_add_test(tc, issue_0012_example_x_hit_wrong);
+	tcase_add_test(tc, issue_0012_example_cache_everything);
+	tcase_add_test(tc, issue_0012_example_security_filter);
+	tcase_add_test(tc, issue_0012_example_multi_site);
 	suite_add_tcase(s, tc);
 	return (s);
 }
