@@ -354,7 +354,6 @@ meth_list(struct vcc *tl, unsigned mask, const char *conj)
 		vbuf_cat(tl, &vb, vcc_meths[u].name);
 	}
 	r = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (r);
 }
 
@@ -450,7 +449,6 @@ e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
 	vbuf_vprintf(tl, &vb, fmt, ap);
 	va_end(ap);
 	e->c = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	if (t == V_STRING) {
 		e->pcs = vcc_alloc(tl, sizeof *e->pcs);
 		e->pcs[0] = e->c;
@@ -509,7 +507,6 @@ e_strands(struct vcc *tl, struct expr *e)
 		vbuf_printf(tl, &vb, "%s%s", u ? ", " : "", e->pcs[u]);
 	vbuf_cat(tl, &vb, "}}");
 	r = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (r);
 }
 
@@ -815,7 +812,6 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 	}
 	vbuf_cat(tl, &vb, ")");
 	e = e_new(tl, f->ret, t0, "%s", vb.s);
-	free(vb.s);
 	return (e);
 }
 
@@ -1744,7 +1740,6 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	}
 	t = tk(tl);
 	tl->pos++;
-	free(vb.s);
 	if (url != NULL && req != NULL)
 		vcc_error(tl, t, "a probe has .url or .request, not both");
 	if (threshold > window)
@@ -1983,7 +1978,6 @@ parse_acl(struct vcc *tl)
 	    s->idx);
 	vbuf_printf(tl, &P(tl)->discard, "\t\tVRT_acl_fini(&vgc_acl_%u);\n",
 	    s->idx);
-	free(vb.s);
 }
 
 static void
@@ -2194,7 +2188,6 @@ ret_list(struct vcc *tl, unsigned u)
 		vbuf_cat(tl, &vb, vcc_rets[r]);
 	}
 	l = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (l);
 }
 
@@ -2343,7 +2336,6 @@ emit_program(struct vcc *tl)
 		    vcc_meths[u].field, vcc_meths[u].field);
 	vbuf_cat(tl, &out, "};\n");
 	r = strdup(out.s);
-	free(out.s);
 	return (r);
 }
 
@@ -2358,13 +2350,9 @@ vcc_free(struct vcc *tl)
 
 	if (p != NULL) {
 		for (s = p->subs; s != NULL; s = s->next) {
-			free(s->body.s);
 			free(s->checks);
 			free(s->calls);
 		}
-		free(p->decl.s);
-		free(p->load.s);
-		free(p->discard.s);
 	}
 	for (i = 0; i < tl->narena; i++)
 		free(tl->arena[i]);
@@ -2443,7 +2431,6 @@ VCC_Compile(const struct vcc_opts *opts, const char *file, const char *src,
 		ret = 0;
 	}
 	*msgp = strdup(tl->msg.s != NULL ? tl->msg.s : "");
-	free(tl->msg.s);
 	vcc_free(tl);
 	return (ret);
 }
