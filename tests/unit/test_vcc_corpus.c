@@ -5,6 +5,8 @@
  * file says on its first lines where the compiler must blame it
  * (`# expect: LINE:COL`) and what the message must say (`# message:`),
  * and must be refused with exactly that: "FILE:LINE:COL: error: ...".
+ * And the good corpus (tests/vcc/good), VCL in the styles of published
+ * files: each must compile, and its C pass cc -Wall -Werror.
  */
 
 #include "config.h"
@@ -14,11 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vcc/vcc.h"
 
-static char **files;
-static unsigned nfiles;
+static char **files, **goods;
+static unsigned nfiles, ngoods;
 
 static int
 cmp(const void *a, const void *b)
@@ -28,29 +31,32 @@ cmp(const void *a, const void *b)
 }
 
 static void
-load_corpus(void)
+load_corpus(const char *dir, char ***filesp, unsigned *np)
 {
 	struct dirent *de;
+	char **list = NULL;
+	unsigned n = 0;
 	DIR *d;
 
-	d = opendir(VCC_CORPUS_DIR);
+	d = opendir(dir);
 	if (d == NULL) {
-		perror(VCC_CORPUS_DIR);
+		perror(dir);
 		exit(EXIT_FAILURE);
 	}
 	while ((de = readdir(d)) != NULL) {
 		if (strlen(de->d_name) < 5 ||
 		    strcmp(de->d_name + strlen(de->d_name) - 4, ".vcl"))
 			continue;
-		files = realloc(files, (nfiles + 1) * sizeof *files);
-		if (files == NULL ||
-		    asprintf(&files[nfiles], "%s/%s", VCC_CORPUS_DIR,
-		    de->d_name) < 0)
+		list = realloc(list, (n + 1) * sizeof *list);
+		if (list == NULL ||
+		    asprintf(&list[n], "%s/%s", dir, de->d_name) < 0)
 			abort();
-		nfiles++;
+		n++;
 	}
 	(void)closedir(d);
-	qsort(files, nfiles, sizeof *files, cmp);
+	qsort(list, n, sizeof *list, cmp);
+	*filesp = list;
+	*np = n;
 }
 
 START_TEST(test_broken)
@@ -88,6 +94,34 @@ START_TEST(test_broken)
 }
 END_TEST
 
+START_TEST(test_good)
+{
+	struct vcc_opts opts = { "", 1, 0, 0 };
+	char *c, *msg, *cmd, dir[] = "/tmp/test_vcc_corpus.XXXXXX", path[64];
+	FILE *f;
+
+	ck_assert_msg(VCC_Compile(&opts, goods[_i], NULL, &c, &msg) == 0,
+	    "%s:\n%s", goods[_i], msg);
+	free(msg);
+	/* A directory of its own: "vrt.h" is looked for beside the file. */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	(void)snprintf(path, sizeof path, "%s/vgc.c", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(c, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	free(c);
+	ck_assert_int_gt(asprintf(&cmd, "cc -std=gnu99 -fsyntax-only "
+	    "-Wall -Wextra -Werror -Wno-unused-parameter -I%s %s",
+	    VCC_INCLUDE_DIR, path), 0);
+	ck_assert_msg(system(cmd) == 0, "cc failed on the C of %s",
+	    goods[_i]);
+	free(cmd);
+	(void)unlink(path);
+	(void)rmdir(dir);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -96,7 +130,8 @@ main(void)
 	TCase *tc;
 	int nfail;
 
-	load_corpus();
+	load_corpus(VCC_CORPUS_DIR "/broken", &files, &nfiles);
+	load_corpus(VCC_CORPUS_DIR "/good", &goods, &ngoods);
 	if (nfiles < 60) {
 		fprintf(stderr, "only %u files in %s\n", nfiles,
 		    VCC_CORPUS_DIR);
@@ -105,6 +140,7 @@ main(void)
 	s = suite_create("vcc_corpus");
 	tc = tcase_create("broken");
 	tcase_add_loop_test(tc, test_broken, 0, (int)nfiles);
+	tcase_add_loop_test(tc, test_good, 0, (int)ngoods);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
