@@ -239,4 +239,25 @@ PARAM(invalidate_on_unsafe, BOOL, "bool", "on", NULL, NULL, 0,
     "n_obj_invalidated). Turn it off if a backend answers every POST "
     "with 200 and the cache empties for nothing.")
 
+/* VCL --------------------------------------------------------------------*/
+PARAM(vcl_path, STRING, "directories", VENEER_SYSCONF_DIR ":" VENEER_VCL_DIR,
+    NULL, NULL, 0,
+    "Directories, separated by colons, where `include \"file\";` looks "
+    "for a file that is not beside the file including it, and where -f "
+    "looks for a relative file name that is not in the current "
+    "directory.")
+PARAM(vcc_err_unref, BOOL, "bool", "on", NULL, NULL, 0,
+    "A backend, probe, ACL or subroutine that the VCL declares and never "
+    "uses is an error (on) or a warning (off). Turn it off to load a VCL "
+    "with leftovers in it.")
+PARAM(vcc_allow_inline_c, BOOL, "bool", "off", NULL, NULL, 0,
+    "Allow C{ ... }C, C code in VCL that runs inside veneerd with all its "
+    "privileges and none of the compiler's checks. Off unless you wrote "
+    "and trust that code.")
+PARAM(cc_command, STRING, "command", VENEER_CC_COMMAND, NULL, NULL, 0,
+    "The shell command that builds the C a VCL compiles to into a shared "
+    "object: %s is replaced by the C file, %o by the object to write, "
+    "%% by %. It runs in the VCL's own directory in the workdir, where "
+    "vrt.h is. Set it to use another compiler or other flags.")
+
 #undef PARAM

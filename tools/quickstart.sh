@@ -4,7 +4,9 @@
 # quickstart.sh -- from a fresh checkout to a running veneerd in one
 # command: install what is missing (Debian 12, as root), build in build/,
 # start the demo origin on 127.0.0.1:8080 in the background and veneerd
-# on 127.0.0.1:6081 in the foreground in front of it.  Ctrl-C stops both.
+# on 127.0.0.1:6081 in the foreground in front of it, running
+# build/quickstart.vcl (a copy of vcl/default.vcl, made the first time
+# and kept: edit it and run this again).  Ctrl-C stops both.
 
 set -euo pipefail
 
@@ -117,6 +119,15 @@ done
 
 check_ports		# the build took a while: look again
 mkdir -p "$workdir"
+vcl=$builddir/quickstart.vcl
+if [ ! -f "$vcl" ]; then
+	sed -e "s/\"8080\"/\"$ORIGIN_PORT\"/" "$root/vcl/default.vcl" > "$vcl"
+fi
+if ! "$builddir/veneerd" -C -f "$vcl" > /dev/null; then
+	echo "quickstart: ${vcl#"$root"/} does not compile (above);" \
+	    "fix it, or remove it to start again from vcl/default.vcl" >&2
+	exit 2
+fi
 start_origin
 
 cat <<EOF
@@ -140,6 +151,8 @@ cat <<EOF
  origin:  tail -f ${origin_log#"$root"/}
  Ask for /slow from two terminals at once: one request reaches the
  origin, both get the answer.  The counters:  $builddir/veneerstat -n $workdir
+ The policy is VCL: ${vcl#"$root"/} (see man/veneer-vcl.7); edit it,
+ press Ctrl-C and run this script again to load it.
  Press Ctrl-C to stop veneerd and the demo origin.
 ------------------------------------------------------------------------
 
@@ -147,7 +160,7 @@ EOF
 
 rc=0
 "$builddir/veneerd" -F -a "127.0.0.1:$PROXY_PORT" \
-    -b "127.0.0.1:$ORIGIN_PORT" -n "$workdir" -j none || rc=$?
+    -f "$vcl" -n "$workdir" -j none || rc=$?
 if [ "$rc" -ne 0 ]; then
 	echo "quickstart: veneerd exited with status $rc" >&2
 fi

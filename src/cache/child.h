@@ -29,14 +29,12 @@ struct listen_sock {
 	char			port[8];	/* bound port */
 };
 
-/* The -b backend, resolved by the manager. */
+/* The -b argument, parsed (mgt_vcl.c makes a VCL of it). */
 struct backend_arg {
 	char			host[256];	/* as given */
 	char			port[16];
 	/* host[:port] for requests without Host (RFC 9110 7.2) */
 	char			hosthdr[280];
-	char			ipv4[64];	/* numeric, "" if none */
-	char			ipv6[64];	/* numeric, "" if none */
 };
 
 /* A -s store: [name=]malloc[,size]. */
@@ -63,6 +61,9 @@ struct child_args {
 	const char		*hostname;	/* for Via */
 	struct storage_arg	stores[CHILD_MAX_STORES];
 	unsigned		nstores;
+	/* The boot VCL the manager compiled and built; "" for none. */
+	char			vcl_so[1024];
+	char			vcl_name[64];
 };
 
 /* Set by the manager before fork; const in the child. */

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
@@ -106,6 +107,9 @@ child_drop_privileges(const struct child_args *ca)
 #endif
 }
 
+/* The compiled VCL, opened while the child could still read it. */
+static int child_vcl_fd = -1;
+
 static void
 child_reply(unsigned status, const char *body)
 {
@@ -117,13 +121,14 @@ child_reply(unsigned status, const char *body)
 static void
 child_cmd_start(void)
 {
-	char err[256];
+	char err[1024], path[64];
 
 	if (child_started) {
 		child_reply(CLIS_CANT, "Child already started");
 		return;
 	}
-	if (VCL_Load(&VCL_builtin_conf, "boot", err, sizeof err) != 0) {
+	(void)snprintf(path, sizeof path, "/proc/self/fd/%d", child_vcl_fd);
+	if (VCL_LoadFile(path, child_args->vcl_name, err, sizeof err) != 0) {
 		child_reply(CLIS_CANT, err);
 		return;
 	}
@@ -253,6 +258,14 @@ CHILD_Main(const struct child_args *ca)
 		    "vsl_space", dir);
 	}
 	VSL_Init(p, (size_t)cache_param->vsl_space);
+	/*
+	 * The compiled VCL is opened before the privileges go: the
+	 * workdir's parents need not let the child's user through.
+	 */
+	child_vcl_fd = open(ca->vcl_so, O_RDONLY | O_CLOEXEC);
+	if (child_vcl_fd < 0)
+		child_fatal("cannot open the compiled VCL: %s",
+		    strerror(errno));
 	child_drop_privileges(ca);
 	PARAM_Protect();
 	STV_Init();

@@ -112,6 +112,7 @@ REQ_Recycle(struct req *req)
 	req->http = NULL;
 	req->resp = NULL;
 	req->director_hint = NULL;
+	req->client_identity = NULL;
 	req->rx_body = NULL;
 	req->body_bs = BS_NONE;
 	req->body_state = RB_NONE;

@@ -156,6 +156,9 @@ struct req {
 	const struct vrt_ip	*vrt_client_ip;	/* made once, in ws */
 	unsigned		vrt_sess_set;	/* bit i: vrt_sess_tmo[i] */
 	vtim_dur		vrt_sess_tmo[3];	/* sess.timeout_idle... */
+
+	/* VCL (issue 12) */
+	const char		*client_identity;	/* in ws, or NULL */
 };
 
 /* req.c */

@@ -4,13 +4,13 @@
  * vcl.c -- loaded VCL programs: the active one, references held by
  * requests, method calls with their log records and return checks.
  * Owns struct vcl and vcl_mtx (guards vcl_active and the list; leaf).
- *
- * XXX issue 6 (compiler): programs come from dlopen'd shared objects and
- * the CLI loads, switches and discards them; the calls stay.
+ * Programs come from shared objects the manager built from compiled VCL
+ * (VCL_LoadFile); the admin CLI will load, switch and discard them.
  */
 
 #include "config.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
+#include "cache/ws.h"
 
 struct vcl {
 	unsigned		magic;
@@ -28,6 +29,7 @@ struct vcl {
 	const struct vcl_conf	*conf;		/* const */
 	char			name[64];	/* const */
 	unsigned		refcnt;		/* atomic */
+	void			*dlh;		/* dlopen handle, or NULL */
 };
 
 static struct lock vcl_mtx = LOCK_INITIALIZER;
@@ -71,14 +73,57 @@ VCL_ReturnName(enum vcl_ret r)
 	return (vcl_ret_names[r]);
 }
 
-int
-VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
-    size_t errlen)
+/*
+ * A context for vcl_init, vcl_fini and the load events, with a
+ * workspace for what their VCL builds (std.log of a concatenation...).
+ * Their log records belong to no transaction and are not flushed to
+ * the shared log: what goes wrong comes back as the load's error.
+ */
+static void
+vcl_ctx_housekeeping(struct vrt_ctx *ctx, struct vcl *vcl,
+    struct vsl_log *vsl, struct ws *ws)
+{
+
+	INIT_OBJ(ctx, VRT_CTX_MAGIC);
+	ctx->vcl = vcl;
+	ctx->vsl = vsl;
+	ctx->ws = ws;
+	ctx->now = TIM_real();
+}
+
+/* Runs vcl_fini, the DISCARD event, and frees the program. */
+static void
+vcl_unload(struct vcl *vcl)
+{
+	struct vrt_ctx ctx;
+	struct vsl_log vsl[1];
+	uint32_t vslbuf[1024];
+	struct ws ws[1];
+	char wsbuf[16384];
+
+	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
+	WS_Init(ws, "vcl_fini", wsbuf, sizeof wsbuf);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+	(void)VCL_Method(vcl, VCL_MET_FINI, &ctx);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+	if (vcl->conf->event != NULL)
+		(void)vcl->conf->event(&ctx, VCL_EVENT_DISCARD);
+	if (vcl->dlh != NULL)
+		(void)dlclose(vcl->dlh);
+	FREE_OBJ(vcl);
+}
+
+static int
+vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
+    char *err, size_t errlen)
 {
 	struct vcl *vcl, *old;
 	struct vrt_ctx ctx;
 	struct vsl_log vsl[1];
 	uint32_t vslbuf[1024];
+	enum vcl_ret ret;
+	struct ws ws[1];
+	char wsbuf[16384];
 
 	CHECK_OBJ(conf, VCL_CONF_MAGIC);
 	if (conf->vrt_major != VRT_MAJOR_VERSION ||
@@ -92,20 +137,30 @@ VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
 	ALLOC_OBJ(vcl, VCL_MAGIC);
 	assert(vcl != NULL);
 	vcl->conf = conf;
+	vcl->dlh = dlh;
 	(void)snprintf(vcl->name, sizeof vcl->name, "%s", name);
 	vcl->refcnt = 1;		/* being the active one */
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
-	INIT_OBJ(&ctx, VRT_CTX_MAGIC);
-	ctx.vcl = vcl;
-	ctx.vsl = vsl;
-	ctx.now = TIM_real();
+	WS_Init(ws, "vcl_init", wsbuf, sizeof wsbuf);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 	if (conf->event != NULL && conf->event(&ctx, VCL_EVENT_LOAD) != 0) {
-		VSL_Flush(vsl);
 		(void)snprintf(err, errlen, "VCL %s failed to load", name);
+		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+		(void)conf->event(&ctx, VCL_EVENT_DISCARD);
 		FREE_OBJ(vcl);
 		return (-1);
 	}
-	VSL_Flush(vsl);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+	ret = VCL_Method(vcl, VCL_MET_INIT, &ctx);
+	if (ret != VCL_RET_OK) {
+		(void)snprintf(err, errlen, "VCL %s: vcl_init returned %s",
+		    name, VCL_ReturnName(ret));
+		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+		if (conf->event != NULL)
+			(void)conf->event(&ctx, VCL_EVENT_DISCARD);
+		FREE_OBJ(vcl);
+		return (-1);
+	}
 	LOCK_Lock(&vcl_mtx);
 	old = vcl_active;
 	vcl_active = vcl;
@@ -113,6 +168,40 @@ VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
 	VSC_Add(n_vcl, 1);
 	if (old != NULL)
 		VCL_Rel(&old);
+	return (0);
+}
+
+int
+VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
+    size_t errlen)
+{
+
+	return (vcl_load(conf, NULL, name, err, errlen));
+}
+
+int
+VCL_LoadFile(const char *path, const char *name, char *err, size_t errlen)
+{
+	const struct vcl_conf *conf;
+	void *dlh;
+
+	dlh = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (dlh == NULL) {
+		(void)snprintf(err, errlen, "VCL %s: cannot load %s: %s",
+		    name, path, dlerror());
+		return (-1);
+	}
+	conf = dlsym(dlh, "VCL_conf");
+	if (conf == NULL || conf->magic != VCL_CONF_MAGIC) {
+		(void)snprintf(err, errlen, "VCL %s: %s is not a compiled VCL",
+		    name, path);
+		(void)dlclose(dlh);
+		return (-1);
+	}
+	if (vcl_load(conf, dlh, name, err, errlen) != 0) {
+		(void)dlclose(dlh);
+		return (-1);
+	}
 	return (0);
 }
 
@@ -147,7 +236,7 @@ VCL_Rel(struct vcl **vclp)
 		return;
 	/* Last reference to a VCL no longer active. */
 	VSC_Sub(n_vcl, 1);
-	FREE_OBJ(vcl);
+	vcl_unload(vcl);
 }
 
 const char *

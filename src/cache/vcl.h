@@ -18,6 +18,13 @@ struct worker;
 int VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
     size_t errlen);
 
+/*
+ * Load the compiled VCL in the shared object at path (its VCL_conf),
+ * run its LOAD event and vcl_init, and make it active; 0 or -1 with err.
+ */
+int VCL_LoadFile(const char *path, const char *name, char *err,
+    size_t errlen);
+
 /* A reference to the active VCL. */
 struct vcl *VCL_Ref(void);
 /* One more reference to a VCL the caller holds one of. */
@@ -37,7 +44,5 @@ enum vcl_ret VCL_Method(struct vcl *vcl, enum vcl_method method,
 const char *VCL_MethodName(enum vcl_method m);
 const char *VCL_ReturnName(enum vcl_ret r);
 
-/* The hand-written builtin policy (until the compiler exists). */
-extern const struct vcl_conf VCL_builtin_conf;
 
 #endif /* VENEER_CACHE_VCL_H */

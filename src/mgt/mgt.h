@@ -53,6 +53,16 @@ extern struct vsc_mgt *VSC_C_mgt;
 void MGT_VscInit(const char *workdir);
 void MGT_VscFini(void);
 
+/* mgt_vcl.c */
+/*
+ * Compile the boot VCL: the file f_arg, or the backend b_arg stands for.
+ * Errors go to stderr and exit status 2; with print_c, the C goes to
+ * stdout and veneerd exits 0.
+ */
+void MGT_VclCompile(const char *f_arg, const char *b_arg, int print_c);
+/* Build it into a shared object in the workdir for the child; exit 2. */
+void MGT_VclBuild(struct child_args *ca);
+
 /* mgt_child.c */
 void MGT_ChildInit(struct child_args *ca);
 /* Start the child; exits if the first start fails. */

@@ -28,6 +28,7 @@
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 #include "mgt/mgt.h"
+#include "vcc/vcc.h"
 
 unsigned mgt_foreground;
 static unsigned mgt_use_syslog;
@@ -90,7 +91,10 @@ mgt_usage(void)
 "Usage: veneerd [options]\n"
 "  -a [name=][address][:port][,HTTP]  Listen here (repeatable; default :80;\n"
 "                                     port 0 picks a free port)\n"
-"  -b host[:port]                     The backend (IPv4, IPv6 in [], name)\n"
+"  -b host[:port]                     The backend (IPv4, IPv6 in [], name),\n"
+"                                     with the builtin policy; or:\n"
+"  -f file.vcl                        The VCL to run (see veneer-vcl(7))\n"
+"  -C                                 Print the C the VCL compiles to, exit\n"
 "  -F                                 Run in the foreground\n"
 "  -h                                 This help\n"
 "  -j unix[,user=NAME] | none         The child's user (default when root:\n"
@@ -103,7 +107,7 @@ mgt_usage(void)
 "  -s [name=]malloc[,size]            Storage (default malloc,256M)\n"
 "  -t ttl                             Shorthand for -p default_ttl=ttl\n"
 "  -V                                 Version\n"
-"  -x params|counters|tags            Print a table as man page source\n",
+"  -x params|counters|tags|vcl        Print a table as man page source\n",
 	    VENEER_STATE_DIR);
 }
 
@@ -200,8 +204,11 @@ mgt_dump(const char *what)
 		VSC_DumpRoff();
 	else if (!strcmp(what, "tags"))
 		VSL_DumpRoff();
+	else if (!strcmp(what, "vcl"))
+		VCC_DumpRoff();
 	else
-		MGT_Usage("-x %s: unknown (params, counters or tags)", what);
+		MGT_Usage("-x %s: unknown (params, counters, tags or vcl)",
+		    what);
 	exit(0);
 }
 
@@ -273,7 +280,8 @@ int
 main(int argc, char **argv, char **envp)
 {
 	const char *n_arg = NULL, *b_arg = NULL, *P_arg = NULL;
-	const char *j_arg = NULL, *x_arg = NULL;
+	const char *j_arg = NULL, *x_arg = NULL, *f_arg = NULL;
+	int C_flag = 0;
 	unsigned char vsl_mask[SLT__Max];
 	char err[256];
 	int o;
@@ -281,14 +289,18 @@ main(int argc, char **argv, char **envp)
 	setproctitle_init(argc, argv, envp);
 	PARAM_Init();
 	opterr = 0;
-	while ((o = getopt(argc, argv, ":a:b:Ff:hj:n:P:p:s:t:Vx:")) != -1) {
+	while ((o = getopt(argc, argv, ":a:b:CFf:hj:n:P:p:s:t:Vx:")) != -1) {
 		switch (o) {
 		case 'a': MGT_ListenArg(optarg); break;
 		case 'b': b_arg = optarg; break;
+		case 'C': C_flag = 1; break;
 		case 'F': mgt_foreground = 1; break;
 		case 'f':
-			MGT_Usage("-f: VCL files are not supported yet; use "
-			    "-b host:port");
+			if (f_arg != NULL)
+				MGT_Usage("-f given twice; include one VCL "
+				    "from the other instead");
+			f_arg = optarg;
+			break;
 		case 'h': mgt_usage(); exit(0);
 		case 'j': j_arg = optarg; break;
 		case 'n': n_arg = optarg; break;
@@ -306,7 +318,7 @@ main(int argc, char **argv, char **envp)
 			MGT_Usage("option -%c needs an argument; see veneerd "
 			    "-h", optopt);
 		default:
-			if (strchr("CdIiLlMrSTW", optopt) != NULL)
+			if (strchr("dIiLlMrSTW", optopt) != NULL)
 				MGT_Usage("option -%c is not supported yet; "
 				    "see veneerd -h", optopt);
 			MGT_Usage("unknown option -%c; see veneerd -h",
@@ -318,16 +330,22 @@ main(int argc, char **argv, char **envp)
 		    argv[optind]);
 	if (x_arg != NULL)
 		mgt_dump(x_arg);
-	if (b_arg == NULL)
-		MGT_Usage("no backend: give -b host:port");
+	if (b_arg != NULL && f_arg != NULL)
+		MGT_Usage("-b and -f cannot be used together: -b host:port "
+		    "stands for a VCL with that one backend; declare it in "
+		    "the VCL instead");
+	if (b_arg == NULL && f_arg == NULL)
+		MGT_Usage("no VCL: give -f file.vcl, or -b host:port for the "
+		    "builtin policy in front of one backend");
 	if (PARAM_Check(err, sizeof err) != 0)
 		MGT_Usage("%s", err);
+	/* Before anything starts: a broken VCL stops here, status 2. */
+	MGT_VclCompile(f_arg, b_arg, C_flag);
 	if (VSL_MaskParse(cache_param->vsl_mask.s, vsl_mask, err,
 	    sizeof err) != 0)
 		MGT_Usage("-p %s", err);
 
 	INIT_OBJ(&mgt_child_args, CHILD_ARGS_MAGIC);
-	MGT_BackendArg(b_arg, &mgt_child_args.backend);
 	memcpy(mgt_child_args.stores, mgt_stores, sizeof mgt_stores);
 	mgt_child_args.nstores = mgt_nstores;
 	MGT_Jail(j_arg, &mgt_child_args);
@@ -337,6 +355,7 @@ main(int argc, char **argv, char **envp)
 	mgt_child_args.hostname = mgt_hostname;
 	mgt_raise_nofile();
 	mgt_child_args.workdir = MGT_Workdir(n_arg);
+	MGT_VclBuild(&mgt_child_args);
 	if (P_arg != NULL)
 		MGT_PidfileOpen(P_arg);
 	MGT_ListenOpen(&mgt_child_args);

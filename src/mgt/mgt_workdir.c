@@ -182,10 +182,8 @@ MGT_Jail(const char *arg, struct child_args *ca)
 void
 MGT_BackendArg(const char *arg, struct backend_arg *ba)
 {
-	struct addrinfo hints, *res, *ai;
 	char host[256];
 	const char *port = "80", *p;
-	int i;
 
 	memset(ba, 0, sizeof *ba);
 	if (*arg == '/')
@@ -220,22 +218,4 @@ MGT_BackendArg(const char *arg, struct backend_arg *ba)
 	    strchr(host, ':') != NULL ? "[" : "", host,
 	    strchr(host, ':') != NULL ? "]" : "",
 	    strcmp(port, "80") ? ":" : "", strcmp(port, "80") ? port : "");
-	memset(&hints, 0, sizeof hints);
-	hints.ai_socktype = SOCK_STREAM;
-	i = getaddrinfo(host, port, &hints, &res);
-	if (i != 0)
-		MGT_Usage("-b %s: cannot resolve: %s", arg, gai_strerror(i));
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		if (ai->ai_family == AF_INET && ba->ipv4[0] == '\0')
-			(void)getnameinfo(ai->ai_addr, ai->ai_addrlen,
-			    ba->ipv4, sizeof ba->ipv4, NULL, 0,
-			    NI_NUMERICHOST);
-		if (ai->ai_family == AF_INET6 && ba->ipv6[0] == '\0')
-			(void)getnameinfo(ai->ai_addr, ai->ai_addrlen,
-			    ba->ipv6, sizeof ba->ipv6, NULL, 0,
-			    NI_NUMERICHOST);
-	}
-	freeaddrinfo(res);
-	if (ba->ipv4[0] == '\0' && ba->ipv6[0] == '\0')
-		MGT_Usage("-b %s: no IPv4 or IPv6 address", arg);
 }

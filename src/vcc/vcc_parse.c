@@ -1,0 +1,2445 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vcc_parse.c -- the VCL compiler's parser, type checker and C emitter.
+ * One pass over the tokens (after a scan that registers every declared
+ * name, so order does not matter) emits C per subroutine and records,
+ * for each variable use, return and call, where it is legal; a second
+ * step finds which methods reach each subroutine and checks every
+ * record against them, so the errors can say where a thing does exist.
+ * The emitted C is deliberately plain: one statement per VCL statement,
+ * runtime calls through vrt.h, a failure check after each.
+ */
+
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "vcc/vcc_priv.h"
+#include "vrt.h"
+
+enum vtype {
+	V_VOID, V_STRING, V_STRANDS, V_INT, V_REAL, V_BOOL, V_DURATION,
+	V_BYTES, V_TIME, V_IP, V_BACKEND, V_BLOB, V_BODY, V_HTTP, V_HEADER,
+	V_ENUM, V_ACL, V_PROBE, V_SUB, V_REGEX,
+};
+
+static const char * const vtype_name[] = {
+	"VOID", "STRING", "STRANDS", "INT", "REAL", "BOOL", "DURATION",
+	"BYTES", "TIME", "IP", "BACKEND", "BLOB", "BODY", "HTTP", "HEADER",
+	"ENUM", "ACL", "PROBE", "SUB", "REGEX",
+};
+
+static const char * const vtype_a[] = {
+	"a VOID",
+	"a STRING",
+	"a STRANDS",
+	"an INT",
+	"a REAL",
+	"a BOOL",
+	"a DURATION",
+	"a BYTES",
+	"a TIME",
+	"an IP",
+	"a BACKEND",
+	"a BLOB",
+	"a BODY",
+	"an HTTP",
+	"a HEADER",
+	"an ENUM",
+	"an ACL",
+	"a PROBE",
+	"a SUB",
+	"a REGEX",
+};
+
+/* The tables ------------------------------------------------------------*/
+
+struct vvar {
+	const char	*name;
+	enum vtype	t;
+	unsigned	rd, wr, un, flags;
+	const char	*cname;
+};
+
+static const struct vvar vcc_vars[] = {
+#define VCL_VAR(c, n, T, rd, wr, un, fl, doc)	\
+	{ n, V_##T, rd, wr, un, fl, #c },
+#include "vcl_vars.h"
+};
+#define NVARS	(sizeof vcc_vars / sizeof vcc_vars[0])
+
+struct vhdrp {
+	const char	*prefix;
+	const char	*where;
+	unsigned	rd, wr, un;
+};
+
+static const struct vhdrp vcc_hdrs[] = {
+#define VCL_HDR(w, n, rd, wr, un, doc)	{ n, "HDR_" #w, rd, wr, un },
+#include "vcl_vars.h"
+};
+#define NHDRS	(sizeof vcc_hdrs / sizeof vcc_hdrs[0])
+
+struct vmeth {
+	const char	*name;
+	unsigned	idx;
+	unsigned	rets;
+	const char	*field;
+};
+
+static const struct vmeth vcc_meths[] = {
+#define VCL_MET(l, U, side, rets)	{ "vcl_" #l, VCL_MET_##U, rets, #l },
+#include "vcl_returns.h"
+};
+#define NMETHS	(sizeof vcc_meths / sizeof vcc_meths[0])
+
+static const char * const vcc_rets[] = {
+	"none",
+#define VCL_RET(l, U)	#l,
+#include "vcl_returns.h"
+};
+#define NRETS	(sizeof vcc_rets / sizeof vcc_rets[0])
+
+struct vfarg {
+	enum vtype	t;
+	const char	*name;
+	int		kind;		/* A D O E */
+	const char	*def;
+	const char	*enums;
+};
+
+#define VMOD_A(T, n)		{ V_##T, #n, 'A', NULL, NULL },
+#define VMOD_D(T, n, d)		{ V_##T, #n, 'D', d, NULL },
+#define VMOD_O(T, n)		{ V_##T, #n, 'O', NULL, NULL },
+#define VMOD_E(n, v, d)		{ V_ENUM, #n, 'E', d, v },
+#define VMOD_FUNC(m, f, R, args, doc)					\
+	static const struct vfarg vfa_##m##_##f[] = {			\
+		args { V_VOID, NULL, 0, NULL, NULL } };
+#include "vmod_std.h"
+
+struct vfunc {
+	const char		*mod;
+	const char		*name;
+	enum vtype		ret;
+	const struct vfarg	*args;
+};
+
+static const struct vfunc vcc_funcs[] = {
+#define VMOD_FUNC(m, f, R, args, doc)	{ #m, #f, V_##R, vfa_##m##_##f },
+#define VMOD_A(T, n)
+#define VMOD_D(T, n, d)
+#define VMOD_O(T, n)
+#define VMOD_E(n, v, d)
+#include "vmod_std.h"
+};
+#define NFUNCS	(sizeof vcc_funcs / sizeof vcc_funcs[0])
+
+/* The parser's state ----------------------------------------------------*/
+
+enum ckind { CK_READ, CK_SET, CK_UNSET, CK_RET, CK_USE };
+
+struct vcheck {
+	const struct token	*t;
+	enum ckind		kind;
+	unsigned		mask;
+	const char		*what;
+};
+
+struct vsub;
+
+struct vcall {
+	struct vsub		*to;
+	const struct token	*t;
+};
+
+struct vsub {
+	const char		*name;
+	const struct token	*t;
+	int			method;		/* index in vcc_meths, or -1 */
+	unsigned		idx;
+	unsigned		defined;
+	unsigned		reach;		/* methods that run it */
+	unsigned		called;
+	unsigned		mark;
+	struct vbuf		body;
+	struct vcheck		*checks;
+	size_t			nchecks, cchecks;
+	struct vcall		*calls;
+	size_t			ncalls, ccalls;
+	struct vsub		*next;
+};
+
+struct vsym {
+	const char		*name;
+	const struct token	*t;
+	unsigned		idx;
+	unsigned		used;
+	unsigned		none;		/* backend ... none */
+	unsigned		builtin;
+	struct vsym		*next;
+};
+
+struct vparse {
+	struct vbuf		decl;		/* file-level declarations */
+	struct vbuf		load;		/* LOAD event */
+	struct vbuf		discard;	/* DISCARD event */
+	struct vsub		*subs;
+	unsigned		nsubs;
+	struct vsym		*backends, *probes, *acls, *hdrs, *res;
+	unsigned		nbackends, nprobes, nacls, nhdrs, nres;
+	struct vsym		*default_be;
+	unsigned		imported_std;
+	unsigned		nanon;
+	const char		*mainname;
+	struct vsub		*cur;		/* being parsed */
+};
+
+#define P(tl)	((struct vparse *)(tl)->p)
+
+struct expr {
+	enum vtype		t;
+	char			*c;
+	char			**pcs;		/* STRING pieces */
+	unsigned		npcs;
+	unsigned		constant;
+	const char		*lit;		/* constant STRING value */
+	const char		*hdr;		/* a header: its gethdr_s */
+	const struct token	*t0;
+};
+
+/* Tokens ----------------------------------------------------------------*/
+
+static const struct token *
+tk(const struct vcc *tl)
+{
+
+	return (&tl->toks[tl->pos]);
+}
+
+static const struct token *
+tk_next(struct vcc *tl)
+{
+	const struct token *t = tk(tl);
+
+	if (t->tok != T_EOF)
+		tl->pos++;
+	return (t);
+}
+
+static const struct token *
+tk_peek(const struct vcc *tl, unsigned n)
+{
+	size_t i = tl->pos + n;
+
+	if (i >= tl->ntoks)
+		i = tl->ntoks - 1;
+	return (&tl->toks[i]);
+}
+
+static const char *
+tk_desc(struct vcc *tl, const struct token *t)
+{
+
+	switch (t->tok) {
+	case T_EOF:	return ("the end of the file");
+	case T_STR:	return ("a string");
+	case T_CSRC:	return ("C{ }C");
+	default:
+		return (vcc_strndup(tl, t->b, (size_t)(t->e - t->b)));
+	}
+}
+
+static void
+tk_expect(struct vcc *tl, const char *op)
+{
+	const struct token *t = tk(tl);
+
+	if (!vcc_is(t, op))
+		vcc_error(tl, t, "expected '%s', found '%s'", op,
+		    tk_desc(tl, t));
+	tl->pos++;
+}
+
+static const struct token *
+tk_expect_id(struct vcc *tl, const char *what)
+{
+	const struct token *t = tk(tl);
+
+	if (t->tok != T_ID)
+		vcc_error(tl, t, "expected %s, found '%s'", what,
+		    tk_desc(tl, t));
+	tl->pos++;
+	return (t);
+}
+
+static char *
+tk_str(struct vcc *tl, const struct token *t)
+{
+
+	return (vcc_strndup(tl, t->b, (size_t)(t->e - t->b)));
+}
+
+/* Names and lists -------------------------------------------------------*/
+
+static struct vsym *
+sym_find(struct vsym *l, const char *name, size_t len)
+{
+
+	for (; l != NULL; l = l->next)
+		if (strlen(l->name) == len && !memcmp(l->name, name, len))
+			return (l);
+	return (NULL);
+}
+
+static struct vsym *
+sym_find_t(struct vsym *l, const struct token *t)
+{
+
+	return (sym_find(l, t->b, (size_t)(t->e - t->b)));
+}
+
+static int
+meth_find(const char *name, size_t len)
+{
+	unsigned u;
+
+	for (u = 0; u < NMETHS; u++)
+		if (strlen(vcc_meths[u].name) == len &&
+		    !memcmp(vcc_meths[u].name, name, len))
+			return ((int)u);
+	return (-1);
+}
+
+static struct vsub *
+sub_find(struct vcc *tl, const struct token *t)
+{
+	struct vsub *s;
+	size_t len = (size_t)(t->e - t->b);
+
+	for (s = P(tl)->subs; s != NULL; s = s->next)
+		if (strlen(s->name) == len && !memcmp(s->name, t->b, len))
+			return (s);
+	return (NULL);
+}
+
+/* "vcl_a, vcl_b and vcl_c" for a set of methods. */
+static const char *
+meth_list(struct vcc *tl, unsigned mask, const char *conj)
+{
+	struct vbuf vb = { NULL, 0, 0 };
+	unsigned u, n = 0, i = 0;
+	char *r;
+
+	for (u = 0; u < NMETHS; u++)
+		if (mask & (1U << vcc_meths[u].idx))
+			n++;
+	vbuf_cat(tl, &vb, "");
+	for (u = 0; u < NMETHS; u++) {
+		if (!(mask & (1U << vcc_meths[u].idx)))
+			continue;
+		i++;
+		if (i > 1)
+			vbuf_cat(tl, &vb, i == n ? conj : ", ");
+		vbuf_cat(tl, &vb, vcc_meths[u].name);
+	}
+	r = vcc_strdup(tl, vb.s);
+	return (r);
+}
+
+static void
+sub_check(struct vcc *tl, const struct token *t, enum ckind kind,
+    unsigned mask, const char *what)
+{
+	struct vsub *s = P(tl)->cur;
+
+	if (s->nchecks == s->cchecks) {
+		s->cchecks = s->cchecks ? s->cchecks * 2 : 16;
+		s->checks = realloc(s->checks, s->cchecks * sizeof *s->checks);
+		if (s->checks == NULL)
+			abort();
+	}
+	s->checks[s->nchecks].t = t;
+	s->checks[s->nchecks].kind = kind;
+	s->checks[s->nchecks].mask = mask;
+	s->checks[s->nchecks].what = what;
+	s->nchecks++;
+}
+
+/* Edit distance, for "did you mean". */
+static unsigned
+lev(const char *a, const char *b)
+{
+	unsigned d[64][64], i, j, la = (unsigned)strlen(a),
+	    lb = (unsigned)strlen(b), c;
+
+	if (la >= 64 || lb >= 64)
+		return (99);
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return (d[la][lb]);
+}
+
+static const char *
+var_suggest(struct vcc *tl, const char *name)
+{
+	const char *best = NULL;
+	unsigned u, d, bd = 4;
+	char buf[256];
+
+	for (u = 0; u < NVARS; u++) {
+		d = lev(name, vcc_vars[u].name);
+		if (d < bd) {
+			bd = d;
+			best = vcc_vars[u].name;
+		}
+	}
+	for (u = 0; u < NHDRS; u++) {
+		(void)snprintf(buf, sizeof buf, "%s", vcc_hdrs[u].prefix);
+		d = lev(name, buf);
+		if (strlen(name) <= strlen(buf) + 2 && d < bd) {
+			bd = d;
+			best = vcc_hdrs[u].prefix;
+		}
+	}
+	if (best == NULL)
+		return ("");
+	return (vcc_strdup(tl, best));
+}
+
+/* Expressions -----------------------------------------------------------*/
+
+static struct expr *
+e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
+    ...) __attribute__((__format__(__printf__, 4, 5)));
+
+static struct expr *
+e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
+    ...)
+{
+	struct vbuf vb = { NULL, 0, 0 };
+	struct expr *e;
+	va_list ap;
+
+	e = vcc_alloc(tl, sizeof *e);
+	e->t = t;
+	e->t0 = t0;
+	va_start(ap, fmt);
+	vbuf_vprintf(tl, &vb, fmt, ap);
+	va_end(ap);
+	e->c = vcc_strdup(tl, vb.s);
+	if (t == V_STRING) {
+		e->pcs = vcc_alloc(tl, sizeof *e->pcs);
+		e->pcs[0] = e->c;
+		e->npcs = 1;
+	}
+	return (e);
+}
+
+static char *
+cat3(struct vcc *tl, const char *a, const char *b, const char *c)
+{
+	size_t l = strlen(a) + strlen(b) + strlen(c);
+	char *r = vcc_alloc(tl, l + 1);
+
+	(void)snprintf(r, l + 1, "%s%s%s", a, b, c);
+	return (r);
+}
+
+/* Any value as STRING pieces. */
+static struct expr *
+e_tostring(struct vcc *tl, struct expr *e)
+{
+	const char *f;
+
+	switch (e->t) {
+	case V_STRING:		return (e);
+	case V_INT:		f = "VRT_INT_string(ctx, %s)"; break;
+	case V_REAL:		f = "VRT_REAL_string(ctx, %s)"; break;
+	case V_DURATION:	f = "VRT_DURATION_string(ctx, %s)"; break;
+	case V_TIME:		f = "VRT_TIME_string(ctx, %s)"; break;
+	case V_BYTES:		f = "VRT_BYTES_string(ctx, %s)"; break;
+	case V_BOOL:		f = "VRT_BOOL_string(%s)"; break;
+	case V_BACKEND:		f = "VRT_BACKEND_string(%s)"; break;
+	case V_IP:		f = "VRT_IP_string(ctx, %s)"; break;
+	case V_BLOB:		f = "VRT_BLOB_string(ctx, %s)"; break;
+	default:
+		vcc_error(tl, e->t0, "%s cannot be used as a string",
+		    vtype_a[e->t]);
+	}
+	return (e_new(tl, V_STRING, e->t0, f, e->c));
+}
+
+static const char *
+e_strands(struct vcc *tl, struct expr *e)
+{
+	struct vbuf vb = { NULL, 0, 0 };
+	unsigned u;
+	char *r;
+
+	e = e_tostring(tl, e);
+	if (e->npcs == 0)
+		return ("&(struct strands){0, NULL}");
+	vbuf_printf(tl, &vb, "&(struct strands){%u, (const char *[%u]){",
+	    e->npcs, e->npcs);
+	for (u = 0; u < e->npcs; u++)
+		vbuf_printf(tl, &vb, "%s%s", u ? ", " : "", e->pcs[u]);
+	vbuf_cat(tl, &vb, "}}");
+	r = vcc_strdup(tl, vb.s);
+	return (r);
+}
+
+/* One string (const char *) for a STRING-able value. */
+static const char *
+e_string1(struct vcc *tl, struct expr *e)
+{
+
+	e = e_tostring(tl, e);
+	if (e->npcs == 0)
+		return ("\"\"");
+	if (e->npcs == 1)
+		return (e->pcs[0]);
+	return (cat3(tl, "VRT_STRANDS_string(ctx, ", e_strands(tl, e), ")"));
+}
+
+static const char *
+e_bool(struct vcc *tl, struct expr *e)
+{
+
+	switch (e->t) {
+	case V_BOOL:
+		return (e->c);
+	case V_STRING:
+		return (cat3(tl, "(", e_string1(tl, e), " != NULL)"));
+	case V_BACKEND:
+	case V_IP:
+		return (cat3(tl, "(", e->c, " != NULL)"));
+	case V_INT:
+	case V_REAL:
+	case V_BYTES:
+		return (cat3(tl, "(", e->c, " != 0)"));
+	case V_DURATION:
+		return (cat3(tl, "(", e->c, " > 0)"));
+	default:
+		vcc_error(tl, e->t0, "%s cannot be a condition (true or "
+		    "false)", vtype_a[e->t]);
+	}
+}
+
+static int
+is_num(enum vtype t)
+{
+
+	return (t == V_INT || t == V_REAL || t == V_DURATION ||
+	    t == V_BYTES || t == V_TIME);
+}
+
+/* e converted for a place of type want, or an error that says why not. */
+static const char *
+e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
+{
+
+	if (want == V_STRING)
+		return (e_string1(tl, e));
+	if (want == V_STRANDS || want == V_BODY)
+		return (e_strands(tl, e));
+	if (e->t == want)
+		return (e->c);
+	if (want == V_REAL && e->t == V_INT)
+		return (cat3(tl, "(VCL_REAL)(", e->c, ")"));
+	if ((want == V_DURATION || want == V_BYTES) &&
+	    (e->t == V_INT || e->t == V_REAL) && e->constant)
+		vcc_error(tl, e->t0, "%s needs %s: a number with a unit "
+		    "(%s)", what, vtype_a[want], want == V_DURATION ?
+		    "10s, 2m, 1h, 1d; units ms s m h d w y" :
+		    "512B, 10KB, 1MB; units B KB MB GB TB");
+	vcc_error(tl, e->t0, "%s needs %s, not %s", what,
+	    vtype_a[want], vtype_a[e->t]);
+}
+
+static struct expr *parse_expr(struct vcc *tl);
+
+static const char *
+hdr_ref(struct vcc *tl, const char *where, const char *name)
+{
+	struct vsym *s;
+	char key[512], *c;
+
+	(void)snprintf(key, sizeof key, "%s %s", where, name);
+	s = sym_find(P(tl)->hdrs, key, strlen(key));
+	if (s == NULL) {
+		s = vcc_alloc(tl, sizeof *s);
+		s->name = vcc_strdup(tl, key);
+		s->idx = P(tl)->nhdrs++;
+		s->next = P(tl)->hdrs;
+		P(tl)->hdrs = s;
+		c = cat3(tl, name, ":", "");
+		vbuf_printf(tl, &P(tl)->decl, "static const struct gethdr_s "
+		    "vgc_hdr_%u = { %s, \"\\%03o\" %s };\n", s->idx, where,
+		    (unsigned)strlen(c), vcc_cstr(tl, c));
+	}
+	(void)snprintf(key, sizeof key, "&vgc_hdr_%u", s->idx);
+	return (vcc_strdup(tl, key));
+}
+
+/* A header variable: req.http.X-Foo.  NULL if t is not one. */
+static const struct vhdrp *
+hdr_match(const struct token *t, const char **namep, size_t *lenp)
+{
+	size_t pl, len = (size_t)(t->e - t->b);
+	unsigned u;
+
+	for (u = 0; u < NHDRS; u++) {
+		pl = strlen(vcc_hdrs[u].prefix);
+		if (len > pl && !strncasecmp(t->b, vcc_hdrs[u].prefix, pl)) {
+			*namep = t->b + pl;
+			*lenp = len - pl;
+			return (&vcc_hdrs[u]);
+		}
+	}
+	return (NULL);
+}
+
+static const struct vvar *
+var_find(const struct token *t)
+{
+	size_t len = (size_t)(t->e - t->b);
+	unsigned u;
+
+	for (u = 0; u < NVARS; u++)
+		if (strlen(vcc_vars[u].name) == len &&
+		    !strncasecmp(vcc_vars[u].name, t->b, len))
+			return (&vcc_vars[u]);
+	return (NULL);
+}
+
+static void
+var_flags(struct vcc *tl, const struct token *t, const struct vvar *v)
+{
+
+	if (v->flags & VV_MISSING)
+		vcc_warn(tl, t, "%s is accepted but does nothing yet: the "
+		    "feature behind it is not in veneerd", v->name);
+	if (v->flags & VV_4_0)
+		vcc_warn(tl, t, "%s is a VCL 4.0 name; it still works "
+		    "here, but see veneer-vcl(7) for today's", v->name);
+}
+
+static const char *
+regex_ref(struct vcc *tl, const struct token *t, const char *pat)
+{
+	pcre2_code *re;
+	PCRE2_SIZE off;
+	PCRE2_UCHAR msg[256];
+	struct token et;
+	struct vsym *s;
+	char buf[64];
+	int err;
+
+	re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &err,
+	    &off, NULL);
+	if (re == NULL) {
+		(void)pcre2_get_error_message(err, msg, sizeof msg);
+		et = *t;
+		/* Point into the literal where we can (one-line strings). */
+		if (t->b[0] == '"' && t->b[1] != '"' && off <= strlen(pat)) {
+			et.b = t->b + 1 + off;
+			et.e = et.b + 1;
+			et.col = t->col + 1 + (unsigned)off;
+		}
+		vcc_error(tl, &et, "bad regular expression: %s", (char *)msg);
+	}
+	pcre2_code_free(re);
+	s = sym_find(P(tl)->res, pat, strlen(pat));
+	if (s == NULL) {
+		s = vcc_alloc(tl, sizeof *s);
+		s->name = vcc_strdup(tl, pat);
+		s->idx = P(tl)->nres++;
+		s->next = P(tl)->res;
+		P(tl)->res = s;
+		vbuf_printf(tl, &P(tl)->decl, "static VCL_REGEX vgc_re_%u;\n",
+		    s->idx);
+		vbuf_printf(tl, &P(tl)->load, "\t\tif (VRT_re_init(ctx, "
+		    "&vgc_re_%u, %s, \"%s:%u:%u\"))\n\t\t\treturn (-1);\n",
+		    s->idx, vcc_cstr(tl, pat), t->src->name, t->line, t->col);
+		vbuf_printf(tl, &P(tl)->discard,
+		    "\t\tVRT_re_fini(&vgc_re_%u);\n", s->idx);
+	}
+	(void)snprintf(buf, sizeof buf, "vgc_re_%u", s->idx);
+	return (vcc_strdup(tl, buf));
+}
+
+/* A string literal and any literals right after it. */
+static const char *
+parse_lit(struct vcc *tl, const struct token **tp)
+{
+	const struct token *t = tk(tl);
+	const char *s;
+
+	if (t->tok != T_STR)
+		vcc_error(tl, t, "expected a string, found '%s'",
+		    tk_desc(tl, t));
+	*tp = t;
+	s = tk_next(tl)->dec;
+	while (tk(tl)->tok == T_STR)
+		s = cat3(tl, s, tk_next(tl)->dec, "");
+	return (s);
+}
+
+static struct expr *
+parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
+{
+	struct expr *vals[32];
+	const struct token *at[32];
+	struct vbuf vb = { NULL, 0, 0 };
+	const struct token *t;
+	struct expr *e;
+	unsigned n, u, pos = 0, named = 0;
+	const char *c, *d;
+
+	for (n = 0; f->args[n].name != NULL; n++) {
+		vals[n] = NULL;
+		at[n] = NULL;
+	}
+	tk_expect(tl, "(");
+	while (!vcc_is(tk(tl), ")")) {
+		t = tk(tl);
+		if (t->tok == T_ID && vcc_is(tk_peek(tl, 1), "=")) {
+			for (u = 0; u < n; u++)
+				if (vcc_idlen(t) ==
+				    (int)strlen(f->args[u].name) &&
+				    !memcmp(t->b, f->args[u].name,
+				    strlen(f->args[u].name)))
+					break;
+			if (u == n)
+				vcc_error(tl, t, "%s.%s() has no argument "
+				    "named %s", f->mod, f->name, tk_str(tl, t));
+			tl->pos += 2;
+			named = 1;
+		} else {
+			if (named)
+				vcc_error(tl, t, "a positional argument after "
+				    "a named one");
+			u = pos++;
+			if (u >= n)
+				vcc_error(tl, t, "too many arguments to "
+				    "%s.%s()", f->mod, f->name);
+		}
+		if (vals[u] != NULL)
+			vcc_error(tl, t, "argument %s given twice",
+			    f->args[u].name);
+		at[u] = tk(tl);
+		if (f->args[u].kind == 'E') {
+			t = tk_expect_id(tl, "an enum value");
+			vals[u] = e_new(tl, V_ENUM, t, "%s",
+			    vcc_cstr(tl, tk_str(tl, t)));
+		} else if (f->args[u].t == V_HTTP) {
+			t = tk_expect_id(tl, "req, bereq, resp or beresp");
+			if (vcc_is(t, "req"))
+				c = "ctx->http_req";
+			else if (vcc_is(t, "bereq"))
+				c = "ctx->http_bereq";
+			else if (vcc_is(t, "resp"))
+				c = "ctx->http_resp";
+			else if (vcc_is(t, "beresp"))
+				c = "ctx->http_beresp";
+			else
+				vcc_error(tl, t, "expected req, bereq, resp "
+				    "or beresp");
+			vals[u] = e_new(tl, V_HTTP, t, "%s", c);
+		} else
+			vals[u] = parse_expr(tl);
+		if (!vcc_is(tk(tl), ","))
+			break;
+		tl->pos++;
+	}
+	tk_expect(tl, ")");
+	vbuf_printf(tl, &vb, "vmod_%s_%s(ctx", f->mod, f->name);
+	for (u = 0; u < n; u++) {
+		const struct vfarg *a = &f->args[u];
+
+		if (vals[u] == NULL && a->kind == 'A')
+			vcc_error(tl, t0, "%s.%s() needs its argument %s (%s)",
+			    f->mod, f->name, a->name, vtype_name[a->t]);
+		if (a->kind == 'O')
+			vbuf_printf(tl, &vb, ", %d", vals[u] != NULL);
+		if (vals[u] == NULL) {
+			d = a->def;
+			if (a->kind == 'O')
+				c = a->t == V_STRING || a->t == V_IP ||
+				    a->t == V_BACKEND ? "NULL" : "0";
+			else if (a->t == V_STRING && d[0] == '"')
+				c = vcc_cstr(tl, vcc_strndup(tl, d + 1,
+				    strlen(d) - 2));
+			else if (a->t == V_BOOL)
+				c = !strcmp(d, "true") ? "1" : "0";
+			else if (a->kind == 'E')
+				c = vcc_cstr(tl, d);
+			else
+				c = d;
+		} else if (a->t == V_HEADER) {
+			if (vals[u]->hdr == NULL)
+				vcc_error(tl, at[u], "argument %s must be a "
+				    "header, like req.http.Cookie", a->name);
+			c = vals[u]->hdr;
+		} else if (a->t == V_HTTP || a->kind == 'E')
+			c = vals[u]->c;
+		else
+			c = e_convert(tl, vals[u], a->t,
+			    cat3(tl, "argument ", a->name, ""));
+		vbuf_printf(tl, &vb, ", %s", c);
+	}
+	vbuf_cat(tl, &vb, ")");
+	e = e_new(tl, f->ret, t0, "%s", vb.s);
+	return (e);
+}
+
+static struct expr *
+parse_regsub(struct vcc *tl, int all, const struct token *t0)
+{
+	struct expr *s, *w;
+	const struct token *rt;
+	const char *pat, *re, *subj;
+
+	tk_expect(tl, "(");
+	s = parse_expr(tl);
+	subj = e_string1(tl, s);
+	tk_expect(tl, ",");
+	pat = parse_lit(tl, &rt);
+	re = regex_ref(tl, rt, pat);
+	tk_expect(tl, ",");
+	w = parse_expr(tl);
+	tk_expect(tl, ")");
+	return (e_new(tl, V_STRING, t0, "VRT_regsub(ctx, %d, %s, %s, %s)",
+	    all, subj, re, e_string1(tl, w)));
+}
+
+static const struct vfunc *
+func_find(struct vcc *tl, const struct token *t)
+{
+	size_t len = (size_t)(t->e - t->b);
+	char buf[128];
+	unsigned u;
+
+	for (u = 0; u < NFUNCS; u++) {
+		(void)snprintf(buf, sizeof buf, "%s.%s", vcc_funcs[u].mod,
+		    vcc_funcs[u].name);
+		if (strlen(buf) == len && !memcmp(buf, t->b, len)) {
+			if (!P(tl)->imported_std)
+				vcc_error(tl, t, "%s() needs `import %s;` at "
+				    "the top of the file", buf,
+				    vcc_funcs[u].mod);
+			return (&vcc_funcs[u]);
+		}
+	}
+	return (NULL);
+}
+
+static struct expr *
+parse_var(struct vcc *tl, const struct token *t)
+{
+	const struct vhdrp *h;
+	const struct vvar *v;
+	const struct vfunc *f;
+	struct vsym *s;
+	struct expr *e;
+	const char *hn, *ref, *what;
+	size_t hl;
+	char *name;
+
+	name = tk_str(tl, t);
+	if (vcc_is(t, "true") || vcc_is(t, "false")) {
+		e = e_new(tl, V_BOOL, t, "%d", vcc_is(t, "true"));
+		e->constant = 1;
+		return (e);
+	}
+	if ((vcc_is(t, "regsub") || vcc_is(t, "regsuball")) &&
+	    vcc_is(tk(tl), "("))
+		return (parse_regsub(tl, vcc_is(t, "regsuball"), t));
+	if (vcc_is(tk(tl), "(")) {
+		f = func_find(tl, t);
+		if (f == NULL)
+			vcc_error(tl, t, "unknown function %s()", name);
+		e = parse_call(tl, f, t);
+		if (e->t == V_VOID)
+			vcc_error(tl, t, "%s() returns nothing: call it as a "
+			    "statement", name);
+		return (e);
+	}
+	h = hdr_match(t, &hn, &hl);
+	if (h != NULL) {
+		what = vcc_strndup(tl, t->b, (size_t)(t->e - t->b));
+		sub_check(tl, t, CK_READ, h->rd, what);
+		ref = hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl));
+		e = e_new(tl, V_STRING, t, "VRT_GetHdr(ctx, %s)", ref);
+		e->hdr = ref;
+		return (e);
+	}
+	v = var_find(t);
+	if (v != NULL) {
+		if (v->rd == VM_NONE)
+			vcc_error(tl, t, "%s cannot be read", v->name);
+		var_flags(tl, t, v);
+		sub_check(tl, t, CK_READ, v->rd, v->name);
+		return (e_new(tl, v->t, t, "VRT_r_%s(ctx)", v->cname));
+	}
+	if (!strncmp(name, "storage.", 8)) {
+		const char *dot = strrchr(name, '.');
+
+		if (dot > name + 8) {
+			hn = vcc_strndup(tl, name + 8,
+			    (size_t)(dot - name - 8));
+			if (!strcmp(dot, ".free_space"))
+				return (e_new(tl, V_BYTES, t,
+				    "VRT_storage_free_space(ctx, %s)",
+				    vcc_cstr(tl, hn)));
+			if (!strcmp(dot, ".used_space"))
+				return (e_new(tl, V_BYTES, t,
+				    "VRT_storage_used_space(ctx, %s)",
+				    vcc_cstr(tl, hn)));
+			if (!strcmp(dot, ".happy"))
+				return (e_new(tl, V_BOOL, t,
+				    "VRT_storage_happy(ctx, %s)",
+				    vcc_cstr(tl, hn)));
+		}
+		vcc_error(tl, t, "unknown storage variable %s; a store has "
+		    "free_space, used_space and happy", name);
+	}
+	s = sym_find_t(P(tl)->backends, t);
+	if (s != NULL) {
+		s->used = 1;
+		return (e_new(tl, V_BACKEND, t, "vgc_be_%u", s->idx));
+	}
+	if (sym_find_t(P(tl)->acls, t) != NULL)
+		vcc_error(tl, t, "acl %s can only be used as `ip ~ %s`", name,
+		    name);
+	hn = var_suggest(tl, name);
+	vcc_error(tl, t, "unknown name '%s'%s%s%s", name,
+	    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
+}
+
+static double
+unit_factor(const struct token *u, enum vtype *tp)
+{
+	static const struct { const char *n; double f; enum vtype t; } us[] = {
+		{ "ms", 1e-3, V_DURATION }, { "s", 1, V_DURATION },
+		{ "m", 60, V_DURATION }, { "h", 3600, V_DURATION },
+		{ "d", 86400, V_DURATION }, { "w", 604800, V_DURATION },
+		{ "y", 31536000, V_DURATION },
+		{ "B", 1, V_BYTES }, { "KB", 1024., V_BYTES },
+		{ "MB", 1048576., V_BYTES }, { "GB", 1073741824., V_BYTES },
+		{ "TB", 1099511627776., V_BYTES },
+	};
+	unsigned i;
+
+	if (u->tok != T_ID)
+		return (0);
+	for (i = 0; i < sizeof us / sizeof us[0]; i++)
+		if (vcc_is(u, us[i].n)) {
+			*tp = us[i].t;
+			return (us[i].f);
+		}
+	return (0);
+}
+
+static struct expr *
+parse_prim(struct vcc *tl)
+{
+	const struct token *t = tk(tl), *lt;
+	struct expr *e;
+	enum vtype ut;
+	double f;
+
+	if (vcc_is(t, "(")) {
+		tl->pos++;
+		e = parse_expr(tl);
+		tk_expect(tl, ")");
+		return (e);
+	}
+	if (t->tok == T_STR) {
+		const char *s = parse_lit(tl, &lt);
+
+		e = e_new(tl, V_STRING, t, "%s", vcc_cstr(tl, s));
+		e->constant = 1;
+		e->lit = s;
+		return (e);
+	}
+	if (t->tok == T_NUM) {
+		tl->pos++;
+		f = unit_factor(tk(tl), &ut);
+		if (f > 0) {
+			tl->pos++;
+			if (ut == V_BYTES)
+				e = e_new(tl, V_BYTES, t, "((VCL_BYTES)%.0f)",
+				    t->num * f);
+			else
+				e = e_new(tl, V_DURATION, t,
+				    "((VCL_DURATION)%.17g)", t->num * f);
+		} else if (tk(tl)->tok == T_ID && tk(tl)->b == t->e)
+			vcc_error(tl, tk(tl), "unknown unit '%s'; durations "
+			    "take ms s m h d w y, bytes B KB MB GB TB",
+			    tk_desc(tl, tk(tl)));
+		else if (t->is_real)
+			e = e_new(tl, V_REAL, t, "((VCL_REAL)%.17g)", t->num);
+		else
+			e = e_new(tl, V_INT, t, "((VCL_INT)%.0f)", t->num);
+		e->constant = 1;
+		return (e);
+	}
+	if (t->tok == T_ID) {
+		tl->pos++;
+		return (parse_var(tl, t));
+	}
+	vcc_error(tl, t, "expected a value (a string, a number, a variable "
+	    "or a function call), found '%s'", tk_desc(tl, t));
+}
+
+static struct expr *
+parse_unary(struct vcc *tl)
+{
+	const struct token *t = tk(tl);
+	struct expr *e;
+
+	if (vcc_is(t, "-")) {
+		tl->pos++;
+		e = parse_unary(tl);
+		if (!is_num(e->t) || e->t == V_TIME)
+			vcc_error(tl, t, "cannot negate %s",
+			    vtype_a[e->t]);
+		return (e_new(tl, e->t, t, "(-%s)", e->c));
+	}
+	return (parse_prim(tl));
+}
+
+static struct expr *
+parse_mul(struct vcc *tl)
+{
+	struct expr *a, *b;
+	const struct token *op;
+	enum vtype rt;
+
+	a = parse_unary(tl);
+	while (vcc_is(tk(tl), "*") || vcc_is(tk(tl), "/")) {
+		op = tk_next(tl);
+		b = parse_unary(tl);
+		if (a->t == V_INT && b->t == V_INT)
+			rt = V_INT;
+		else if ((a->t == V_INT || a->t == V_REAL) &&
+		    (b->t == V_INT || b->t == V_REAL))
+			rt = V_REAL;
+		else if ((a->t == V_DURATION || a->t == V_BYTES) &&
+		    (b->t == V_INT || b->t == V_REAL))
+			rt = a->t;
+		else if (vcc_is(op, "*") && (a->t == V_INT ||
+		    a->t == V_REAL) && (b->t == V_DURATION ||
+		    b->t == V_BYTES))
+			rt = b->t;
+		else
+			vcc_error(tl, op, "cannot %s %s and %s",
+			    vcc_is(op, "*") ? "multiply" : "divide",
+			    vtype_a[a->t], vtype_a[b->t]);
+		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
+		    "((VCL_INT)0)"))
+			vcc_error(tl, op, "division by zero");
+		a = e_new(tl, rt, op, "(%s %c %s)", a->c, *op->b, b->c);
+	}
+	return (a);
+}
+
+static struct expr *
+parse_add(struct vcc *tl)
+{
+	struct expr *a, *b, *e;
+	const struct token *op;
+	enum vtype rt;
+	unsigned u;
+
+	a = parse_mul(tl);
+	while (vcc_is(tk(tl), "+") || vcc_is(tk(tl), "-") ||
+	    (a->t == V_STRING && tk(tl)->tok == T_STR)) {
+		if (tk(tl)->tok == T_STR)
+			op = tk(tl);
+		else
+			op = tk_next(tl);
+		b = parse_mul(tl);
+		if ((a->t == V_STRING || b->t == V_STRING) &&
+		    *op->b != '-') {
+			a = e_tostring(tl, a);
+			b = e_tostring(tl, b);
+			e = vcc_alloc(tl, sizeof *e);
+			*e = *a;
+			e->constant = 0;
+			e->hdr = NULL;
+			e->npcs = a->npcs + b->npcs;
+			e->pcs = vcc_alloc(tl, sizeof *e->pcs *
+			    (e->npcs + 1));
+			for (u = 0; u < a->npcs; u++)
+				e->pcs[u] = a->pcs[u];
+			for (u = 0; u < b->npcs; u++)
+				e->pcs[a->npcs + u] = b->pcs[u];
+			e->c = e->pcs[0];
+			a = e;
+			continue;
+		}
+		if (a->t == V_INT && b->t == V_INT)
+			rt = V_INT;
+		else if ((a->t == V_INT || a->t == V_REAL) &&
+		    (b->t == V_INT || b->t == V_REAL))
+			rt = V_REAL;
+		else if (a->t == b->t && (a->t == V_DURATION ||
+		    a->t == V_BYTES))
+			rt = a->t;
+		else if (a->t == V_TIME && b->t == V_DURATION)
+			rt = V_TIME;
+		else if (a->t == V_TIME && b->t == V_TIME && *op->b == '-')
+			rt = V_DURATION;
+		else
+			vcc_error(tl, op, "cannot %s %s and %s",
+			    *op->b == '+' ? "add" : "subtract",
+			    vtype_a[a->t], vtype_a[b->t]);
+		a = e_new(tl, rt, op, "(%s %c %s)", a->c, *op->b, b->c);
+	}
+	return (a);
+}
+
+static struct expr *
+parse_cmp(struct vcc *tl)
+{
+	struct expr *a, *b;
+	const struct token *op, *rt;
+	const char *cop, *re, *pat;
+	struct vsym *acl;
+	int neg;
+
+	a = parse_add(tl);
+	op = tk(tl);
+	if (vcc_is(op, "~") || vcc_is(op, "!~")) {
+		tl->pos++;
+		neg = vcc_is(op, "!~");
+		if (a->t == V_IP) {
+			rt = tk_expect_id(tl, "the name of an acl");
+			acl = sym_find_t(P(tl)->acls, rt);
+			if (acl == NULL)
+				vcc_error(tl, rt, "no acl named %s",
+				    tk_str(tl, rt));
+			acl->used = 1;
+			return (e_new(tl, V_BOOL, op,
+			    "(%sVRT_acl_match(ctx, vgc_acl_%u, %s))",
+			    neg ? "!" : "", acl->idx, a->c));
+		}
+		if (a->t != V_STRING)
+			vcc_error(tl, op, "~ matches a STRING against a "
+			    "regular expression or an IP against an acl, "
+			    "not %s", vtype_a[a->t]);
+		pat = parse_lit(tl, &rt);
+		re = regex_ref(tl, rt, pat);
+		return (e_new(tl, V_BOOL, op, "(%sVRT_re_match(ctx, %s, %s))",
+		    neg ? "!" : "", e_string1(tl, a), re));
+	}
+	if (!(vcc_is(op, "==") || vcc_is(op, "!=") || vcc_is(op, "<") ||
+	    vcc_is(op, ">") || vcc_is(op, "<=") || vcc_is(op, ">=")))
+		return (a);
+	tl->pos++;
+	cop = tk_str(tl, op);
+	b = parse_add(tl);
+	if (a->t == V_STRING || b->t == V_STRING) {
+		if (a->t != b->t)
+			vcc_error(tl, op, "cannot compare %s with %s",
+			    vtype_a[a->t], vtype_a[b->t]);
+		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(%s, %s) %s 0)",
+		    e_string1(tl, a), e_string1(tl, b), cop));
+	}
+	if (is_num(a->t) && is_num(b->t) && (a->t == b->t ||
+	    ((a->t == V_INT || a->t == V_REAL) &&
+	    (b->t == V_INT || b->t == V_REAL))))
+		return (e_new(tl, V_BOOL, op, "(%s %s %s)", a->c, cop, b->c));
+	if (a->t == b->t && (a->t == V_BOOL || a->t == V_BACKEND) &&
+	    (vcc_is(op, "==") || vcc_is(op, "!=")))
+		return (e_new(tl, V_BOOL, op, "(%s %s %s)", a->c, cop, b->c));
+	vcc_error(tl, op, "cannot compare %s with %s using %s",
+	    vtype_a[a->t], vtype_a[b->t], cop);
+}
+
+/* ! binds looser than ~ and ==: `!client.ip ~ acl` negates the match. */
+static struct expr *
+parse_not(struct vcc *tl)
+{
+	const struct token *t = tk(tl);
+	struct expr *e;
+
+	if (!vcc_is(t, "!"))
+		return (parse_cmp(tl));
+	tl->pos++;
+	e = parse_not(tl);
+	return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
+}
+
+static struct expr *
+parse_and(struct vcc *tl)
+{
+	struct expr *a, *b;
+	const struct token *op;
+
+	a = parse_not(tl);
+	while (vcc_is(tk(tl), "&&")) {
+		op = tk_next(tl);
+		b = parse_not(tl);
+		a = e_new(tl, V_BOOL, op, "(%s &&\n\t    %s)", e_bool(tl, a),
+		    e_bool(tl, b));
+	}
+	return (a);
+}
+
+static struct expr *
+parse_expr(struct vcc *tl)
+{
+	struct expr *a, *b;
+	const struct token *op;
+
+	a = parse_and(tl);
+	while (vcc_is(tk(tl), "||")) {
+		op = tk_next(tl);
+		b = parse_and(tl);
+		a = e_new(tl, V_BOOL, op, "(%s ||\n\t    %s)", e_bool(tl, a),
+		    e_bool(tl, b));
+	}
+	return (a);
+}
+
+/* Statements ------------------------------------------------------------*/
+
+static void parse_block(struct vcc *tl, struct vbuf *out, unsigned ind);
+
+static void
+emit(struct vcc *tl, struct vbuf *out, unsigned ind, const char *fmt, ...)
+    __attribute__((__format__(__printf__, 4, 5)));
+
+static void
+emit(struct vcc *tl, struct vbuf *out, unsigned ind, const char *fmt, ...)
+{
+	va_list ap;
+	unsigned u;
+
+	for (u = 0; u < ind; u++)
+		vbuf_cat(tl, out, "\t");
+	va_start(ap, fmt);
+	vbuf_vprintf(tl, out, fmt, ap);
+	va_end(ap);
+}
+
+static void
+emit_failcheck(struct vcc *tl, struct vbuf *out, unsigned ind)
+{
+
+	emit(tl, out, ind, "if (ctx->failed)\n");
+	emit(tl, out, ind + 1, "return (VCL_RET_FAIL);\n");
+}
+
+static void
+parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
+{
+	const struct token *t, *op;
+	const struct vhdrp *h;
+	const struct vvar *v;
+	struct expr *e, *cur, *sum;
+	const char *hn, *ref, *what;
+	unsigned u;
+	size_t hl;
+
+	t = tk_expect_id(tl, "a variable to set");
+	op = tk(tl);
+	if (!(vcc_is(op, "=") || vcc_is(op, "+=") || vcc_is(op, "-=") ||
+	    vcc_is(op, "*=") || vcc_is(op, "/=")))
+		vcc_error(tl, op, "expected '=' (or += -= *= /=) after "
+		    "`set %s`, found '%s'", tk_str(tl, t), tk_desc(tl, op));
+	tl->pos++;
+	h = hdr_match(t, &hn, &hl);
+	if (h != NULL) {
+		what = tk_str(tl, t);
+		if (h->wr == VM_NONE)
+			vcc_error(tl, t, "%s is read-only", what);
+		sub_check(tl, t, CK_SET, h->wr, what);
+		ref = hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl));
+		e = parse_expr(tl);
+		if (vcc_is(op, "+=")) {
+			cur = e_new(tl, V_STRING, t, "VRT_GetHdr(ctx, %s)",
+			    ref);
+			sub_check(tl, t, CK_READ, h->rd, what);
+			e = e_tostring(tl, e);
+			sum = vcc_alloc(tl, sizeof *sum);
+			*sum = *e;
+			sum->npcs = e->npcs + 1;
+			sum->pcs = vcc_alloc(tl, sizeof *sum->pcs *
+			    sum->npcs);
+			sum->pcs[0] = cur->c;
+			for (u = 0; u < e->npcs; u++)
+				sum->pcs[u + 1] = e->pcs[u];
+			e = sum;
+		} else if (!vcc_is(op, "="))
+			vcc_error(tl, op, "a header takes = or +=");
+		emit(tl, out, ind, "VRT_SetHdr(ctx, %s, %s);\n", ref,
+		    e_strands(tl, e));
+		emit_failcheck(tl, out, ind);
+		return;
+	}
+	v = var_find(t);
+	if (v == NULL) {
+		hn = var_suggest(tl, tk_str(tl, t));
+		vcc_error(tl, t, "unknown variable '%s'%s%s%s",
+		    tk_str(tl, t), *hn ? "; did you mean " : "", hn,
+		    *hn ? "?" : "");
+	}
+	if (v->wr == VM_NONE)
+		vcc_error(tl, t, "%s is read-only", v->name);
+	var_flags(tl, t, v);
+	sub_check(tl, t, CK_SET, v->wr, v->name);
+	e = parse_expr(tl);
+	if (vcc_is(op, "=")) {
+		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
+		    v->t == V_STRING ? e_strands(tl, e) :
+		    e_convert(tl, e, v->t, v->name));
+	} else if (v->t == V_STRING && vcc_is(op, "+=")) {
+		sub_check(tl, t, CK_READ, v->rd, v->name);
+		cur = e_new(tl, V_STRING, t, "VRT_r_%s(ctx)", v->cname);
+		e = e_tostring(tl, e);
+		sum = vcc_alloc(tl, sizeof *sum);
+		*sum = *e;
+		sum->npcs = e->npcs + 1;
+		sum->pcs = vcc_alloc(tl, sizeof *sum->pcs * sum->npcs);
+		sum->pcs[0] = cur->c;
+		for (u = 0; u < e->npcs; u++)
+			sum->pcs[u + 1] = e->pcs[u];
+		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
+		    e_strands(tl, sum));
+	} else if (is_num(v->t)) {
+		sub_check(tl, t, CK_READ, v->rd, v->name);
+		if ((vcc_is(op, "*=") || vcc_is(op, "/=")) ?
+		    !(e->t == V_INT || e->t == V_REAL) :
+		    !(e->t == v->t || (v->t == V_REAL && e->t == V_INT) ||
+		    (v->t == V_TIME && e->t == V_DURATION)))
+			vcc_error(tl, op, "cannot %s %s to %s",
+			    tk_str(tl, op), vtype_a[e->t],
+			    vtype_a[v->t]);
+		emit(tl, out, ind, "VRT_l_%s(ctx, VRT_r_%s(ctx) %c %s);\n",
+		    v->cname, v->cname, *op->b, e->c);
+	} else
+		vcc_error(tl, op, "%s cannot be used with %s",
+		    tk_str(tl, op), vtype_a[v->t]);
+	emit_failcheck(tl, out, ind);
+}
+
+static void
+parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
+{
+	const struct token *t;
+	const struct vhdrp *h;
+	const struct vvar *v;
+	const char *hn, *what;
+	size_t hl;
+
+	t = tk_expect_id(tl, "a variable to unset");
+	h = hdr_match(t, &hn, &hl);
+	if (h != NULL) {
+		what = tk_str(tl, t);
+		if (h->un == VM_NONE)
+			vcc_error(tl, t, "%s cannot be unset", what);
+		sub_check(tl, t, CK_UNSET, h->un, what);
+		emit(tl, out, ind, "VRT_UnsetHdr(ctx, %s);\n",
+		    hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl)));
+		return;
+	}
+	v = var_find(t);
+	if (v == NULL)
+		vcc_error(tl, t, "unknown variable '%s'", tk_str(tl, t));
+	if (v->un == VM_NONE)
+		vcc_error(tl, t, "%s cannot be unset", v->name);
+	var_flags(tl, t, v);
+	sub_check(tl, t, CK_UNSET, v->un, v->name);
+	emit(tl, out, ind, "VRT_u_%s(ctx);\n", v->cname);
+}
+
+static int
+ret_find(const struct token *t)
+{
+	size_t len = (size_t)(t->e - t->b);
+	unsigned u;
+
+	for (u = 1; u < NRETS; u++)
+		if (strlen(vcc_rets[u]) == len &&
+		    !memcmp(vcc_rets[u], t->b, len))
+			return ((int)u);
+	return (-1);
+}
+
+static void
+parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
+{
+	const struct token *t;
+	struct vsub *s = P(tl)->cur;
+	struct expr *e;
+	const char *reason = "NULL";
+	unsigned mask, u;
+	int r;
+
+	tk_expect(tl, "(");
+	t = tk_expect_id(tl, "an action");
+	r = ret_find(t);
+	if (r < 0)
+		vcc_error(tl, t, "unknown action '%s'", tk_str(tl, t));
+	/* Actions VCL 4.0 had, with their old meaning. */
+	if (s->method >= 0 && vcc_meths[s->method].idx == VCL_MET_HIT &&
+	    (r == VCL_RET_FETCH || r == VCL_RET_MISS)) {
+		vcc_warn(tl, t, "return (%s) in vcl_hit is VCL 4.0/5.x; it "
+		    "still fetches a fresh copy here, but today's VCL says "
+		    "`set req.hash_always_miss = true; return (restart);`",
+		    tk_str(tl, t));
+		r = VCL_RET_MISS;
+	} else if (s->method >= 0 &&
+	    vcc_meths[s->method].idx == VCL_MET_RECV &&
+	    r == VCL_RET_LOOKUP) {
+		vcc_warn(tl, t, "return (lookup) in vcl_recv is VCL 3; "
+		    "today's VCL says return (hash)");
+		r = VCL_RET_HASH;
+	}
+	mask = 0;
+	for (u = 0; u < NMETHS; u++)
+		if (vcc_meths[u].rets & (1U << r))
+			mask |= 1U << vcc_meths[u].idx;
+	sub_check(tl, t, CK_RET, mask, vcc_rets[r]);
+	if (r == VCL_RET_VCL) {
+		tk_expect(tl, "(");
+		(void)tk_expect_id(tl, "a VCL label");
+		tk_expect(tl, ")");
+		tk_expect(tl, ")");
+		vcc_warn(tl, t, "return (vcl(...)) does nothing yet: VCL "
+		    "labels come with the admin CLI; the request goes on "
+		    "past this statement");
+		return;
+	}
+	if (r == VCL_RET_SYNTH) {
+		tk_expect(tl, "(");
+		e = parse_expr(tl);
+		if (e->t != V_INT)
+			vcc_error(tl, e->t0, "synth() takes a status code "
+			    "(INT) first, not %s", vtype_a[e->t]);
+		if (vcc_is(tk(tl), ",")) {
+			tl->pos++;
+			reason = e_string1(tl, parse_expr(tl));
+		}
+		tk_expect(tl, ")");
+		emit(tl, out, ind, "VRT_synth(ctx, %s, %s);\n", e->c, reason);
+	} else if (r == VCL_RET_PASS && vcc_is(tk(tl), "(")) {
+		tl->pos++;
+		e = parse_expr(tl);
+		tk_expect(tl, ")");
+		sub_check(tl, t, CK_USE, VM_(BACKEND_RESPONSE),
+		    "return (pass(DURATION))");
+		emit(tl, out, ind, "VRT_hit_for_pass(ctx, %s);\n",
+		    e_convert(tl, e, V_DURATION, "pass()"));
+	}
+	tk_expect(tl, ")");
+	{
+		char up[32];
+
+		for (u = 0; vcc_rets[r][u] != '\0' && u < sizeof up - 1; u++)
+			up[u] = (char)toupper((unsigned char)vcc_rets[r][u]);
+		up[u] = '\0';
+		emit(tl, out, ind, "return (VCL_RET_%s);\n", up);
+	}
+}
+
+static void
+parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
+{
+	const struct token *t = tk(tl), *n;
+	const struct vfunc *f;
+	struct vsub *to, *s = P(tl)->cur;
+	struct expr *e;
+
+	if (t->tok == T_CSRC) {
+		if (!tl->opts->allow_inline_c)
+			vcc_error(tl, t, "inline C is not allowed; enable "
+			    "it with -p vcc_allow_inline_c=on");
+		tl->pos++;
+		emit(tl, out, ind, "%s\n", t->dec);
+		return;
+	}
+	if (vcc_is(t, "{")) {
+		tl->pos++;
+		emit(tl, out, ind, "{\n");
+		parse_block(tl, out, ind + 1);
+		emit(tl, out, ind, "}\n");
+		return;
+	}
+	if (vcc_is(t, ";")) {
+		tl->pos++;
+		return;
+	}
+	if (t->tok != T_ID)
+		vcc_error(tl, t, "expected a statement (set, unset, if, "
+		    "return, call, ...), found '%s'", tk_desc(tl, t));
+	if (vcc_is(t, "else") || vcc_is(t, "elsif") || vcc_is(t, "elseif"))
+		vcc_error(tl, t, "`%s` without an `if` before it",
+		    tk_str(tl, t));
+	tl->pos++;
+	emit(tl, out, ind, "/* %s:%u */\n", t->src->name, t->line);
+	if (vcc_is(t, "set")) {
+		parse_set(tl, out, ind);
+	} else if (vcc_is(t, "unset") || vcc_is(t, "remove")) {
+		if (vcc_is(t, "remove"))
+			vcc_warn(tl, t, "`remove` is VCL 3; today's VCL says "
+			    "`unset`");
+		parse_unset(tl, out, ind);
+	} else if (vcc_is(t, "return")) {
+		parse_return(tl, out, ind);
+	} else if (vcc_is(t, "call")) {
+		n = tk_expect_id(tl, "the name of a sub");
+		to = sub_find(tl, n);
+		if (to == NULL || !to->defined) {
+			if (meth_find(n->b, (size_t)(n->e - n->b)) >= 0)
+				vcc_error(tl, n, "%s is a builtin subroutine: "
+				    "it cannot be called", tk_str(tl, n));
+			vcc_error(tl, n, "no sub named %s", tk_str(tl, n));
+		}
+		if (to->method >= 0)
+			vcc_error(tl, n, "%s is a builtin subroutine: it "
+			    "cannot be called", to->name);
+		if (s->ncalls == s->ccalls) {
+			s->ccalls = s->ccalls ? s->ccalls * 2 : 8;
+			s->calls = realloc(s->calls,
+			    s->ccalls * sizeof *s->calls);
+			if (s->calls == NULL)
+				abort();
+		}
+		s->calls[s->ncalls].to = to;
+		s->calls[s->ncalls].t = n;
+		s->ncalls++;
+		emit(tl, out, ind, "{\n");
+		emit(tl, out, ind + 1, "enum vcl_ret r = vgc_sub_%u(ctx);\n",
+		    to->idx);
+		emit(tl, out, ind + 1, "if (r != VCL_RET_NONE)\n");
+		emit(tl, out, ind + 2, "return (r);\n");
+		emit(tl, out, ind, "}\n");
+	} else if (vcc_is(t, "if")) {
+		unsigned first = 1;
+
+		for (;;) {
+			tk_expect(tl, "(");
+			e = parse_expr(tl);
+			tk_expect(tl, ")");
+			if (first)
+				emit(tl, out, ind, "if (%s) {\n",
+				    e_bool(tl, e));
+			else
+				vbuf_printf(tl, out, "if (%s) {\n",
+				    e_bool(tl, e));
+			first = 0;
+			tk_expect(tl, "{");
+			parse_block(tl, out, ind + 1);
+			n = tk(tl);
+			if (vcc_is(n, "elsif") || vcc_is(n, "elseif") ||
+			    (vcc_is(n, "else") &&
+			    vcc_is(tk_peek(tl, 1), "if"))) {
+				tl->pos += vcc_is(n, "else") ? 2 : 1;
+				emit(tl, out, ind, "} else ");
+				continue;
+			}
+			if (vcc_is(n, "else")) {
+				tl->pos++;
+				emit(tl, out, ind, "} else {\n");
+				tk_expect(tl, "{");
+				parse_block(tl, out, ind + 1);
+			}
+			emit(tl, out, ind, "}\n");
+			break;
+		}
+		return;
+	} else if (vcc_is(t, "synthetic")) {
+		sub_check(tl, t, CK_USE, VM_(SYNTH) | VM_(BACKEND_ERROR),
+		    "synthetic()");
+		tk_expect(tl, "(");
+		e = parse_expr(tl);
+		tk_expect(tl, ")");
+		emit(tl, out, ind, "VRT_synth_strands(ctx, %s);\n",
+		    e_strands(tl, e));
+		emit_failcheck(tl, out, ind);
+	} else if (vcc_is(t, "hash_data")) {
+		sub_check(tl, t, CK_USE, VM_(HASH), "hash_data()");
+		tk_expect(tl, "(");
+		e = parse_expr(tl);
+		tk_expect(tl, ")");
+		emit(tl, out, ind, "VRT_hashdata(ctx, %s);\n",
+		    e_strands(tl, e));
+		emit_failcheck(tl, out, ind);
+	} else if (vcc_is(t, "ban")) {
+		tk_expect(tl, "(");
+		e = parse_expr(tl);
+		tk_expect(tl, ")");
+		emit(tl, out, ind, "VRT_ban_string(ctx, %s);\n",
+		    e_string1(tl, e));
+		emit_failcheck(tl, out, ind);
+	} else if (vcc_is(t, "new")) {
+		sub_check(tl, t, CK_USE, VM_(INIT), "new");
+		n = tk_expect_id(tl, "a name for the object");
+		tk_expect(tl, "=");
+		n = tk_expect_id(tl, "module.object(...)");
+		vcc_error(tl, n, "no module here has objects to create with "
+		    "`new` (std has none; directors arrive with the "
+		    "backends work)");
+	} else if (vcc_is(tk(tl), "(") && (f = func_find(tl, t)) != NULL) {
+		e = parse_call(tl, f, t);
+		if (e->t != V_VOID)
+			vcc_warn(tl, t, "the %s that %s() returns is not "
+			    "used", vtype_name[e->t], tk_str(tl, t));
+		emit(tl, out, ind, "%s%s;\n", e->t == V_VOID ? "" : "(void)",
+		    e->c);
+		emit_failcheck(tl, out, ind);
+	} else if (vcc_is(tk(tl), "(")) {
+		vcc_error(tl, t, "unknown function %s()%s", tk_str(tl, t),
+		    memchr(t->b, '.', (size_t)(t->e - t->b)) != NULL ?
+		    " (is its module imported?)" : "");
+	} else {
+		vcc_error(tl, t, "expected a statement (set, unset, if, "
+		    "return, call, ...), found '%s'", tk_str(tl, t));
+	}
+	tk_expect(tl, ";");
+}
+
+static void
+parse_block(struct vcc *tl, struct vbuf *out, unsigned ind)
+{
+
+	while (!vcc_is(tk(tl), "}")) {
+		if (tk(tl)->tok == T_EOF)
+			vcc_error(tl, tk(tl), "expected '}' before the end "
+			    "of the file");
+		parse_statement(tl, out, ind);
+	}
+	tl->pos++;
+}
+
+/* Declarations ----------------------------------------------------------*/
+
+static struct vsym *
+sym_add(struct vcc *tl, struct vsym **list, unsigned *n,
+    const struct token *t, const char *kind)
+{
+	struct vsym *s;
+
+	s = sym_find_t(*list, t);
+	if (s != NULL)
+		vcc_error(tl, t, "%s %s is declared twice (first at %s:%u)",
+		    kind, tk_str(tl, t), s->t->src->name, s->t->line);
+	s = vcc_alloc(tl, sizeof *s);
+	s->name = tk_str(tl, t);
+	s->t = t;
+	s->idx = (*n)++;
+	s->builtin = t->src->builtin;
+	s->next = *list;
+	*list = s;
+	return (s);
+}
+
+/* A field value: `.name = value;` with value's token checked by kind. */
+static const struct token *
+field_value(struct vcc *tl, const char *field, enum tok want)
+{
+	const struct token *t;
+
+	tk_expect(tl, "=");
+	t = tk(tl);
+	if (want != T_EOF && t->tok != want)
+		vcc_error(tl, t, ".%s takes %s, found '%s'", field,
+		    want == T_STR ? "a string" : "a number", tk_desc(tl, t));
+	return (t);
+}
+
+static double
+field_duration(struct vcc *tl, const char *field)
+{
+	struct expr *e;
+
+	(void)field_value(tl, field, T_EOF);
+	e = parse_prim(tl);
+	if (e->t != V_DURATION)
+		(void)e_convert(tl, e, V_DURATION, cat3(tl, ".", field, ""));
+	tk_expect(tl, ";");
+	return (strtod(e->c + strlen("((VCL_DURATION)"), NULL));
+}
+
+static unsigned
+field_uint(struct vcc *tl, const char *field, unsigned max)
+{
+	const struct token *t = field_value(tl, field, T_NUM);
+
+	if (t->is_real || t->num > max)
+		vcc_error(tl, t, ".%s takes a whole number up to %u", field,
+		    max);
+	tl->pos++;
+	tk_expect(tl, ";");
+	return ((unsigned)t->num);
+}
+
+static const char *
+parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
+{
+	const struct token *t, *ft;
+	const char *url = NULL, *req = NULL;
+	double timeout = 2, interval = 5;
+	unsigned window = 8, threshold = 3, initial = ~0U, exp = 200;
+	unsigned seen = 0;
+	struct vbuf vb = { NULL, 0, 0 };
+
+	tk_expect(tl, "{");
+	while (!vcc_is(tk(tl), "}")) {
+		tk_expect(tl, ".");
+		ft = tk_expect_id(tl, "a probe field");
+		if (vcc_is(ft, "url")) {
+			t = field_value(tl, "url", T_STR);
+			url = parse_lit(tl, &t);
+			tk_expect(tl, ";");
+		} else if (vcc_is(ft, "request")) {
+			(void)field_value(tl, "request", T_STR);
+			while (tk(tl)->tok == T_STR) {
+				vbuf_cat(tl, &vb, tk_next(tl)->dec);
+				vbuf_cat(tl, &vb, "\r\n");
+			}
+			vbuf_cat(tl, &vb, "\r\n");
+			req = vcc_strdup(tl, vb.s);
+			tk_expect(tl, ";");
+		} else if (vcc_is(ft, "timeout"))
+			timeout = field_duration(tl, "timeout");
+		else if (vcc_is(ft, "interval"))
+			interval = field_duration(tl, "interval");
+		else if (vcc_is(ft, "window"))
+			window = field_uint(tl, "window", 64);
+		else if (vcc_is(ft, "threshold"))
+			threshold = field_uint(tl, "threshold", 64);
+		else if (vcc_is(ft, "initial"))
+			initial = field_uint(tl, "initial", 64);
+		else if (vcc_is(ft, "expected_response"))
+			exp = field_uint(tl, "expected_response", 999);
+		else
+			vcc_error(tl, ft, "unknown probe field .%s; a probe "
+			    "has .url .request .timeout .interval .window "
+			    ".threshold .initial .expected_response",
+			    tk_str(tl, ft));
+		seen++;
+	}
+	t = tk(tl);
+	tl->pos++;
+	if (url != NULL && req != NULL)
+		vcc_error(tl, t, "a probe has .url or .request, not both");
+	if (threshold > window)
+		vcc_error(tl, t, "probe .threshold (%u) is more than .window "
+		    "(%u)", threshold, window);
+	if (initial == ~0U)
+		initial = threshold > 0 ? threshold - 1 : 0;
+	if (initial > threshold)
+		vcc_error(tl, t, "probe .initial (%u) is more than "
+		    ".threshold (%u)", initial, threshold);
+	if (url == NULL && req == NULL)
+		url = "/";
+	(void)seen;
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_backend_probe "
+	    "%s = {\n\t.magic = VRT_BACKEND_PROBE_MAGIC,\n"
+	    "\t.vcl_name = %s,\n\t.url = %s,\n\t.request = %s,\n"
+	    "\t.timeout = %.17g,\n\t.interval = %.17g,\n"
+	    "\t.exp_status = %u,\n\t.window = %u,\n\t.threshold = %u,\n"
+	    "\t.initial = %u,\n};\n", cname,
+	    vname != NULL ? vcc_cstr(tl, vname) : "NULL",
+	    url != NULL ? vcc_cstr(tl, url) : "NULL",
+	    req != NULL ? vcc_cstr(tl, req) : "NULL",
+	    timeout, interval, exp, window, threshold, initial);
+	return (cname);
+}
+
+static void
+parse_backend(struct vcc *tl)
+{
+	const struct token *nt, *ft, *t;
+	struct vsym *s, *ps;
+	const char *host = NULL, *port = NULL, *path = NULL, *hh = NULL;
+	const char *probe = "NULL";
+	double ct = -1, fbt = -1, bbt = -1;
+	unsigned maxc = 0, proxy = 0;
+	char buf[64], hostport[600];
+
+	nt = tk_expect_id(tl, "the backend's name");
+	s = sym_find_t(P(tl)->backends, nt);
+	if (P(tl)->default_be == NULL)
+		P(tl)->default_be = s;
+	vbuf_printf(tl, &P(tl)->decl, "static VCL_BACKEND vgc_be_%u;\n",
+	    s->idx);
+	if (vcc_is(tk(tl), "none")) {
+		tl->pos++;
+		tk_expect(tl, ";");
+		s->none = 1;
+		return;
+	}
+	tk_expect(tl, "{");
+	while (!vcc_is(tk(tl), "}")) {
+		tk_expect(tl, ".");
+		ft = tk_expect_id(tl, "a backend field");
+		if (vcc_is(ft, "host") || vcc_is(ft, "host_header") ||
+		    vcc_is(ft, "path")) {
+			t = field_value(tl, tk_str(tl, ft), T_STR);
+			tl->pos++;
+			if (vcc_is(ft, "host"))
+				host = t->dec;
+			else if (vcc_is(ft, "path"))
+				path = t->dec;
+			else
+				hh = t->dec;
+			if (*t->dec == '\0')
+				vcc_error(tl, t, ".%s is empty",
+				    tk_str(tl, ft));
+			tk_expect(tl, ";");
+		} else if (vcc_is(ft, "port")) {
+			t = field_value(tl, "port", T_EOF);
+			tl->pos++;
+			if (t->tok == T_STR)
+				port = t->dec;
+			else if (t->tok == T_NUM && !t->is_real)
+				port = tk_str(tl, t);
+			else
+				vcc_error(tl, t, ".port takes a port number "
+				    "or service name");
+			tk_expect(tl, ";");
+		} else if (vcc_is(ft, "connect_timeout"))
+			ct = field_duration(tl, "connect_timeout");
+		else if (vcc_is(ft, "first_byte_timeout"))
+			fbt = field_duration(tl, "first_byte_timeout");
+		else if (vcc_is(ft, "between_bytes_timeout"))
+			bbt = field_duration(tl, "between_bytes_timeout");
+		else if (vcc_is(ft, "max_connections"))
+			maxc = field_uint(tl, "max_connections", 1000000);
+		else if (vcc_is(ft, "proxy_header")) {
+			t = tk_peek(tl, 1);
+			proxy = field_uint(tl, "proxy_header", 2);
+			if (proxy != 1 && proxy != 2)
+				vcc_error(tl, t, ".proxy_header is 1 or 2");
+		} else if (vcc_is(ft, "probe")) {
+			tk_expect(tl, "=");
+			if (vcc_is(tk(tl), "{")) {
+				(void)snprintf(buf, sizeof buf,
+				    "vgc_probe_anon_%u", P(tl)->nanon++);
+				probe = cat3(tl, "&", parse_probe_body(tl,
+				    vcc_strdup(tl, buf), NULL), "");
+			} else {
+				t = tk_expect_id(tl, "a probe's name or { }");
+				ps = sym_find_t(P(tl)->probes, t);
+				if (ps == NULL)
+					vcc_error(tl, t, "no probe named %s",
+					    tk_str(tl, t));
+				ps->used = 1;
+				(void)snprintf(buf, sizeof buf,
+				    "&vgc_probe_%u", ps->idx);
+				probe = vcc_strdup(tl, buf);
+				tk_expect(tl, ";");
+			}
+		} else
+			vcc_error(tl, ft, "unknown backend field .%s; a "
+			    "backend has .host .port .path "
+			    ".connect_timeout .first_byte_timeout "
+			    ".between_bytes_timeout .max_connections "
+			    ".host_header .proxy_header .probe",
+			    tk_str(tl, ft));
+	}
+	t = tk(tl);
+	tl->pos++;
+	if (host == NULL && path == NULL)
+		vcc_error(tl, nt, "backend %s needs .host (or .path for a "
+		    "Unix socket)", s->name);
+	if (host != NULL && path != NULL)
+		vcc_error(tl, nt, "backend %s has both .host and .path",
+		    s->name);
+	if (path != NULL && path[0] != '/')
+		vcc_error(tl, nt, "backend %s: .path must be absolute",
+		    s->name);
+	if (port == NULL)
+		port = "80";
+	if (hh == NULL && host != NULL) {
+		(void)snprintf(hostport, sizeof hostport, "%s%s%s%s%s",
+		    strchr(host, ':') != NULL ? "[" : "", host,
+		    strchr(host, ':') != NULL ? "]" : "",
+		    strcmp(port, "80") ? ":" : "",
+		    strcmp(port, "80") ? port : "");
+		hh = hostport;
+	}
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_endpoint "
+	    "vgc_ep_%u = {\n\t.magic = VRT_ENDPOINT_MAGIC,\n\t.host = %s,\n"
+	    "\t.port = %s,\n\t.path = %s,\n};\n", s->idx,
+	    host != NULL ? vcc_cstr(tl, host) : "NULL", vcc_cstr(tl, port),
+	    path != NULL ? vcc_cstr(tl, path) : "NULL");
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_backend "
+	    "vgc_bedef_%u = {\n\t.magic = VRT_BACKEND_MAGIC,\n"
+	    "\t.vcl_name = %s,\n\t.endpoint = &vgc_ep_%u,\n"
+	    "\t.hosthdr = %s,\n\t.connect_timeout = %.17g,\n"
+	    "\t.first_byte_timeout = %.17g,\n"
+	    "\t.between_bytes_timeout = %.17g,\n"
+	    "\t.max_connections = %u,\n\t.proxy_header = %u,\n"
+	    "\t.probe = %s,\n};\n", s->idx, vcc_cstr(tl, s->name), s->idx,
+	    hh != NULL ? vcc_cstr(tl, hh) : "NULL", ct, fbt, bbt, maxc,
+	    proxy, probe);
+	vbuf_printf(tl, &P(tl)->load, "\t\tvgc_be_%u = VRT_new_backend(ctx, "
+	    "&vgc_bedef_%u);\n\t\tif (vgc_be_%u == NULL)\n"
+	    "\t\t\treturn (-1);\n", s->idx, s->idx, s->idx);
+	vbuf_printf(tl, &P(tl)->discard,
+	    "\t\tVRT_delete_backend(ctx, &vgc_be_%u);\n", s->idx);
+	(void)t;
+}
+
+static void
+parse_acl(struct vcc *tl)
+{
+	const struct token *nt, *t, *at;
+	struct vsym *s;
+	struct vbuf vb = { NULL, 0, 0 };
+	unsigned n = 0, neg, opt;
+	unsigned char buf[16];
+	long mask;
+	int fam;
+	const char *a;
+
+	nt = tk_expect_id(tl, "the acl's name");
+	s = sym_find_t(P(tl)->acls, nt);
+	if (tk(tl)->tok == T_ID)		/* acl name -flags */
+		(void)tk_next(tl);
+	tk_expect(tl, "{");
+	while (!vcc_is(tk(tl), "}")) {
+		neg = opt = 0;
+		mask = -1;
+		if (vcc_is(tk(tl), "!")) {
+			neg = 1;
+			tl->pos++;
+		}
+		if (vcc_is(tk(tl), "(")) {
+			opt = 1;
+			tl->pos++;
+		}
+		at = tk(tl);
+		if (at->tok != T_STR)
+			vcc_error(tl, at, "expected an address in quotes, "
+			    "found '%s'", tk_desc(tl, at));
+		tl->pos++;
+		a = at->dec;
+		if (opt)
+			tk_expect(tl, ")");
+		fam = strchr(a, ':') != NULL ? AF_INET6 : AF_INET;
+		if (vcc_is(tk(tl), "/")) {
+			tl->pos++;
+			t = tk(tl);
+			if (t->tok != T_NUM || t->is_real)
+				vcc_error(tl, t, "expected a prefix length "
+				    "after '/'");
+			tl->pos++;
+			mask = (long)t->num;
+			if (inet_pton(fam, a, buf) != 1)
+				vcc_error(tl, at, "\"%s\" is not an IP "
+				    "address; a /mask needs one", a);
+			if (mask > (fam == AF_INET ? 32 : 128))
+				vcc_error(tl, t, "prefix length %ld is more "
+				    "than %s has", mask, fam == AF_INET ?
+				    "IPv4 (32)" : "IPv6 (128)");
+		} else if (strspn(a, "0123456789.") == strlen(a) &&
+		    inet_pton(AF_INET, a, buf) != 1)
+			vcc_error(tl, at, "\"%s\" is not an IPv4 address", a);
+		else if (fam == AF_INET6 && inet_pton(AF_INET6, a, buf) != 1)
+			vcc_error(tl, at, "\"%s\" is not an IPv6 address", a);
+		tk_expect(tl, ";");
+		vbuf_printf(tl, &vb, "\t{ %u, %u, %s, %ld, \"%s:%u:%u\" },\n",
+		    neg, opt, vcc_cstr(tl, a), mask, at->src->name, at->line,
+		    at->col);
+		n++;
+	}
+	tl->pos++;
+	vbuf_printf(tl, &P(tl)->decl, "static VCL_ACL vgc_acl_%u;\n",
+	    s->idx);
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_acl_entry "
+	    "vgc_acle_%u[] = {\n%s\t{ 0, 0, NULL, 0, NULL }\n};\n"
+	    "static const struct vrt_acl_spec vgc_acls_%u = { %s, %u, "
+	    "vgc_acle_%u };\n", s->idx, vb.s != NULL ? vb.s : "", s->idx,
+	    vcc_cstr(tl, s->name), n, s->idx);
+	vbuf_printf(tl, &P(tl)->load, "\t\tif (VRT_acl_init(ctx, "
+	    "&vgc_acl_%u, &vgc_acls_%u))\n\t\t\treturn (-1);\n", s->idx,
+	    s->idx);
+	vbuf_printf(tl, &P(tl)->discard, "\t\tVRT_acl_fini(&vgc_acl_%u);\n",
+	    s->idx);
+}
+
+static void
+parse_sub(struct vcc *tl)
+{
+	const struct token *nt;
+	struct vsub *s;
+
+	nt = tk_expect_id(tl, "the sub's name");
+	s = sub_find(tl, nt);
+	assert(s != NULL);
+	P(tl)->cur = s;
+	tk_expect(tl, "{");
+	vbuf_printf(tl, &s->body, "\t/* sub %s, %s:%u */\n", s->name,
+	    nt->src->name, nt->line);
+	parse_block(tl, &s->body, 1);
+	P(tl)->cur = NULL;
+}
+
+static void
+parse_vcl_version(struct vcc *tl, const struct token *t)
+{
+	const struct token *v = tk(tl);
+
+	if (v->tok != T_NUM || !v->is_real ||
+	    (strncmp(v->b, "4.0", 3) && strncmp(v->b, "4.1", 3)) ||
+	    v->e - v->b != 3)
+		vcc_error(tl, v, "this is VCL 4.0 or 4.1; expected `vcl 4.0;` "
+		    "or `vcl 4.1;`");
+	tl->pos++;
+	tk_expect(tl, ";");
+	(void)t;
+}
+
+/* Every declared name first, so that order does not matter. */
+static void
+scan_names(struct vcc *tl)
+{
+	struct vparse *p = P(tl);
+	const struct token *t, *n;
+	struct vsub *s;
+	unsigned depth = 0;
+	size_t i;
+	int m;
+
+	for (i = 0; i + 1 < tl->ntoks; i++) {
+		t = &tl->toks[i];
+		if (vcc_is(t, "{"))
+			depth++;
+		else if (vcc_is(t, "}") && depth > 0)
+			depth--;
+		if (depth != 0 || t->tok != T_ID)
+			continue;
+		n = &tl->toks[i + 1];
+		if (n->tok != T_ID)
+			continue;
+		if (i > 0 && (vcc_is(&tl->toks[i - 1], ".") ||
+		    vcc_is(&tl->toks[i - 1], "=")))
+			continue;
+		if (vcc_is(t, "backend"))
+			(void)sym_add(tl, &p->backends, &p->nbackends, n,
+			    "backend");
+		else if (vcc_is(t, "probe"))
+			(void)sym_add(tl, &p->probes, &p->nprobes, n, "probe");
+		else if (vcc_is(t, "acl"))
+			(void)sym_add(tl, &p->acls, &p->nacls, n, "acl");
+		else if (vcc_is(t, "sub")) {
+			m = meth_find(n->b, (size_t)(n->e - n->b));
+			s = sub_find(tl, n);
+			if (s != NULL && m < 0)
+				vcc_error(tl, n, "sub %s is declared twice "
+				    "(first at %s:%u)", s->name,
+				    s->t->src->name, s->t->line);
+			if (s != NULL)
+				continue;
+			if (m < 0 && !strncmp(n->b, "vcl_", 4))
+				vcc_error(tl, n, "%s is not a builtin "
+				    "subroutine, and names starting with vcl_ "
+				    "are kept for those", tk_str(tl, n));
+			s = vcc_alloc(tl, sizeof *s);
+			s->name = tk_str(tl, n);
+			s->t = n;
+			s->method = m;
+			s->defined = 1;
+			s->idx = p->nsubs++;
+			s->next = p->subs;
+			p->subs = s;
+		}
+	}
+}
+
+static void
+parse_toplevel(struct vcc *tl)
+{
+	const struct token *t;
+	const struct vsrc *cursrc = NULL;
+
+	for (;;) {
+		t = tk(tl);
+		if (t->tok == T_EOF) {
+			if (tl->pos + 1 >= tl->ntoks)
+				break;
+			tl->pos++;	/* the end of the user's files */
+			continue;
+		}
+		if (t->src != cursrc) {
+			/* The main file must start with its version. */
+			if (cursrc == NULL && t->src->builtin)
+				vcc_error(tl, NULL, "%s has no VCL in it; a "
+				    "VCL file starts with `vcl 4.1;`",
+				    P(tl)->mainname);
+			if (cursrc == NULL && !vcc_is(t, "vcl"))
+				vcc_error(tl, t, "a VCL file starts with "
+				    "`vcl 4.1;` (or `vcl 4.0;`)");
+			cursrc = t->src;
+		}
+		tl->pos++;
+		if (vcc_is(t, "vcl"))
+			parse_vcl_version(tl, t);
+		else if (vcc_is(t, "import")) {
+			const struct token *m = tk_expect_id(tl,
+			    "a module's name");
+
+			if (!vcc_is(m, "std"))
+				vcc_error(tl, m, "no module named %s; the "
+				    "modules here are: std", tk_str(tl, m));
+			P(tl)->imported_std = 1;
+			if (vcc_is(tk(tl), "from")) {
+				tl->pos++;
+				if (tk(tl)->tok != T_STR)
+					vcc_error(tl, tk(tl), "expected a "
+					    "path after `from`");
+				tl->pos++;
+			}
+			tk_expect(tl, ";");
+		} else if (vcc_is(t, "backend"))
+			parse_backend(tl);
+		else if (vcc_is(t, "probe")) {
+			const struct token *n = tk_expect_id(tl,
+			    "the probe's name");
+			struct vsym *s = sym_find_t(P(tl)->probes, n);
+			char buf[64];
+
+			(void)snprintf(buf, sizeof buf, "vgc_probe_%u",
+			    s->idx);
+			(void)parse_probe_body(tl, vcc_strdup(tl, buf),
+			    s->name);
+		} else if (vcc_is(t, "acl"))
+			parse_acl(tl);
+		else if (vcc_is(t, "sub"))
+			parse_sub(tl);
+		else if (t->tok == T_CSRC) {
+			if (!tl->opts->allow_inline_c)
+				vcc_error(tl, t, "inline C is not allowed; "
+				    "enable it with -p "
+				    "vcc_allow_inline_c=on");
+			vbuf_printf(tl, &P(tl)->decl, "%s\n", t->dec);
+		} else if (vcc_is(t, "include"))
+			vcc_error(tl, t, "expected `include \"file\";`");
+		else
+			vcc_error(tl, t, "expected a declaration (backend, "
+			    "probe, acl, sub, import, include), found '%s'",
+			    tk_desc(tl, t));
+	}
+}
+
+/* Checks over the whole program -----------------------------------------*/
+
+static void
+reach_walk(struct vcc *tl, struct vsub *s, unsigned mask, unsigned depth)
+{
+	size_t i;
+
+	if (s->mark)
+		vcc_error(tl, s->t, "sub %s calls itself (through the subs "
+		    "it calls): recursion is not allowed", s->name);
+	if ((s->reach & mask) == mask && depth > 0)
+		return;
+	s->reach |= mask;
+	s->mark = 1;
+	for (i = 0; i < s->ncalls; i++) {
+		s->calls[i].to->called = 1;
+		reach_walk(tl, s->calls[i].to, mask, depth + 1);
+	}
+	s->mark = 0;
+}
+
+/* "fail, hash, pass ... or vcl": what method u may return. */
+static const char *
+ret_list(struct vcc *tl, unsigned u)
+{
+	struct vbuf vb = { NULL, 0, 0 };
+	unsigned r, n = 0, k = 0, legal;
+	char *l;
+
+	legal = vcc_meths[u].rets;
+	if (vcc_meths[u].idx == VCL_MET_HIT)
+		legal &= ~(1U << VCL_RET_MISS);	/* kept for VCL 4.0 only */
+	for (r = 1; r < NRETS; r++)
+		if (legal & (1U << r))
+			n++;
+	vbuf_cat(tl, &vb, "");
+	for (r = 1; r < NRETS; r++) {
+		if (!(legal & (1U << r)))
+			continue;
+		if (++k > 1)
+			vbuf_cat(tl, &vb, k == n ? " or " : ", ");
+		vbuf_cat(tl, &vb, vcc_rets[r]);
+	}
+	l = vcc_strdup(tl, vb.s);
+	return (l);
+}
+
+static void
+check_sub(struct vcc *tl, struct vsub *s)
+{
+	const struct vcheck *c;
+	unsigned bad, u;
+	const char *in;
+	size_t i;
+
+	for (i = 0; i < s->nchecks; i++) {
+		c = &s->checks[i];
+		bad = s->reach & ~c->mask;
+		if (bad == 0)
+			continue;
+		for (u = 0; u < NMETHS; u++)
+			if (bad & (1U << vcc_meths[u].idx))
+				break;
+		in = s->method >= 0 ? vcc_meths[u].name :
+		    cat3(tl, "sub ", s->name, cat3(tl, " (called from ",
+		    vcc_meths[u].name, ")"));
+		switch (c->kind) {
+		case CK_RET:
+			vcc_error(tl, c->t, "return (%s) is not allowed in "
+			    "%s; %s may return %s", c->what, in,
+			    vcc_meths[u].name, ret_list(tl, u));
+			break;
+		case CK_USE:
+			vcc_error(tl, c->t, "%s is not allowed in %s; it "
+			    "may be used in %s", c->what, in,
+			    meth_list(tl, c->mask, " and "));
+			break;
+		default:
+			if (c->mask == 0)
+				vcc_error(tl, c->t, "%s cannot be %s", c->what,
+				    c->kind == CK_READ ? "read" :
+				    c->kind == CK_SET ? "set" : "unset");
+			if (c->kind == CK_READ)
+				vcc_error(tl, c->t, "%s is not available in "
+				    "%s; it exists in %s", c->what, in,
+				    meth_list(tl, c->mask, " and "));
+			vcc_error(tl, c->t, "%s cannot be %s in %s; it can be "
+			    "%s in %s", c->what,
+			    c->kind == CK_SET ? "set" : "unset", in,
+			    c->kind == CK_SET ? "set" : "unset",
+			    meth_list(tl, c->mask, " and "));
+		}
+	}
+}
+
+static void
+check_program(struct vcc *tl)
+{
+	struct vparse *p = P(tl);
+	struct vsub *s;
+	struct vsym *y;
+	const char *kinds[] = { "backend", "probe", "acl" };
+	struct vsym *lists[3];
+	unsigned k;
+
+	for (s = p->subs; s != NULL; s = s->next)
+		if (s->method >= 0)
+			reach_walk(tl, s, 1U << vcc_meths[s->method].idx, 0);
+	for (s = p->subs; s != NULL; s = s->next)
+		check_sub(tl, s);
+	if (p->default_be == NULL)
+		vcc_error(tl, NULL, "%s declares no backend: declare one "
+		    "(backend default { .host = \"...\"; .port = \"...\"; }) "
+		    "or say `backend default none;`", p->mainname);
+	p->default_be->used = 1;
+	lists[0] = p->backends;
+	lists[1] = p->probes;
+	lists[2] = p->acls;
+	for (k = 0; k < 3; k++)
+		for (y = lists[k]; y != NULL; y = y->next) {
+			if (y->used || y->builtin)
+				continue;
+			if (tl->opts->err_unref)
+				vcc_error(tl, y->t, "%s %s is never used (an "
+				    "error while vcc_err_unref is on)",
+				    kinds[k], y->name);
+			vcc_warn(tl, y->t, "%s %s is never used", kinds[k],
+			    y->name);
+		}
+	for (s = p->subs; s != NULL; s = s->next) {
+		if (s->method >= 0 || s->called || s->t->src->builtin)
+			continue;
+		if (tl->opts->err_unref)
+			vcc_error(tl, s->t, "sub %s is never called (an error "
+			    "while vcc_err_unref is on)", s->name);
+		vcc_warn(tl, s->t, "sub %s is never called", s->name);
+	}
+}
+
+/* The C file ------------------------------------------------------------*/
+
+static char *
+emit_program(struct vcc *tl)
+{
+	struct vparse *p = P(tl);
+	struct vbuf out = { NULL, 0, 0 };
+	struct vsub *s;
+	unsigned u;
+	char *r;
+
+	vbuf_printf(tl, &out, "/*\n * Generated by veneerd's VCL compiler "
+	    "from %s: do not edit.\n */\n\n#include \"vrt.h\"\n\n",
+	    p->mainname);
+	vbuf_cat(tl, &out, p->decl.s != NULL ? p->decl.s : "");
+	vbuf_cat(tl, &out, "\n");
+	for (s = p->subs; s != NULL; s = s->next)
+		if (s->method < 0)
+			vbuf_printf(tl, &out, "static enum vcl_ret vgc_sub_%u"
+			    "(VRT_CTX);\t/* %s */\n", s->idx, s->name);
+	for (s = p->subs; s != NULL; s = s->next) {
+		if (s->method >= 0)
+			continue;
+		vbuf_printf(tl, &out, "\nstatic enum vcl_ret\nvgc_sub_%u"
+		    "(VRT_CTX)\n{\n\n%s\treturn (VCL_RET_NONE);\n}\n",
+		    s->idx, s->body.s != NULL ? s->body.s : "");
+	}
+	for (u = 0; u < NMETHS; u++) {
+		vbuf_printf(tl, &out, "\nstatic enum vcl_ret\nvgc_method_%s"
+		    "(VRT_CTX)\n{\n\n\t(void)ctx;\n", vcc_meths[u].field);
+		for (s = p->subs; s != NULL; s = s->next)
+			if (s->method == (int)u && s->body.s != NULL)
+				vbuf_cat(tl, &out, s->body.s);
+		vbuf_cat(tl, &out, "\treturn (VCL_RET_NONE);\n}\n");
+	}
+	vbuf_printf(tl, &out, "\nstatic int\nvgc_event(VRT_CTX, enum "
+	    "vcl_event ev)\n{\n\n\t(void)ctx;\n"
+	    "\tif (ev == VCL_EVENT_LOAD) {\n%s\t\treturn (0);\n\t}\n"
+	    "\tif (ev == VCL_EVENT_DISCARD) {\n%s\t\treturn (0);\n\t}\n"
+	    "\treturn (0);\n}\n", p->load.s != NULL ? p->load.s : "",
+	    p->discard.s != NULL ? p->discard.s : "");
+	vbuf_printf(tl, &out, "\nconst struct vcl_conf VCL_conf = {\n"
+	    "\t.magic = VCL_CONF_MAGIC,\n"
+	    "\t.vrt_major = VRT_MAJOR_VERSION,\n"
+	    "\t.vrt_minor = VRT_MINOR_VERSION,\n"
+	    "\t.name = %s,\n\t.event = vgc_event,\n"
+	    "\t.default_director = &vgc_be_%u,\n",
+	    vcc_cstr(tl, p->mainname), p->default_be->idx);
+	for (u = 0; u < NMETHS; u++)
+		vbuf_printf(tl, &out, "\t.%s_method = vgc_method_%s,\n",
+		    vcc_meths[u].field, vcc_meths[u].field);
+	vbuf_cat(tl, &out, "};\n");
+	r = strdup(out.s);
+	return (r);
+}
+
+/* The API ---------------------------------------------------------------*/
+
+static void
+vcc_free(struct vcc *tl)
+{
+	struct vparse *p = P(tl);
+	struct vsub *s;
+	size_t i;
+
+	if (p != NULL) {
+		for (s = p->subs; s != NULL; s = s->next) {
+			free(s->checks);
+			free(s->calls);
+		}
+	}
+	for (i = 0; i < tl->narena; i++)
+		free(tl->arena[i]);
+	free(tl->arena);
+	free(tl->toks);
+}
+
+/* The file's text in the arena; errors leave through vcc_error. */
+static const char *
+vcc_read_main(struct vcc *tl, const char *file)
+{
+	char *text = NULL, *r;
+	size_t len = 0, n;
+	FILE *f;
+
+	f = fopen(file, "r");
+	if (f == NULL)
+		vcc_error(tl, NULL, "cannot read %s: %s", file,
+		    strerror(errno));
+	for (;;) {
+		text = realloc(text, len + 65537);
+		if (text == NULL)
+			abort();
+		n = fread(text + len, 1, 65536, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	(void)fclose(f);
+	text[len] = '\0';
+	r = vcc_strndup(tl, text, len);
+	free(text);
+	if (strlen(r) != len)
+		vcc_error(tl, NULL, "%s has a NUL byte: it is not a VCL "
+		    "file", file);
+	return (r);
+}
+
+static void
+vcc_run(struct vcc *tl, const char *file, const char *src, char **cp)
+{
+	struct vparse *p;
+
+	p = vcc_alloc(tl, sizeof *p);
+	tl->p = p;
+	p->mainname = file;
+	if (src == NULL)
+		src = vcc_read_main(tl, file);
+	vcc_lex_source(tl, file, src, 0, 0);
+	vcc_lex_eof(tl);	/* a block cannot run on into builtin.vcl */
+	if (!tl->opts->no_builtin) {
+		vcc_lex_source(tl, "builtin.vcl", VCC_builtin_vcl, 1, 0);
+		vcc_lex_eof(tl);
+	}
+	if (tl->ntoks == 1 + !tl->opts->no_builtin)
+		vcc_error(tl, NULL, "%s is empty; a VCL file starts with "
+		    "`vcl 4.1;`", file);
+	scan_names(tl);
+	parse_toplevel(tl);
+	check_program(tl);
+	*cp = emit_program(tl);
+}
+
+int
+VCC_Compile(const struct vcc_opts *opts, const char *file, const char *src,
+    char **cp, char **msgp)
+{
+	struct vcc tl[1];
+	volatile int ret = -1;
+
+	*cp = NULL;
+	memset(tl, 0, sizeof *tl);
+	tl->opts = opts;
+	if (setjmp(tl->bail) == 0) {
+		vcc_run(tl, file, src, cp);
+		ret = 0;
+	}
+	*msgp = strdup(tl->msg.s != NULL ? tl->msg.s : "");
+	vcc_free(tl);
+	return (ret);
+}
