@@ -71,12 +71,13 @@ VRT_TIME_string(VRT_CTX, VCL_TIME t)
 	return (vrt_ws_check(ctx, WS_Copy(ctx->ws, buf, strlen(buf))));
 }
 
+/* With its unit, "1024B", as the tests helper's e2e tests expect. */
 VCL_STRING
 VRT_BYTES_string(VRT_CTX, VCL_BYTES b)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_ws_check(ctx, WS_Printf(ctx->ws, "%ld", b)));
+	return (vrt_ws_check(ctx, WS_Printf(ctx->ws, "%ldB", b)));
 }
 
 VCL_STRING

@@ -508,17 +508,6 @@ VRT_r_now(VRT_CTX)
 	return (ctx->now);
 }
 
-VCL_HTTP
-VRT_r_req(VRT_CTX)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (!vrt_ok(ctx, "req",
-	    VM_CLIENT))
-		return (NULL);
-	return (ctx->http_req);
-}
-
 /* req.can_gzip: VV_MISSING, reads as 0. */
 VCL_BOOL
 VRT_r_req_can_gzip(VRT_CTX)
@@ -819,17 +808,6 @@ VRT_r_req_top_url(VRT_CTX)
 	return (vrt_slot(ctx->http_req_top, HTTP_HDR_URL));
 }
 
-VCL_HTTP
-VRT_r_bereq(VRT_CTX)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (!vrt_ok(ctx, "bereq",
-	    VM_(PIPE) | VM_BACKEND))
-		return (NULL);
-	return (ctx->http_bereq);
-}
-
 VCL_DURATION
 VRT_r_bereq_between_bytes_timeout(VRT_CTX)
 {
@@ -1009,17 +987,6 @@ VRT_l_bereq_url(VRT_CTX, VCL_STRING_SET v)
 	    VM_(PIPE) | VM_BACKEND))
 		return;
 	vrt_set_slot(ctx, ctx->http_bereq, HTTP_HDR_URL, v);
-}
-
-VCL_HTTP
-VRT_r_beresp(VRT_CTX)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (!vrt_ok(ctx, "beresp",
-	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
-		return (NULL);
-	return (ctx->http_beresp);
 }
 
 VCL_DURATION
@@ -1352,17 +1319,6 @@ VRT_r_obj_uncacheable(VRT_CTX)
 		return (0);
 	return (ctx->req != NULL && (ctx->req->is_hitmiss ||
 	    ctx->req->is_hitpass || ctx->req->is_pass));
-}
-
-VCL_HTTP
-VRT_r_resp(VRT_CTX)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (!vrt_ok(ctx, "resp",
-	    VM_(DELIVER) | VM_(SYNTH)))
-		return (NULL);
-	return (ctx->http_resp);
 }
 
 void
