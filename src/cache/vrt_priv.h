@@ -45,4 +45,9 @@ struct vrt_blob {
 struct sockaddr;
 int VRT_ip_from_sa(struct vrt_ip *ip, const struct sockaddr *sa);
 
+/* req.ttl and req.grace as VCL left them for the lookup; -1: not set. */
+struct req;
+double VRT_req_ttl_cap(struct req *);
+double VRT_req_grace_cap(struct req *);
+
 #endif /* VENEER_CACHE_VRT_PRIV_H */

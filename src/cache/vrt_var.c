@@ -257,6 +257,27 @@ vrt_req_dur(VRT_CTX, int grace)
 	return (req->vrt_ttl_set ? req->vrt_ttl : -1);
 }
 
+/* For the lookup (req_fsm.c): what VCL set for this request, or -1. */
+double
+VRT_req_ttl_cap(struct req *req)
+{
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	if (req->vrt_vxid != req->vxid || !req->vrt_ttl_set)
+		return (-1);
+	return (req->vrt_ttl);
+}
+
+double
+VRT_req_grace_cap(struct req *req)
+{
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	if (req->vrt_vxid != req->vxid || !req->vrt_grace_set)
+		return (-1);
+	return (req->vrt_grace);
+}
+
 static void
 vrt_set_req_dur(VRT_CTX, int grace, VCL_DURATION v)
 {

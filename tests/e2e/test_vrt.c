@@ -16,14 +16,20 @@
 
 #include "lib/harness.h"
 
+static unsigned o_count;
+
+/* 200, cacheable for 100 s, the body numbering the fetch. */
 static void
 o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 {
+	char body[32];
 
 	(void)req;
 	(void)priv;
+	(void)snprintf(body, sizeof body, "n=%u",
+	    __atomic_add_fetch(&o_count, 1, __ATOMIC_RELAXED));
 	(void)ORIGIN_Respond(oc, 200, "Cache-Control: max-age=100\r\n",
-	    "body", -1);
+	    body, -1);
 }
 
 struct t {
@@ -38,6 +44,7 @@ t_start(struct t *t, const char *vcl)
 	char *path, *text;
 	FILE *f;
 
+	o_count = 0;
 	t->o = ORIGIN_New(o_handler, NULL);
 	t->v = VND_New();
 	ck_assert_int_gt(asprintf(&path, "%s/t.vcl", VND_Dir(t->v)), 0);
@@ -199,6 +206,45 @@ START_TEST(issue_0012_acl_most_specific_entry)
 }
 END_TEST
 
+/* req.ttl and req.grace cap what a lookup accepts as a hit. */
+START_TEST(issue_0012_req_ttl_and_grace_cap_the_lookup)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_recv {\n"
+	    "\tif (req.http.X-Fresh) {\n"
+	    "\t\tset req.ttl = 0s;\n"
+	    "\t\tset req.grace = 0s;\n"
+	    "\t}\n"
+	    "\tif (req.http.X-Lax) {\n"
+	    "\t\tset req.ttl = 1h;\n"
+	    "\t}\n"
+	    "\tset req.http.X-Ttl = req.ttl;\n"
+	    "}\n"
+	    "sub vcl_deliver { set resp.http.X-Ttl = req.http.X-Ttl; }\n");
+	m = CLIENT_Fetch(t.cl, "GET", "/c", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_str_eq(m->body, "n=1");
+	hdr_is(m, "X-Ttl", "-1.000");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/c", "X-Lax: 1\r\n", HX_T_SLOW);
+	ck_assert_str_eq(m->body, "n=1");
+	hdr_is(m, "X-Ttl", "3600.000");
+	HX_MsgFree(&m);
+	/* A cap of 0: the 100 s object is too old, and no grace either. */
+	m = CLIENT_Fetch(t.cl, "GET", "/c", "X-Fresh: 1\r\n", HX_T_SLOW);
+	ck_assert_str_eq(m->body, "n=2");
+	hdr_is(m, "X-Ttl", "0.000");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/c", NULL, HX_T_SLOW);
+	ck_assert_str_eq(m->body, "n=2");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
 static Suite *
 vrt_suite(void)
 {
@@ -211,6 +257,7 @@ vrt_suite(void)
 	tcase_add_test(tc, issue_0012_client_side_variables);
 	tcase_add_test(tc, issue_0012_fetch_and_object_variables);
 	tcase_add_test(tc, issue_0012_acl_most_specific_entry);
+	tcase_add_test(tc, issue_0012_req_ttl_and_grace_cap_the_lookup);
 	suite_add_tcase(s, tc);
 	return (s);
 }
