@@ -56,7 +56,6 @@ std_case(VRT_CTX, VCL_STRANDS s, int up)
 		for (p = s->p[i]; p != NULL && *p != '\0'; p++) {
 			if (l + 1 >= avail) {
 				WS_Release(ctx->ws, 0);
-				WS_MarkOverflow(ctx->ws);
 				VRT_fail(ctx, "std.%s: out of workspace",
 				    up ? "toupper" : "tolower");
 				return (NULL);

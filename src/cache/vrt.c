@@ -99,8 +99,12 @@ VRT_StrandsWS(struct ws *ws, const char *h, const struct strands *s)
 	WS_Release(ws, (size_t)(p - b) + 1);
 	return (b);
 overflow:
+	/*
+	 * Not marked overflowed: the callers in VCL fail the method,
+	 * which answers 503 (issue 12); a marked workspace would make the
+	 * request a bare 500 instead.  VRT_SetHdr marks it itself.
+	 */
 	WS_Release(ws, 0);
-	WS_MarkOverflow(ws);
 	return (NULL);
 }
 
@@ -372,6 +376,7 @@ VRT_SetHdr(VRT_CTX, VCL_HEADER hs, const struct strands *value)
 	(void)snprintf(prefix, sizeof prefix, "%s: ", name);
 	line = VRT_StrandsWS(hp->ws, prefix, value);
 	if (line == NULL) {
+		WS_MarkOverflow(hp->ws);
 		VSLb(ctx->vsl, SLT_LostHeader, "%s", name);
 		return;
 	}

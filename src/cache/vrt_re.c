@@ -243,8 +243,8 @@ VRT_regsub(VRT_CTX, int all, VCL_STRING subject, VCL_REGEX re,
 	}
 	vrt_re_put(&o, subject + start, len - start);
 	if (!o.ok) {
+		/* Failing the method answers 503; no overflow mark (500). */
 		WS_Release(ctx->ws, 0);
-		WS_MarkOverflow(ctx->ws);
 		VRT_fail(ctx, "%s: out of workspace",
 		    all ? "regsuball" : "regsub");
 		return (NULL);

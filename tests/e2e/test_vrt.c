@@ -245,6 +245,30 @@ START_TEST(issue_0012_req_ttl_and_grace_cap_the_lookup)
 }
 END_TEST
 
+/* regsuball that cannot fit the workspace fails the request: 503. */
+START_TEST(issue_0012_regsuball_overflow_is_503)
+{
+	struct t t;
+	struct hx_msg *m;
+	char url[1100];
+
+	t_start(&t,
+	    "sub vcl_recv {\n"
+	    "\tset req.http.X-Big = regsuball(req.url, \"a\",\n"
+	    "\t    \"0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789\");\n"
+	    "\treturn (synth(200));\n"
+	    "}\n");
+	url[0] = '/';
+	memset(url + 1, 'a', sizeof url - 2);
+	url[sizeof url - 1] = '\0';
+	m = CLIENT_Fetch(t.cl, "GET", url, NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
 static Suite *
 vrt_suite(void)
 {
@@ -258,6 +282,7 @@ vrt_suite(void)
 	tcase_add_test(tc, issue_0012_fetch_and_object_variables);
 	tcase_add_test(tc, issue_0012_acl_most_specific_entry);
 	tcase_add_test(tc, issue_0012_req_ttl_and_grace_cap_the_lookup);
+	tcase_add_test(tc, issue_0012_regsuball_overflow_is_503);
 	suite_add_tcase(s, tc);
 	return (s);
 }

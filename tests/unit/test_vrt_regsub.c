@@ -138,7 +138,8 @@ START_TEST(test_regsub_overflow)
 	s = sub(1, "aaaaaaaaaaaaaaaaaaaa", "a", "bbbb");
 	ck_assert_ptr_null(s);
 	ck_assert(ctx->failed);
-	ck_assert(WS_Overflowed(ws));
+	/* A VCL failure (503), not a marked workspace (a bare 500). */
+	ck_assert(!WS_Overflowed(ws));
 }
 END_TEST
 
