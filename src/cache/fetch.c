@@ -365,12 +365,9 @@ bo_merge_304(struct busyobj *bo)
 /*
  * The backend side of a fetch up to the response head, VCL included:
  * vcl_backend_fetch, the exchange (retried as VCL says), the TTL the
- * headers give, vcl_backend_response or vcl_backend_error.  Returns 0
- * with bo->beresp ready (real or synthetic), -1 when VCL abandoned the
- * fetch, -2 when the client's request body failed, -3 when the backend
- * failed and the stale copy (bo->stale_oc) may be served instead.
+ * headers give, vcl_backend_response or vcl_backend_error.
  */
-static int
+static enum fetch_result
 bo_run(struct worker *wrk, struct busyobj *bo)
 {
 	enum vcl_ret ret;
@@ -383,7 +380,7 @@ bo_run(struct worker *wrk, struct busyobj *bo)
 			i = bo_fetch_once(wrk, bo);
 			if (i == H1F_REQBODY) {
 				bo_close(bo, "request body failed");
-				return (-2);
+				return (FR_REQBODY);
 			}
 			if (i != H1F_OK || bo_backend_failed(bo)) {
 				if (bo_stale_ok(bo)) {
@@ -391,7 +388,7 @@ bo_run(struct worker *wrk, struct busyobj *bo)
 					bo->fwd_status = i == H1F_OK ?
 					    bo->beresp->status : 0;
 					bo_close(bo, "stale-if-error");
-					return (-3);
+					return (FR_STALE);
 				}
 				if (i != H1F_OK) {
 					ret = bo_error(wrk, bo);
@@ -406,10 +403,10 @@ bo_run(struct worker *wrk, struct busyobj *bo)
 			FETCH_Ttl(bo);
 			ret = bo_method(bo, VCL_MET_BACKEND_RESPONSE);
 			if (ret == VCL_RET_DELIVER)
-				return (0);
+				return (FR_OK);
 			if (ret == VCL_RET_PASS) {
 				bo->hfp = 1;
-				return (0);
+				return (FR_OK);
 			}
 			if (ret == VCL_RET_ERROR || ret == VCL_RET_FAIL) {
 				ret = bo_error(wrk, bo);
@@ -418,18 +415,18 @@ bo_run(struct worker *wrk, struct busyobj *bo)
 			break;
 		case VCL_RET_DELIVER:
 			assert(bo->synth);
-			return (0);
+			return (FR_OK);
 		case VCL_RET_ERROR:
 		case VCL_RET_FAIL:
 			if (bo->synth)
-				return (-1);
+				return (FR_ABANDON);
 			ret = bo_error(wrk, bo);
 			continue;
 		case VCL_RET_RETRY:
 			break;
 		case VCL_RET_ABANDON:
 			bo_close(bo, "abandoned");
-			return (-1);
+			return (FR_ABANDON);
 		default:
 			WRONG("backend method return");
 		}
@@ -449,7 +446,7 @@ bo_run(struct worker *wrk, struct busyobj *bo)
 	}
 }
 
-int
+enum fetch_result
 FETCH_Pass(struct worker *wrk, struct req *req)
 {
 	struct busyobj *bo;
@@ -459,7 +456,7 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	assert(req->bo == NULL);
 	bo = bo_new(wrk, req, "pass");
 	if (bo == NULL)
-		return (-1);
+		return (FR_ABANDON);
 	req->bo = bo;
 	VSC_Count(wrk->stats, s_fetch, 1);
 	bo_build_bereq(bo, req, NULL);
@@ -798,16 +795,19 @@ bo_fetch_task(struct worker *wrk, void *priv)
 	struct busyobj *bo;
 	struct objcore *target = NULL;
 	unsigned marker = 0;
+	enum fetch_result fr;
 	int i;
 
 	CAST_OBJ_NOTNULL(bo, priv, BUSYOBJ_MAGIC);
 	bo->wrk = wrk;
-	i = bo_run(wrk, bo);
-	if (i == -3) {
+	fr = bo_run(wrk, bo);
+	if (fr == FR_STALE) {
 		bo_publish_stale(wrk, bo);
 		goto done;
 	}
-	if (i == 0)
+	/* FR_REQBODY cannot be: a cache fetch sends no request body. */
+	assert(fr == FR_OK || fr == FR_ABANDON);
+	if (fr == FR_OK)
 		target = bo_store(wrk, bo, &marker);
 	bo_publish(wrk, bo, target, marker);
 	if (target != NULL) {
