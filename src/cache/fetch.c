@@ -514,6 +514,9 @@ static bo_step_f * const bo_steps[] = {
 #include "cache/fetch_steps.h"
 };
 
+_Static_assert(sizeof bo_steps / sizeof bo_steps[0] == F_STP_DONE,
+    "fetch_steps.h: a step without a function");
+
 static enum fetch_result
 bo_run(struct worker *wrk, struct busyobj *bo)
 {

@@ -1060,6 +1060,10 @@ static const char * const req_step_names[] = {
 	[R_STP_DONE] = "done",
 };
 
+/* Every step but DONE has a function: the list makes both arrays. */
+_Static_assert(sizeof req_steps / sizeof req_steps[0] == R_STP_DONE,
+    "req_steps.h: a step without a function");
+
 const char *
 REQ_StepName(enum req_step step)
 {

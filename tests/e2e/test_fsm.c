@@ -114,6 +114,63 @@ START_TEST(issue_0012_restart_bounded)
 }
 END_TEST
 
+/* return (restart) from each client method that may: counted once. */
+START_TEST(issue_0012_restart_from_each_method)
+{
+	static const char * const urls[] = {
+		"/recv", "/pass", "/miss", "/hit", "/purge", "/synth",
+		"/deliver",
+	};
+	struct origin *o = CO_New();
+	struct vnd *v;
+	struct client *cl;
+	struct hx_msg *m;
+	unsigned u;
+
+	v = fsm_start(o, "sub vcl_recv {\n"
+	    "  if (req.restarts > 0) { return (hash); }\n"
+	    "  if (req.url == \"/recv\") { return (restart); }\n"
+	    "  if (req.url == \"/pass\") { return (pass); }\n"
+	    "  if (req.url == \"/purge\") { return (purge); }\n"
+	    "  if (req.url == \"/synth\") { return (synth(600)); }\n"
+	    "}\n"
+	    "sub vcl_pass { if (req.restarts == 0) { return (restart); } }\n"
+	    "sub vcl_miss {\n"
+	    "  if (req.url == \"/miss\" && req.restarts == 0) {\n"
+	    "    return (restart);\n"
+	    "  }\n"
+	    "}\n"
+	    "sub vcl_hit {\n"
+	    "  if (req.http.X-R && req.restarts == 0) { return (restart); }\n"
+	    "}\n"
+	    "sub vcl_purge { return (restart); }\n"
+	    "sub vcl_synth {\n"
+	    "  if (resp.status == 600) { return (restart); }\n"
+	    "}\n"
+	    "sub vcl_deliver {\n"
+	    "  if (req.url == \"/deliver\" && req.restarts == 0) {\n"
+	    "    return (restart);\n"
+	    "  }\n"
+	    "  set resp.http.X-Restarts = req.restarts;\n"
+	    "}\n");
+	cl = VND_Connect(v);
+	/* Something cached for the hit. */
+	m = CO_Fetch(cl, "/hit", NULL);
+	ck_assert_int_eq(m->status, 200);
+	HX_MsgFree(&m);
+	for (u = 0; u < sizeof urls / sizeof urls[0]; u++) {
+		m = CO_Fetch(cl, urls[u], "X-R: 1\r\n");
+		ck_assert_msg(m->status == 200, "%s: %d", urls[u], m->status);
+		ck_assert_msg(HX_Header(m, "X-Restarts") != NULL &&
+		    !strcmp(HX_Header(m, "X-Restarts"), "1"), "%s: %s",
+		    urls[u], HX_Header(m, "X-Restarts"));
+		HX_MsgFree(&m);
+	}
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /* synth from hit, miss, pass and deliver; vcl_synth failing closes. */
 START_TEST(issue_0012_synth_everywhere)
 {
@@ -208,6 +265,7 @@ fsm_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, issue_0012_hit_returns_miss);
 	tcase_add_test(tc, issue_0012_restart_bounded);
+	tcase_add_test(tc, issue_0012_restart_from_each_method);
 	tcase_add_test(tc, issue_0012_synth_everywhere);
 	tcase_add_test(tc, issue_0012_pass_duration);
 	suite_add_tcase(s, tc);
