@@ -5,8 +5,9 @@
  * what compiled VCL returns, where the builtin policy never returns it:
  * vcl_hit's return (miss), restarts bounded by max_restarts and counted
  * in req.restarts, synth from the client methods, a failing vcl_synth
- * (a bare 500 and close, no loop), return (pass(DURATION)), and
- * vcl_backend_fetch's return (error).
+ * (a bare 500 and close, no loop), return (pass(DURATION)),
+ * vcl_backend_fetch's return (error), vcl_backend_response's retry
+ * (bounded by max_retries) and abandon.
  */
 
 #include "config.h"
@@ -230,6 +231,8 @@ START_TEST(issue_0012_pass_duration)
 
 	v = fsm_start(o, "sub vcl_backend_response {\n"
 	    "  if (bereq.url == \"/hfp\") { return (pass(60s)); }\n"
+	    "  if (bereq.url == \"/retry\") { return (retry); }\n"
+	    "  if (bereq.url == \"/abandon\") { return (abandon); }\n"
 	    "}\n"
 	    "sub vcl_backend_fetch {\n"
 	    "  if (bereq.url == \"/err\") { return (error); }\n"
@@ -249,6 +252,15 @@ START_TEST(issue_0012_pass_duration)
 	ck_assert_int_eq(m->status, 503);
 	HX_MsgFree(&m);
 	ck_assert_uint_eq(ORIGIN_NReq(o), 3);
+	/* retry: the first try and max_retries (4) more, then a 503. */
+	m = CO_Fetch(cl, "/retry", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(ORIGIN_NReq(o), 8);
+	m = CO_Fetch(cl, "/abandon", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(ORIGIN_NReq(o), 9);
 	CLIENT_Free(&cl);
 	VND_Finish(&v, &o);
 }
