@@ -4,8 +4,9 @@
  * req_fsm.c -- the client request state machine: recv, pass, pipe, hash,
  * miss, fetch, deliver, synth, transmit.  Each step calls its VCL method
  * and obeys the action it returns; restart goes back to recv, bounded by
- * max_restarts.  One function per step.  Runs on the session's worker;
- * no locks.
+ * max_restarts.  One function per step, listed in req_steps.h; each
+ * returns the next step, and REQ_Process dispatches through the table
+ * made from that list.  Runs on the session's worker; no locks.
  *
  * The cache steps: lookup (hit, grace, miss, hit-for-miss/pass, or
  * waiting for another request's fetch of the same object), hit and
