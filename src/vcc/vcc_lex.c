@@ -55,18 +55,33 @@ vcc_strdup(struct vcc *tl, const char *s)
 	return (vcc_strndup(tl, s, strlen(s)));
 }
 
-/* Buffers live outside the arena: they grow; vcc frees them at the end. */
+/*
+ * Buffers grow in the arena too (their entry is replaced when they
+ * move), so an error leaving through longjmp leaks none of them.
+ */
 static void
-vbuf_grow(struct vbuf *vb, size_t add)
+vbuf_grow(struct vcc *tl, struct vbuf *vb, size_t add)
 {
+	size_t i;
+	char *n;
 
 	if (vb->len + add + 1 <= vb->cap)
 		return;
 	while (vb->len + add + 1 > vb->cap)
 		vb->cap = vb->cap ? vb->cap * 2 : 256;
-	vb->s = realloc(vb->s, vb->cap);
-	if (vb->s == NULL)
+	if (vb->s == NULL) {
+		vb->s = vcc_alloc(tl, vb->cap);
+		return;
+	}
+	for (i = tl->narena; i > 0; i--)
+		if (tl->arena[i - 1] == vb->s)
+			break;
+	assert(i > 0);
+	n = realloc(vb->s, vb->cap);
+	if (n == NULL)
 		abort();
+	tl->arena[i - 1] = n;
+	vb->s = n;
 }
 
 void
@@ -74,8 +89,7 @@ vbuf_cat(struct vcc *tl, struct vbuf *vb, const char *s)
 {
 	size_t l = strlen(s);
 
-	(void)tl;
-	vbuf_grow(vb, l);
+	vbuf_grow(tl, vb, l);
 	memcpy(vb->s + vb->len, s, l + 1);
 	vb->len += l;
 }
@@ -86,12 +100,11 @@ vbuf_vprintf(struct vcc *tl, struct vbuf *vb, const char *fmt, va_list ap)
 	va_list ap2;
 	int n;
 
-	(void)tl;
 	va_copy(ap2, ap);
 	n = vsnprintf(NULL, 0, fmt, ap2);
 	va_end(ap2);
 	assert(n >= 0);
-	vbuf_grow(vb, (size_t)n);
+	vbuf_grow(tl, vb, (size_t)n);
 	(void)vsnprintf(vb->s + vb->len, (size_t)n + 1, fmt, ap);
 	vb->len += (size_t)n;
 }
@@ -126,7 +139,6 @@ vcc_cstr(struct vcc *tl, const char *s)
 	}
 	vbuf_cat(tl, &vb, "\"");
 	r = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (r);
 }
 
@@ -146,8 +158,10 @@ vcc_report(struct vcc *tl, const struct token *t, const char *kind,
 	}
 	vbuf_printf(tl, &tl->msg, "%s:%u:%u: %s: %s\n", t->src->name,
 	    t->line, t->col, kind, buf);
-	lb = t->b - (t->col - 1);
-	for (le = lb; *le != '\0' && *le != '\n'; le++)
+	/* The line from the text itself, not from col: never outside it. */
+	for (lb = t->b; lb > t->src->text && lb[-1] != '\n'; lb--)
+		continue;
+	for (le = t->b; *le != '\0' && *le != '\n'; le++)
 		continue;
 	vbuf_printf(tl, &tl->msg, "  %.*s\n  ", (int)(le - lb), lb);
 	for (p = lb; p < t->b; p++)
@@ -156,7 +170,7 @@ vcc_report(struct vcc *tl, const struct token *t, const char *kind,
 	tlen = (size_t)(t->e - t->b);
 	if (t->b + tlen > le)
 		tlen = (size_t)(le - t->b);
-	for (u = 1; u < tlen; u++)
+	for (u = 1; u < tlen && u < 200; u++)
 		vbuf_cat(tl, &tl->msg, "~");
 	vbuf_cat(tl, &tl->msg, "\n");
 }
@@ -312,7 +326,7 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 	unsigned line = 1, u;
 	struct token *t, *inc;
 	size_t first = tl->ntoks, l;
-	char *ipath, *itext;
+	char *ipath, *itext, *itext_a;
 
 #define TOK_AT(tt, bb)	do {						\
 		t = vcc_newtok(tl);					\
@@ -471,17 +485,21 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 					vcc_error(tl, inc, "\"%s\" includes "
 					    "itself", inc->dec);
 			ipath = vcc_find_include(tl, src, inc->dec, &itext);
-			if (ipath == NULL || itext == NULL)
+			if (ipath == NULL || itext == NULL) {
+				free(itext);
 				vcc_error(tl, inc, "cannot find \"%s\" to "
 				    "include (looked beside %s and in "
 				    "vcl_path %s)", inc->dec, src->name,
 				    tl->opts->vcl_path != NULL ?
 				    tl->opts->vcl_path : "(empty)");
+			}
 			tl->ntoks -= 3;
 			tl->incl_stack[tl->nincl++] = inc->dec;
-			vcc_lex_source(tl, ipath, itext, 0, depth + 1);
-			tl->nincl--;
+			/* In the arena before anything can fail. */
+			itext_a = vcc_strdup(tl, itext);
 			free(itext);
+			vcc_lex_source(tl, ipath, itext_a, 0, depth + 1);
+			tl->nincl--;
 		}
 	}
 #undef TOK_AT
@@ -514,9 +532,18 @@ vcc_lex_eof(struct vcc *tl)
 	eof = vcc_newtok(tl);
 	eof->tok = T_EOF;
 	if (have) {
+		const char *p;
+
 		eof->src = last.src;
 		eof->b = eof->e = last.e;
 		eof->line = last.line;
-		eof->col = last.col + (unsigned)(last.e - last.b);
+		eof->col = last.col;
+		for (p = last.b; p < last.e; p++) {
+			if (*p == '\n') {
+				eof->line++;
+				eof->col = 1;
+			} else
+				eof->col++;
+		}
 	}
 }

@@ -40,6 +40,29 @@ static const char * const vtype_name[] = {
 	"ENUM", "ACL", "PROBE", "SUB", "REGEX",
 };
 
+static const char * const vtype_a[] = {
+	"a VOID",
+	"a STRING",
+	"a STRANDS",
+	"an INT",
+	"a REAL",
+	"a BOOL",
+	"a DURATION",
+	"a BYTES",
+	"a TIME",
+	"an IP",
+	"a BACKEND",
+	"a BLOB",
+	"a BODY",
+	"an HTTP",
+	"a HEADER",
+	"an ENUM",
+	"an ACL",
+	"a PROBE",
+	"a SUB",
+	"a REGEX",
+};
+
 /* The tables ------------------------------------------------------------*/
 
 struct vvar {
@@ -331,7 +354,6 @@ meth_list(struct vcc *tl, unsigned mask, const char *conj)
 		vbuf_cat(tl, &vb, vcc_meths[u].name);
 	}
 	r = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (r);
 }
 
@@ -427,7 +449,6 @@ e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
 	vbuf_vprintf(tl, &vb, fmt, ap);
 	va_end(ap);
 	e->c = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	if (t == V_STRING) {
 		e->pcs = vcc_alloc(tl, sizeof *e->pcs);
 		e->pcs[0] = e->c;
@@ -464,8 +485,8 @@ e_tostring(struct vcc *tl, struct expr *e)
 	case V_IP:		f = "VRT_IP_string(ctx, %s)"; break;
 	case V_BLOB:		f = "VRT_BLOB_string(ctx, %s)"; break;
 	default:
-		vcc_error(tl, e->t0, "a %s cannot be used as a string",
-		    vtype_name[e->t]);
+		vcc_error(tl, e->t0, "%s cannot be used as a string",
+		    vtype_a[e->t]);
 	}
 	return (e_new(tl, V_STRING, e->t0, f, e->c));
 }
@@ -486,7 +507,6 @@ e_strands(struct vcc *tl, struct expr *e)
 		vbuf_printf(tl, &vb, "%s%s", u ? ", " : "", e->pcs[u]);
 	vbuf_cat(tl, &vb, "}}");
 	r = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (r);
 }
 
@@ -522,8 +542,8 @@ e_bool(struct vcc *tl, struct expr *e)
 	case V_DURATION:
 		return (cat3(tl, "(", e->c, " > 0)"));
 	default:
-		vcc_error(tl, e->t0, "a %s cannot be a condition (true or "
-		    "false)", vtype_name[e->t]);
+		vcc_error(tl, e->t0, "%s cannot be a condition (true or "
+		    "false)", vtype_a[e->t]);
 	}
 }
 
@@ -544,20 +564,18 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 		return (e_string1(tl, e));
 	if (want == V_STRANDS || want == V_BODY)
 		return (e_strands(tl, e));
-	if (want == V_BOOL)
-		return (e_bool(tl, e));
 	if (e->t == want)
 		return (e->c);
 	if (want == V_REAL && e->t == V_INT)
 		return (cat3(tl, "(VCL_REAL)(", e->c, ")"));
 	if ((want == V_DURATION || want == V_BYTES) &&
 	    (e->t == V_INT || e->t == V_REAL) && e->constant)
-		vcc_error(tl, e->t0, "%s needs a %s: a number with a unit "
-		    "(%s)", what, vtype_name[want], want == V_DURATION ?
+		vcc_error(tl, e->t0, "%s needs %s: a number with a unit "
+		    "(%s)", what, vtype_a[want], want == V_DURATION ?
 		    "10s, 2m, 1h, 1d; units ms s m h d w y" :
 		    "512B, 10KB, 1MB; units B KB MB GB TB");
-	vcc_error(tl, e->t0, "%s needs a %s, not a %s", what,
-	    vtype_name[want], vtype_name[e->t]);
+	vcc_error(tl, e->t0, "%s needs %s, not %s", what,
+	    vtype_a[want], vtype_a[e->t]);
 }
 
 static struct expr *parse_expr(struct vcc *tl);
@@ -645,7 +663,7 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat)
 		(void)pcre2_get_error_message(err, msg, sizeof msg);
 		et = *t;
 		/* Point into the literal where we can (one-line strings). */
-		if (t->b[0] == '"' && t->b[1] != '"' && off < strlen(pat)) {
+		if (t->b[0] == '"' && t->b[1] != '"' && off <= strlen(pat)) {
 			et.b = t->b + 1 + off;
 			et.e = et.b + 1;
 			et.col = t->col + 1 + (unsigned)off;
@@ -794,7 +812,6 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 	}
 	vbuf_cat(tl, &vb, ")");
 	e = e_new(tl, f->ret, t0, "%s", vb.s);
-	free(vb.s);
 	return (e);
 }
 
@@ -1008,14 +1025,9 @@ parse_unary(struct vcc *tl)
 		tl->pos++;
 		e = parse_unary(tl);
 		if (!is_num(e->t) || e->t == V_TIME)
-			vcc_error(tl, t, "cannot negate a %s",
-			    vtype_name[e->t]);
+			vcc_error(tl, t, "cannot negate %s",
+			    vtype_a[e->t]);
 		return (e_new(tl, e->t, t, "(-%s)", e->c));
-	}
-	if (vcc_is(t, "!")) {
-		tl->pos++;
-		e = parse_unary(tl);
-		return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
 	}
 	return (parse_prim(tl));
 }
@@ -1044,9 +1056,9 @@ parse_mul(struct vcc *tl)
 		    b->t == V_BYTES))
 			rt = b->t;
 		else
-			vcc_error(tl, op, "cannot %s a %s and a %s",
+			vcc_error(tl, op, "cannot %s %s and %s",
 			    vcc_is(op, "*") ? "multiply" : "divide",
-			    vtype_name[a->t], vtype_name[b->t]);
+			    vtype_a[a->t], vtype_a[b->t]);
 		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
 		    "((VCL_INT)0)"))
 			vcc_error(tl, op, "division by zero");
@@ -1103,9 +1115,9 @@ parse_add(struct vcc *tl)
 		else if (a->t == V_TIME && b->t == V_TIME && *op->b == '-')
 			rt = V_DURATION;
 		else
-			vcc_error(tl, op, "cannot %s a %s and a %s",
+			vcc_error(tl, op, "cannot %s %s and %s",
 			    *op->b == '+' ? "add" : "subtract",
-			    vtype_name[a->t], vtype_name[b->t]);
+			    vtype_a[a->t], vtype_a[b->t]);
 		a = e_new(tl, rt, op, "(%s %c %s)", a->c, *op->b, b->c);
 	}
 	return (a);
@@ -1116,7 +1128,7 @@ parse_cmp(struct vcc *tl)
 {
 	struct expr *a, *b;
 	const struct token *op, *rt;
-	const char *cop, *re;
+	const char *cop, *re, *pat;
 	struct vsym *acl;
 	int neg;
 
@@ -1139,8 +1151,9 @@ parse_cmp(struct vcc *tl)
 		if (a->t != V_STRING)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
-			    "not a %s", vtype_name[a->t]);
-		re = regex_ref(tl, tk(tl), parse_lit(tl, &rt));
+			    "not %s", vtype_a[a->t]);
+		pat = parse_lit(tl, &rt);
+		re = regex_ref(tl, rt, pat);
 		return (e_new(tl, V_BOOL, op, "(%sVRT_re_match(ctx, %s, %s))",
 		    neg ? "!" : "", e_string1(tl, a), re));
 	}
@@ -1152,8 +1165,8 @@ parse_cmp(struct vcc *tl)
 	b = parse_add(tl);
 	if (a->t == V_STRING || b->t == V_STRING) {
 		if (a->t != b->t)
-			vcc_error(tl, op, "cannot compare a %s with a %s",
-			    vtype_name[a->t], vtype_name[b->t]);
+			vcc_error(tl, op, "cannot compare %s with %s",
+			    vtype_a[a->t], vtype_a[b->t]);
 		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(%s, %s) %s 0)",
 		    e_string1(tl, a), e_string1(tl, b), cop));
 	}
@@ -1164,8 +1177,22 @@ parse_cmp(struct vcc *tl)
 	if (a->t == b->t && (a->t == V_BOOL || a->t == V_BACKEND) &&
 	    (vcc_is(op, "==") || vcc_is(op, "!=")))
 		return (e_new(tl, V_BOOL, op, "(%s %s %s)", a->c, cop, b->c));
-	vcc_error(tl, op, "cannot compare a %s with a %s using %s",
-	    vtype_name[a->t], vtype_name[b->t], cop);
+	vcc_error(tl, op, "cannot compare %s with %s using %s",
+	    vtype_a[a->t], vtype_a[b->t], cop);
+}
+
+/* ! binds looser than ~ and ==: `!client.ip ~ acl` negates the match. */
+static struct expr *
+parse_not(struct vcc *tl)
+{
+	const struct token *t = tk(tl);
+	struct expr *e;
+
+	if (!vcc_is(t, "!"))
+		return (parse_cmp(tl));
+	tl->pos++;
+	e = parse_not(tl);
+	return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
 }
 
 static struct expr *
@@ -1174,10 +1201,10 @@ parse_and(struct vcc *tl)
 	struct expr *a, *b;
 	const struct token *op;
 
-	a = parse_cmp(tl);
+	a = parse_not(tl);
 	while (vcc_is(tk(tl), "&&")) {
 		op = tk_next(tl);
-		b = parse_cmp(tl);
+		b = parse_not(tl);
 		a = e_new(tl, V_BOOL, op, "(%s &&\n\t    %s)", e_bool(tl, a),
 		    e_bool(tl, b));
 	}
@@ -1290,6 +1317,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	e = parse_expr(tl);
 	if (vcc_is(op, "=")) {
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
+		    v->t == V_STRING ? e_strands(tl, e) :
 		    e_convert(tl, e, v->t, v->name));
 	} else if (v->t == V_STRING && vcc_is(op, "+=")) {
 		sub_check(tl, t, CK_READ, v->rd, v->name);
@@ -1310,14 +1338,14 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    !(e->t == V_INT || e->t == V_REAL) :
 		    !(e->t == v->t || (v->t == V_REAL && e->t == V_INT) ||
 		    (v->t == V_TIME && e->t == V_DURATION)))
-			vcc_error(tl, op, "cannot %s a %s to a %s",
-			    tk_str(tl, op), vtype_name[e->t],
-			    vtype_name[v->t]);
+			vcc_error(tl, op, "cannot %s %s to %s",
+			    tk_str(tl, op), vtype_a[e->t],
+			    vtype_a[v->t]);
 		emit(tl, out, ind, "VRT_l_%s(ctx, VRT_r_%s(ctx) %c %s);\n",
 		    v->cname, v->cname, *op->b, e->c);
 	} else
-		vcc_error(tl, op, "%s cannot be used with a %s",
-		    tk_str(tl, op), vtype_name[v->t]);
+		vcc_error(tl, op, "%s cannot be used with %s",
+		    tk_str(tl, op), vtype_a[v->t]);
 	emit_failcheck(tl, out, ind);
 }
 
@@ -1414,7 +1442,7 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		e = parse_expr(tl);
 		if (e->t != V_INT)
 			vcc_error(tl, e->t0, "synth() takes a status code "
-			    "(INT) first, not a %s", vtype_name[e->t]);
+			    "(INT) first, not %s", vtype_a[e->t]);
 		if (vcc_is(tk(tl), ",")) {
 			tl->pos++;
 			reason = e_string1(tl, parse_expr(tl));
@@ -1471,6 +1499,9 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	if (t->tok != T_ID)
 		vcc_error(tl, t, "expected a statement (set, unset, if, "
 		    "return, call, ...), found '%s'", tk_desc(tl, t));
+	if (vcc_is(t, "else") || vcc_is(t, "elsif") || vcc_is(t, "elseif"))
+		vcc_error(tl, t, "`%s` without an `if` before it",
+		    tk_str(tl, t));
 	tl->pos++;
 	emit(tl, out, ind, "/* %s:%u */\n", t->src->name, t->line);
 	if (vcc_is(t, "set")) {
@@ -1578,6 +1609,9 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    "backends work)");
 	} else if (vcc_is(tk(tl), "(") && (f = func_find(tl, t)) != NULL) {
 		e = parse_call(tl, f, t);
+		if (e->t != V_VOID)
+			vcc_warn(tl, t, "the %s that %s() returns is not "
+			    "used", vtype_name[e->t], tk_str(tl, t));
 		emit(tl, out, ind, "%s%s;\n", e->t == V_VOID ? "" : "(void)",
 		    e->c);
 		emit_failcheck(tl, out, ind);
@@ -1715,7 +1749,6 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	}
 	t = tk(tl);
 	tl->pos++;
-	free(vb.s);
 	if (url != NULL && req != NULL)
 		vcc_error(tl, t, "a probe has .url or .request, not both");
 	if (threshold > window)
@@ -1954,7 +1987,6 @@ parse_acl(struct vcc *tl)
 	    s->idx);
 	vbuf_printf(tl, &P(tl)->discard, "\t\tVRT_acl_fini(&vgc_acl_%u);\n",
 	    s->idx);
-	free(vb.s);
 }
 
 static void
@@ -2054,8 +2086,12 @@ parse_toplevel(struct vcc *tl)
 
 	for (;;) {
 		t = tk(tl);
-		if (t->tok == T_EOF)
-			break;
+		if (t->tok == T_EOF) {
+			if (tl->pos + 1 >= tl->ntoks)
+				break;
+			tl->pos++;	/* the end of the user's files */
+			continue;
+		}
 		if (t->src != cursrc) {
 			/* The main file must start with its version. */
 			if (cursrc == NULL && t->src->builtin)
@@ -2161,7 +2197,6 @@ ret_list(struct vcc *tl, unsigned u)
 		vbuf_cat(tl, &vb, vcc_rets[r]);
 	}
 	l = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (l);
 }
 
@@ -2310,7 +2345,6 @@ emit_program(struct vcc *tl)
 		    vcc_meths[u].field, vcc_meths[u].field);
 	vbuf_cat(tl, &out, "};\n");
 	r = strdup(out.s);
-	free(out.s);
 	return (r);
 }
 
@@ -2325,13 +2359,9 @@ vcc_free(struct vcc *tl)
 
 	if (p != NULL) {
 		for (s = p->subs; s != NULL; s = s->next) {
-			free(s->body.s);
 			free(s->checks);
 			free(s->calls);
 		}
-		free(p->decl.s);
-		free(p->load.s);
-		free(p->discard.s);
 	}
 	for (i = 0; i < tl->narena; i++)
 		free(tl->arena[i]);
@@ -2381,10 +2411,12 @@ vcc_run(struct vcc *tl, const char *file, const char *src, char **cp)
 	if (src == NULL)
 		src = vcc_read_main(tl, file);
 	vcc_lex_source(tl, file, src, 0, 0);
-	if (!tl->opts->no_builtin)
+	vcc_lex_eof(tl);	/* a block cannot run on into builtin.vcl */
+	if (!tl->opts->no_builtin) {
 		vcc_lex_source(tl, "builtin.vcl", VCC_builtin_vcl, 1, 0);
-	vcc_lex_eof(tl);
-	if (tl->ntoks == 1)
+		vcc_lex_eof(tl);
+	}
+	if (tl->ntoks == 1 + !tl->opts->no_builtin)
 		vcc_error(tl, NULL, "%s is empty; a VCL file starts with "
 		    "`vcl 4.1;`", file);
 	scan_names(tl);
@@ -2408,7 +2440,6 @@ VCC_Compile(const struct vcc_opts *opts, const char *file, const char *src,
 		ret = 0;
 	}
 	*msgp = strdup(tl->msg.s != NULL ? tl->msg.s : "");
-	free(tl->msg.s);
 	vcc_free(tl);
 	return (ret);
 }

@@ -1,0 +1,546 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_vcc.c -- unit tests of the VCL compiler: the legality table (for
+ * every method, every variable it may not read, set or unset is refused
+ * with the message that says where it does exist, and every one it may
+ * is accepted), the actions each method may return, types and
+ * conversions, the VCL 4.0 forms kept working, includes, unused
+ * declarations, inline C, error positions; and the C of good VCL
+ * compiled by the system compiler with -Wall -Werror.
+ */
+
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vcc/vcc.h"
+#include "vrt.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof (a) / sizeof (a)[0])
+#endif
+
+#define BE	"vcl 4.1;\nimport std;\n" \
+		"backend default { .host = \"127.0.0.1\"; }\n"
+
+static struct vcc_opts opts = { "", 1, 0, 0 };
+
+/* Compile; returns 0/-1 and leaves the messages in *msgp (caller frees). */
+static int
+comp(const char *src, char **cp, char **msgp)
+{
+	char *c = NULL;
+	int r;
+
+	r = VCC_Compile(&opts, "t.vcl", src, &c, msgp);
+	if (cp != NULL)
+		*cp = c;
+	else
+		free(c);
+	return (r);
+}
+
+static void
+ok(const char *src)
+{
+	char *msg;
+
+	ck_assert_msg(comp(src, NULL, &msg) == 0, "should compile:\n%s\n%s",
+	    src, msg);
+	free(msg);
+}
+
+/* Fails at line:col with what in the message. */
+static void
+bad(const char *src, const char *where, const char *what)
+{
+	char *msg, want[64];
+
+	ck_assert_msg(comp(src, NULL, &msg) != 0, "should fail:\n%s", src);
+	if (*where == '\0')
+		(void)snprintf(want, sizeof want, "error:");
+	else
+		(void)snprintf(want, sizeof want, "t.vcl:%s: error:", where);
+	ck_assert_msg(strstr(msg, want) != NULL, "expected %s in:\n%s\nfor:\n%s",
+	    want, msg, src);
+	ck_assert_msg(what == NULL || strstr(msg, what) != NULL,
+	    "expected \"%s\" in:\n%s", what, msg);
+	free(msg);
+}
+
+/* The tables, as the compiler sees them. */
+static const struct {
+	const char	*name;
+	const char	*type;
+	unsigned	rd, wr, un;
+} vars[] = {
+#define VCL_VAR(c, n, T, rd, wr, un, fl, doc)	{ n, #T, rd, wr, un },
+#include "vcl_vars.h"
+};
+
+static const struct {
+	const char	*prefix;
+	unsigned	rd, wr, un;
+} hdrs[] = {
+#define VCL_HDR(w, n, rd, wr, un, doc)	{ n, rd, wr, un },
+#include "vcl_vars.h"
+};
+
+static const struct {
+	const char	*name;
+	unsigned	idx;
+	unsigned	rets;
+} meths[] = {
+#define VCL_MET(l, U, side, rets)	{ "vcl_" #l, VCL_MET_##U, rets },
+#include "vcl_returns.h"
+};
+
+static const char * const rets[] = {
+	"none",
+#define VCL_RET(l, U)	#l,
+#include "vcl_returns.h"
+};
+
+/* A value of the type, usable in any method. */
+static const char *
+value_of(const char *type)
+{
+	if (!strcmp(type, "STRING") || !strcmp(type, "BODY"))
+		return ("\"x\"");
+	if (!strcmp(type, "INT"))
+		return ("1");
+	if (!strcmp(type, "REAL"))
+		return ("1.5");
+	if (!strcmp(type, "BOOL"))
+		return ("true");
+	if (!strcmp(type, "DURATION"))
+		return ("1s");
+	if (!strcmp(type, "BYTES"))
+		return ("1KB");
+	if (!strcmp(type, "TIME"))
+		return ("now");
+	if (!strcmp(type, "BACKEND"))
+		return ("default");
+	return (NULL);
+}
+
+static void
+legality(const char *name, const char *type, unsigned rd, unsigned wr,
+    unsigned un, int hdr)
+{
+	char src[1024], mname[64], *msg;
+	const char *v;
+	unsigned m, bit;
+	int r;
+
+	for (m = 0; m < ARRAY_SIZE(meths); m++) {
+		bit = 1U << meths[m].idx;
+		(void)snprintf(mname, sizeof mname, "in %s", meths[m].name);
+		/* read */
+		(void)snprintf(src, sizeof src, BE "sub %s {\n"
+		    "\tstd.log(\"\" + %s);\n}\n", meths[m].name, name);
+		r = comp(src, NULL, &msg);
+		if (rd & bit)
+			ck_assert_msg(r == 0, "%s readable %s:\n%s", name,
+			    mname, msg);
+		else
+			ck_assert_msg(r != 0 && strstr(msg, "t.vcl:5:") &&
+			    (strstr(msg, "is not available") ||
+			    strstr(msg, "cannot be read")),
+			    "%s not readable %s:\n%s", name, mname, msg);
+		free(msg);
+		/* set */
+		v = hdr ? "\"x\"" : value_of(type);
+		if (v != NULL) {
+			(void)snprintf(src, sizeof src, BE "sub %s {\n"
+			    "\tset %s = %s;\n}\n", meths[m].name, name, v);
+			r = comp(src, NULL, &msg);
+			if (wr & bit)
+				ck_assert_msg(r == 0, "%s settable %s:\n%s",
+				    name, mname, msg);
+			else
+				ck_assert_msg(r != 0 &&
+				    strstr(msg, "t.vcl:5:6:") != NULL &&
+				    (strstr(msg, "cannot be set") ||
+				    strstr(msg, "read-only")),
+				    "%s not settable %s:\n%s", name, mname,
+				    msg);
+			free(msg);
+		}
+		/* unset */
+		(void)snprintf(src, sizeof src, BE "sub %s {\n"
+		    "\tunset %s;\n}\n", meths[m].name, name);
+		r = comp(src, NULL, &msg);
+		if (un & bit)
+			ck_assert_msg(r == 0, "%s unsettable %s:\n%s", name,
+			    mname, msg);
+		else
+			ck_assert_msg(r != 0 && strstr(msg, "t.vcl:5:8:") &&
+			    strstr(msg, "cannot be unset"),
+			    "%s not unsettable %s:\n%s", name, mname, msg);
+		free(msg);
+	}
+}
+
+START_TEST(test_legality_vars)
+{
+	legality(vars[_i].name, vars[_i].type, vars[_i].rd, vars[_i].wr,
+	    vars[_i].un, 0);
+}
+END_TEST
+
+START_TEST(test_legality_headers)
+{
+	char name[64];
+
+	(void)snprintf(name, sizeof name, "%sX-Test", hdrs[_i].prefix);
+	legality(name, "STRING", hdrs[_i].rd, hdrs[_i].wr, hdrs[_i].un, 1);
+}
+END_TEST
+
+/* The teaching message names where the variable does exist. */
+START_TEST(test_legality_message)
+{
+	bad(BE "sub vcl_hit { set beresp.ttl = 1s; }\n", "4:19",
+	    "beresp.ttl cannot be set in vcl_hit; it can be set in "
+	    "vcl_backend_response and vcl_backend_error");
+	bad(BE "sub vcl_recv { if (beresp.ttl > 1s) { } }\n", "4:20",
+	    "beresp.ttl is not available in vcl_recv; it exists in "
+	    "vcl_backend_response and vcl_backend_error");
+	bad(BE "sub vcl_deliver { set req.xid = \"1\"; }\n", "4:23",
+	    "req.xid is read-only");
+	/* A user sub is judged by the methods that call it. */
+	bad(BE "sub s { set resp.http.X = \"1\"; }\n"
+	    "sub vcl_recv { call s; }\n", "4:13",
+	    "cannot be set in sub s (called from vcl_recv)");
+	ok(BE "sub s { set resp.http.X = \"1\"; }\n"
+	    "sub vcl_deliver { call s; }\n");
+	bad(BE "sub vcl_recv { set req.ur = \"/\"; }\n", "4:20",
+	    "did you mean req.url?");
+}
+END_TEST
+
+START_TEST(test_returns)
+{
+	char src[512], *msg, *c;
+	unsigned m, r, legal;
+	int rc;
+
+	for (m = 0; m < ARRAY_SIZE(meths); m++)
+		for (r = 1; r < ARRAY_SIZE(rets); r++) {
+			if (!strcmp(rets[r], "vcl"))
+				continue;
+			(void)snprintf(src, sizeof src, BE "sub %s {\n"
+			    "\treturn (%s%s);\n}\n", meths[m].name, rets[r],
+			    !strcmp(rets[r], "synth") ? "(200)" : "");
+			rc = comp(src, &c, &msg);
+			legal = meths[m].rets & (1U << r);
+			/* VCL 4.0's fetch in vcl_hit means miss */
+			if (meths[m].idx == VCL_MET_HIT &&
+			    !strcmp(rets[r], "fetch"))
+				legal = 1;
+			/* VCL 3's lookup in vcl_recv means hash */
+			if (meths[m].idx == VCL_MET_RECV &&
+			    !strcmp(rets[r], "lookup"))
+				legal = 1;
+			if (legal)
+				ck_assert_msg(rc == 0, "%s in %s:\n%s",
+				    rets[r], meths[m].name, msg);
+			else
+				ck_assert_msg(rc != 0 &&
+				    strstr(msg, "t.vcl:5:10: error: return") &&
+				    strstr(msg, " may return "),
+				    "%s in %s:\n%s", rets[r], meths[m].name,
+				    msg);
+			free(msg);
+			free(c);
+		}
+	bad(BE "sub vcl_recv { return (deliver); }\n", "4:24",
+	    "vcl_recv may return fail, hash, pass, pipe, purge, restart, "
+	    "synth or vcl");
+	bad(BE "sub vcl_recv { return (nonsense); }\n", "4:24",
+	    "unknown action");
+}
+END_TEST
+
+START_TEST(test_compat_4_0)
+{
+	char *c, *msg;
+
+	ck_assert_int_eq(comp(BE "sub vcl_hit { return (fetch); }\n", &c,
+	    &msg), 0);
+	ck_assert_ptr_nonnull(strstr(msg, "warning: return (fetch) in "
+	    "vcl_hit"));
+	ck_assert_ptr_nonnull(strstr(c, "return (VCL_RET_MISS);"));
+	free(c);
+	free(msg);
+	ck_assert_int_eq(comp(BE "sub vcl_recv { return (lookup); }\n", &c,
+	    &msg), 0);
+	ck_assert_ptr_nonnull(strstr(msg, "return (hash)"));
+	ck_assert_ptr_nonnull(strstr(c, "return (VCL_RET_HASH);"));
+	free(c);
+	free(msg);
+	ck_assert_int_eq(comp(BE "sub vcl_recv { remove req.http.X; }\n",
+	    NULL, &msg), 0);
+	ck_assert_ptr_nonnull(strstr(msg, "warning: `remove` is VCL 3"));
+	free(msg);
+	/* A feature that is not here compiles with a warning. */
+	ck_assert_int_eq(comp(BE "sub vcl_backend_response {\n"
+	    "\tset beresp.do_esi = true;\n}\n", NULL, &msg), 0);
+	ck_assert_ptr_nonnull(strstr(msg, "t.vcl:5:6: warning: "
+	    "beresp.do_esi is accepted but does nothing yet"));
+	free(msg);
+	/* An acl and a sub named like functions. */
+	ok(BE "acl ban { \"127.0.0.1\"; }\nsub purge { }\n"
+	    "sub vcl_recv { if (client.ip ~ ban) { call purge; } }\n");
+}
+END_TEST
+
+START_TEST(test_types)
+{
+	ok(BE "sub vcl_recv {\n"
+	    "\tset req.http.A = \"a\" \"b\" + 1 + 1.5 + 2s + now + true + "
+	    "client.ip + default + 1KB;\n"
+	    "\tset req.http.B = regsuball(req.url, \"(a)(b)\", \"\\2\\1\");\n"
+	    "\tif (req.http.A && !req.http.B || req.restarts > 0) { }\n"
+	    "\tif (req.url ~ \"^/x\" && req.url !~ \"y$\") { }\n"
+	    "\tset req.url = std.tolower(req.url + \"?\");\n"
+	    "\tset req.http.I = std.integer(s = req.http.I, fallback = 0) "
+	    "+ 1;\n"
+	    "\tstd.collect(req.http.Cookie);\n"
+	    "\tstd.collect(req.http.Cookie, \"; \");\n"
+	    "\tset req.backend_hint = default;\n"
+	    "\tif (req.backend_hint == default) { }\n"
+	    "}\n"
+	    "sub vcl_backend_response {\n"
+	    "\tset beresp.ttl = 1h + 30m;\n"
+	    "\tset beresp.ttl *= 2;\n"
+	    "\tset beresp.grace = std.duration(\"10s\", 1s);\n"
+	    "\tif (beresp.ttl > 10m) { return (pass(2m)); }\n"
+	    "}\n");
+	bad(BE "sub vcl_backend_response { set beresp.ttl = 10; }\n",
+	    "4:45", "a number with a unit");
+	bad(BE "sub vcl_recv { set req.url = 1s; if (req.url == 1) { } }\n",
+	    "4:46", "cannot compare a STRING with an INT");
+	bad(BE "sub vcl_recv { if (req.url ~ \"(\") { } }\n", "4:32",
+	    "bad regular expression");
+	bad(BE "sub vcl_recv { set req.http.X = std.log(\"1\"); }\n",
+	    "4:33", "returns nothing");
+	bad(BE "sub vcl_recv { set req.url = 2x; }\n", "4:31",
+	    "unknown unit");
+	bad("vcl 4.1;\nbackend default { .host = \"h\"; }\n"
+	    "sub vcl_recv { std.log(\"x\"); }\n", "3:16",
+	    "needs `import std;`");
+	bad(BE "import foo;\n", "4:8", "the modules here are: std");
+}
+END_TEST
+
+START_TEST(test_decls)
+{
+	ok(BE "probe p { .url = \"/health\"; .interval = 5s; .window = 5; "
+	    ".threshold = 3; }\n"
+	    "backend b2 { .host = \"no.such.host.invalid\"; .port = \"81\"; "
+	    ".probe = p; .connect_timeout = 1s; .max_connections = 10; }\n"
+	    "backend b3 { .path = \"/run/app.sock\"; .probe = { "
+	    ".request = \"GET / HTTP/1.1\" \"Host: x\"; } }\n"
+	    "acl a { \"10.0.0.0\"/8; !\"10.1.2.3\"; \"::1\"; \"localhost\"; "
+	    "(\"maybe.invalid\"); }\n"
+	    "sub vcl_recv { if (client.ip ~ a) { set req.backend_hint = b2; }"
+	    " else { set req.backend_hint = b3; } }\n");
+	bad(BE "backend b { .port = \"80\"; }\n", "4:9", "needs .host");
+	bad(BE "backend b { .hots = \"x\"; }\n", "4:14",
+	    "unknown backend field .hots");
+	bad(BE "backend default { .host = \"x\"; }\n", "4:9",
+	    "declared twice");
+	bad(BE "backend b { .host = \"x\"; }\n", "4:9",
+	    "backend b is never used");
+	bad(BE "acl a { \"10.0.0.0\"/33; }\n"
+	    "sub vcl_recv { if (client.ip ~ a) { } }\n", "4:20",
+	    "prefix length 33");
+	bad(BE "acl a { \"10.0.0.300\"; }\n"
+	    "sub vcl_recv { if (client.ip ~ a) { } }\n", "4:9",
+	    "not an IPv4 address");
+	bad(BE "sub s { call s; }\nsub vcl_recv { call s; }\n", "4:5",
+	    "recursion");
+	bad(BE "sub vcl_recv { call nope; }\n", "4:21", "no sub named nope");
+	bad(BE "sub vcl_foo { }\n", "4:5", "not a builtin subroutine");
+	bad(BE "probe p { .window = 3; .threshold = 4; }\n"
+	    "backend b { .host = \"x\"; .probe = p; }\n"
+	    "sub vcl_recv { set req.backend_hint = b; }\n", "4:40",
+	    ".threshold (4) is more than .window (3)");
+	bad("backend default { .host = \"x\"; }\n", "1:1",
+	    "starts with `vcl 4.1;`");
+	bad("vcl 5.0;\n", "1:5", "expected `vcl 4.0;`");
+	bad("vcl 4.1;\nsub vcl_recv { }\n", "", "declares no backend");
+	ok("vcl 4.0;\nbackend default none;\n");
+}
+END_TEST
+
+START_TEST(test_unref_and_inline_c)
+{
+	char *msg;
+
+	opts.err_unref = 0;
+	ck_assert_int_eq(comp(BE "backend b { .host = \"x\"; }\n"
+	    "sub s { }\n", NULL, &msg), 0);
+	ck_assert_ptr_nonnull(strstr(msg, "warning: backend b is never "
+	    "used"));
+	ck_assert_ptr_nonnull(strstr(msg, "warning: sub s is never called"));
+	free(msg);
+	opts.err_unref = 1;
+	bad(BE "C{ int x; }C\n", "4:1", "vcc_allow_inline_c=on");
+	opts.allow_inline_c = 1;
+	ok(BE "C{ static int x; }C\nsub vcl_recv { C{ (void)x; }C }\n");
+	opts.allow_inline_c = 0;
+}
+END_TEST
+
+START_TEST(test_lexer)
+{
+	ok(BE "# hash comment\n// slash comment\n/* block\ncomment */\n"
+	    "sub vcl_synth {\n"
+	    "\tsynthetic({\"long\n\"string\"} + \"\"\"triple\n\"\"\");\n"
+	    "\treturn (deliver);\n}\n");
+	bad(BE "sub vcl_recv { set req.url = \"abc\n\"; }\n", "4:30",
+	    "unterminated string");
+	bad(BE "/* never closed\n", "4:1", "unterminated /*");
+	bad(BE "sub vcl_recv { set req.url = \"a\" $ \"b\"; }\n", "4:34",
+	    "unexpected character");
+	bad(BE "sub vcl_recv {\n", "4:15", "expected '}' before the end");
+	/* Positions count bytes from 1, tabs as one. */
+	bad(BE "sub vcl_recv {\n\t\tset req.nope = \"x\";\n}\n", "5:7",
+	    "unknown variable");
+}
+END_TEST
+
+START_TEST(test_include)
+{
+	char dir[] = "/tmp/test_vcc.XXXXXX", path[512], src[1024], *msg, *c;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	(void)snprintf(path, sizeof path, "%s/inc.vcl", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	(void)fputs("sub vcl_recv {\n\tset req.http.X-Inc = \"1\";\n"
+	    "\tset req.nope = 1;\n}\n", f);
+	(void)fclose(f);
+	(void)snprintf(path, sizeof path, "%s/main.vcl", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	(void)fputs(BE "include \"inc.vcl\";\n", f);
+	(void)fclose(f);
+	/* Beside the including file; the error names the included one. */
+	ck_assert_int_ne(VCC_Compile(&opts, path, NULL, &c, &msg), 0);
+	ck_assert_ptr_null(c);
+	(void)snprintf(src, sizeof src, "%s/inc.vcl:3:6: error:", dir);
+	ck_assert_msg(strstr(msg, src) != NULL, "%s", msg);
+	free(msg);
+	/* Through vcl_path when not beside it. */
+	opts.vcl_path = dir;
+	bad(BE "include \"inc.vcl\";\n", "", "unknown variable 'req.nope'");
+	bad(BE "include \"nope.vcl\";\n", "4:9", "cannot find \"nope.vcl\"");
+	opts.vcl_path = "";
+	(void)snprintf(path, sizeof path, "%s/inc.vcl", dir);
+	(void)unlink(path);
+	(void)snprintf(path, sizeof path, "%s/main.vcl", dir);
+	(void)unlink(path);
+	(void)rmdir(dir);
+}
+END_TEST
+
+/* The emitted C compiles warning-free with the system compiler. */
+static const char * const good_vcl[] = {
+	BE "sub vcl_recv { if (req.http.host ~ \"^www\\.\") {\n"
+	"\tset req.http.host = regsub(req.http.host, \"^www\\.\", \"\"); }\n"
+	"\tif (req.url ~ \"\\.(png|jpg)$\") { unset req.http.Cookie; }\n"
+	"\tset req.url = std.querysort(req.url);\n}\n"
+	"sub vcl_backend_response { if (bereq.url ~ \"^/img\") {\n"
+	"\tunset beresp.http.Set-Cookie; set beresp.ttl = 1h; } }\n"
+	"sub vcl_deliver { if (obj.hits > 0) { set resp.http.X-Cache = "
+	"\"HIT\"; } else { set resp.http.X-Cache = \"MISS\"; } }\n",
+	BE "acl purgers { \"127.0.0.1\"; \"::1\"; }\n"
+	"sub vcl_recv { if (req.method == \"PURGE\") {\n"
+	"\tif (!(client.ip ~ purgers)) { return (synth(405, \"No\")); }\n"
+	"\treturn (purge); } }\n"
+	"sub vcl_synth { set resp.http.X = resp.status + \" \" + "
+	"resp.reason; synthetic(\"<h1>\" + resp.status + \"</h1>\");\n"
+	"\treturn (deliver); }\n",
+	BE "sub pick { set req.backend_hint = default; }\n"
+	"sub vcl_recv { call pick; if (req.restarts > 2) { return "
+	"(synth(503)); } }\n"
+	"sub vcl_hash { hash_data(req.http.X-Lang); }\n"
+	"sub vcl_backend_fetch { set bereq.http.X-B = bereq.url; }\n"
+	"sub vcl_backend_error { synthetic(\"err\"); return (deliver); }\n"
+	"sub vcl_init { std.log(\"init\"); }\n",
+};
+
+START_TEST(test_emitted_c_compiles)
+{
+	char dir[] = "/tmp/test_vcc.XXXXXX", path[600], cmd[2048], *c, *msg;
+	FILE *f;
+	unsigned u;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (u = 0; u < ARRAY_SIZE(good_vcl); u++) {
+		ck_assert_msg(comp(good_vcl[u], &c, &msg) == 0, "%s", msg);
+		free(msg);
+		(void)snprintf(path, sizeof path, "%s/vgc%u.c", dir, u);
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		(void)fputs(c, f);
+		(void)fclose(f);
+		free(c);
+		(void)snprintf(cmd, sizeof cmd, "cc -std=gnu99 -fsyntax-only "
+		    "-Wall -Wextra -Werror -Wno-unused-parameter -I%s %s",
+		    VCC_INCLUDE_DIR, path);
+		ck_assert_msg(system(cmd) == 0, "cc failed on the C of:\n%s",
+		    good_vcl[u]);
+		(void)unlink(path);
+	}
+	(void)rmdir(dir);
+}
+END_TEST
+
+static Suite *
+vcc_suite(void)
+{
+	Suite *s;
+	TCase *tc;
+
+	s = suite_create("vcc");
+	tc = tcase_create("vcc");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_legality_vars, 0, (int)ARRAY_SIZE(vars));
+	tcase_add_loop_test(tc, test_legality_headers, 0,
+	    (int)ARRAY_SIZE(hdrs));
+	tcase_add_test(tc, test_legality_message);
+	tcase_add_test(tc, test_returns);
+	tcase_add_test(tc, test_compat_4_0);
+	tcase_add_test(tc, test_types);
+	tcase_add_test(tc, test_decls);
+	tcase_add_test(tc, test_unref_and_inline_c);
+	tcase_add_test(tc, test_lexer);
+	tcase_add_test(tc, test_include);
+	tcase_add_test(tc, test_emitted_c_compiles);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int nfail;
+
+	sr = srunner_create(vcc_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	nfail = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return (nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
+}
