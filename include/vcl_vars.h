@@ -86,6 +86,11 @@ VCL_VAR(now, "now", TIME,
     VM_NONE,
     VM_NONE, 0,
     "The time now, constant within one method.")
+VCL_VAR(req_backend, "req.backend", BACKEND,
+    VM_CLIENT,
+    VM_CLIENT,
+    VM_NONE, VV_4_0,
+    "VCL 3's name of req.backend_hint.")
 VCL_VAR(req_backend_hint, "req.backend_hint", BACKEND,
     VM_CLIENT,
     VM_CLIENT,
@@ -461,6 +466,11 @@ VCL_VAR(resp_body, "resp.body", BODY,
     VM_(SYNTH),
     VM_NONE, 0,
     "The body of a synthetic response.")
+VCL_VAR(resp_time, "resp.time", TIME,
+    VM_(DELIVER) | VM_(SYNTH),
+    VM_NONE,
+    VM_NONE, 0,
+    "When delivery began.")
 VCL_VAR(resp_do_esi, "resp.do_esi", BOOL,
     VM_(DELIVER) | VM_(SYNTH),
     VM_(DELIVER) | VM_(SYNTH),

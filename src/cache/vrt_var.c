@@ -1516,3 +1516,29 @@ VRT_l_sess_idle_send_timeout(VRT_CTX, VCL_DURATION_SET v)
 		return;
 	vrt_set_sess_dur(ctx, 2, v);
 }
+
+/* VCL 3's req.backend: req.backend_hint by another name. */
+VCL_BACKEND
+VRT_r_req_backend(VRT_CTX)
+{
+
+	return (VRT_r_req_backend_hint(ctx));
+}
+
+void
+VRT_l_req_backend(VRT_CTX, VCL_BACKEND_SET be)
+{
+
+	VRT_l_req_backend_hint(ctx, be);
+}
+
+/* Delivery starts with vcl_deliver or vcl_synth: the method's now. */
+VCL_TIME
+VRT_r_resp_time(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_time, VRTV_READ))
+		return (0);
+	return (ctx->now);
+}
