@@ -84,6 +84,20 @@ VCL_VAR(req_time, "req.time", TIME,
     VM_CLIENT, VM_NONE, VM_NONE, 0,
     "When the request started.")
 
+/* The top request (the same as req without ESI) -------------------------*/
+VCL_VAR(req_top_method, "req_top.method", STRING,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "The method of the top request.")
+VCL_VAR(req_top_url, "req_top.url", STRING,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "The URL of the top request.")
+VCL_VAR(req_top_proto, "req_top.proto", STRING,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "The protocol version of the top request.")
+VCL_VAR(req_top_time, "req_top.time", TIME,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "When the top request started.")
+
 /* The backend request ----------------------------------------------------*/
 VCL_VAR(bereq_method, "bereq.method", STRING,
     VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
@@ -107,6 +121,16 @@ VCL_VAR(bereq_backend, "bereq.backend", BACKEND,
 VCL_VAR(bereq_uncacheable, "bereq.uncacheable", BOOL,
     VM_BACKEND, VM_NONE, VM_NONE, 0,
     "True for a pass: the response will not be stored.")
+VCL_VAR(bereq_connect_timeout, "bereq.connect_timeout", DURATION,
+    VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    "How long to wait for the backend connection (default: the "
+    "backend's, else connect_timeout).")
+VCL_VAR(bereq_first_byte_timeout, "bereq.first_byte_timeout", DURATION,
+    VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    "How long to wait for the first byte of the response.")
+VCL_VAR(bereq_between_bytes_timeout, "bereq.between_bytes_timeout",
+    DURATION, VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    "How long to wait between bytes of the response body.")
 VCL_VAR(bereq_is_bgfetch, "bereq.is_bgfetch", BOOL,
     VM_BACKEND, VM_NONE, VM_NONE, 0,
     "True when the fetch refreshes a stale object in the background.")

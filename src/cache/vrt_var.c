@@ -174,6 +174,34 @@ VRT_l_req_backend(VRT_CTX, VCL_BACKEND be)
 	VRT_l_req_backend_hint(ctx, be);
 }
 
+/* The top request is the request: no ESI here. */
+VCL_STRING
+VRT_r_req_top_method(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_line(ctx->http_req_top, HTTP_HDR_METHOD));
+}
+
+VCL_STRING
+VRT_r_req_top_url(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_line(ctx->http_req_top, HTTP_HDR_URL));
+}
+
+VCL_STRING
+VRT_r_req_top_proto(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_line(ctx->http_req_top, HTTP_HDR_PROTO));
+}
+
+VCL_TIME
+VRT_r_req_top_time(VRT_CTX)
+{
+	return (VRT_r_req_time(ctx));
+}
+
 /* The backend request and response ------------------------------------*/
 
 VCL_INT
@@ -182,6 +210,25 @@ VRT_r_bereq_retries(VRT_CTX)
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	return (ctx->bo == NULL ? 0 : (VCL_INT)ctx->bo->retries);
 }
+
+#define VRT_BO_TIMEOUT(f)						\
+VCL_DURATION								\
+VRT_r_bereq_##f(VRT_CTX)						\
+{									\
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
+	return (ctx->bo == NULL ? 0 : ctx->bo->f);			\
+}									\
+void									\
+VRT_l_bereq_##f(VRT_CTX, VCL_DURATION d)				\
+{									\
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
+	if (ctx->bo != NULL)						\
+		ctx->bo->f = d < 0 ? 0 : d;				\
+}
+
+VRT_BO_TIMEOUT(connect_timeout)
+VRT_BO_TIMEOUT(first_byte_timeout)
+VRT_BO_TIMEOUT(between_bytes_timeout)
 
 VCL_BOOL
 VRT_r_bereq_is_bgfetch(VRT_CTX)

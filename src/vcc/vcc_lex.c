@@ -158,8 +158,10 @@ vcc_report(struct vcc *tl, const struct token *t, const char *kind,
 	}
 	vbuf_printf(tl, &tl->msg, "%s:%u:%u: %s: %s\n", t->src->name,
 	    t->line, t->col, kind, buf);
-	lb = t->b - (t->col - 1);
-	for (le = lb; *le != '\0' && *le != '\n'; le++)
+	/* The line from the text itself, not from col: never outside it. */
+	for (lb = t->b; lb > t->src->text && lb[-1] != '\n'; lb--)
+		continue;
+	for (le = t->b; *le != '\0' && *le != '\n'; le++)
 		continue;
 	vbuf_printf(tl, &tl->msg, "  %.*s\n  ", (int)(le - lb), lb);
 	for (p = lb; p < t->b; p++)
@@ -168,7 +170,7 @@ vcc_report(struct vcc *tl, const struct token *t, const char *kind,
 	tlen = (size_t)(t->e - t->b);
 	if (t->b + tlen > le)
 		tlen = (size_t)(le - t->b);
-	for (u = 1; u < tlen; u++)
+	for (u = 1; u < tlen && u < 200; u++)
 		vbuf_cat(tl, &tl->msg, "~");
 	vbuf_cat(tl, &tl->msg, "\n");
 }
@@ -530,9 +532,18 @@ vcc_lex_eof(struct vcc *tl)
 	eof = vcc_newtok(tl);
 	eof->tok = T_EOF;
 	if (have) {
+		const char *p;
+
 		eof->src = last.src;
 		eof->b = eof->e = last.e;
 		eof->line = last.line;
-		eof->col = last.col + (unsigned)(last.e - last.b);
+		eof->col = last.col;
+		for (p = last.b; p < last.e; p++) {
+			if (*p == '\n') {
+				eof->line++;
+				eof->col = 1;
+			} else
+				eof->col++;
+		}
 	}
 }

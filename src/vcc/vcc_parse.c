@@ -1029,11 +1029,6 @@ parse_unary(struct vcc *tl)
 			    vtype_a[e->t]);
 		return (e_new(tl, e->t, t, "(-%s)", e->c));
 	}
-	if (vcc_is(t, "!")) {
-		tl->pos++;
-		e = parse_unary(tl);
-		return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
-	}
 	return (parse_prim(tl));
 }
 
@@ -1186,16 +1181,30 @@ parse_cmp(struct vcc *tl)
 	    vtype_a[a->t], vtype_a[b->t], cop);
 }
 
+/* ! binds looser than ~ and ==: `!client.ip ~ acl` negates the match. */
+static struct expr *
+parse_not(struct vcc *tl)
+{
+	const struct token *t = tk(tl);
+	struct expr *e;
+
+	if (!vcc_is(t, "!"))
+		return (parse_cmp(tl));
+	tl->pos++;
+	e = parse_not(tl);
+	return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
+}
+
 static struct expr *
 parse_and(struct vcc *tl)
 {
 	struct expr *a, *b;
 	const struct token *op;
 
-	a = parse_cmp(tl);
+	a = parse_not(tl);
 	while (vcc_is(tk(tl), "&&")) {
 		op = tk_next(tl);
-		b = parse_cmp(tl);
+		b = parse_not(tl);
 		a = e_new(tl, V_BOOL, op, "(%s &&\n\t    %s)", e_bool(tl, a),
 		    e_bool(tl, b));
 	}

@@ -567,6 +567,30 @@ START_TEST(issue_0012_example_multi_site)
 }
 END_TEST
 
+/* VCL 4.0's return (fetch) in vcl_hit refreshes the object. */
+START_TEST(issue_0012_hit_return_fetch_refreshes)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_hit {\n"
+	    "\tif (req.http.X-Refresh) { return (fetch); }\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/r", NULL);
+	ck_assert_str_eq(m->body, "n=1");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/r", "X-Refresh: 1\r\n");
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_str_eq(m->body, "n=2");		/* fetched again */
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/r", NULL);
+	ck_assert_str_eq(m->body, "n=2");		/* ... and stored */
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
 static Suite *
 vcl_suite(void)
 {
@@ -584,6 +608,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0012_std);
 	tcase_add_test(tc, issue_0012_unresolvable_backend_is_sick);
 	tcase_add_test(tc, issue_0012_include_and_vcl_init);
+	tcase_add_test(tc, issue_0012_hit_return_fetch_refreshes);
 	tcase_add_test(tc, issue_0012_example_host_normalize);
 	tcase_add_test(tc, issue_0012_example_images);
 	tcase_add_test(tc, issue_0012_example_x_hit);
