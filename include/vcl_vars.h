@@ -100,13 +100,13 @@ VCL_VAR(req_top_time, "req_top.time", TIME,
 
 /* The backend request ----------------------------------------------------*/
 VCL_VAR(bereq_method, "bereq.method", STRING,
-    VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    VM_BACKEND | VM_(PIPE), VM_(BACKEND_FETCH) | VM_(PIPE), VM_NONE, 0,
     "The method of the backend request.")
 VCL_VAR(bereq_url, "bereq.url", STRING,
-    VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    VM_BACKEND | VM_(PIPE), VM_(BACKEND_FETCH) | VM_(PIPE), VM_NONE, 0,
     "The target of the backend request.")
 VCL_VAR(bereq_proto, "bereq.proto", STRING,
-    VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    VM_BACKEND | VM_(PIPE), VM_(BACKEND_FETCH) | VM_(PIPE), VM_NONE, 0,
     "The protocol version of the backend request.")
 VCL_VAR(bereq_xid, "bereq.xid", STRING,
     VM_BACKEND, VM_NONE, VM_NONE, 0,
@@ -273,7 +273,7 @@ VCL_HDR(REQ_TOP, "req_top.http.",
     VM_CLIENT, VM_NONE, VM_NONE,
     "The headers of the top request (the request itself without ESI).")
 VCL_HDR(BEREQ, "bereq.http.",
-    VM_BACKEND, VM_BACKEND, VM_BACKEND,
+    VM_BACKEND | VM_(PIPE), VM_BACKEND | VM_(PIPE), VM_BACKEND | VM_(PIPE),
     "The headers of the backend request.")
 VCL_HDR(BERESP, "beresp.http.",
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
