@@ -1,0 +1,276 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_vcl_vars.c -- issue #12, end to end: the writable variables of
+ * each subroutine, each set and then seen where it lands (a response
+ * header, the status line, or at the origin), and vcl_pipe's access to
+ * the backend request, which published VCL uses to carry an Upgrade
+ * header through for websockets.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/harness.h"
+
+static unsigned o_count;
+
+/* The origin reports what it was sent: method, URL, protocol, X-Vcl. */
+static void
+o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	char hdrs[1024], body[64];
+	const char *v;
+	unsigned n;
+
+	(void)priv;
+	n = __atomic_add_fetch(&o_count, 1, __ATOMIC_RELAXED);
+	v = HX_Header(req, "X-Vcl");
+	(void)snprintf(hdrs, sizeof hdrs,
+	    "X-Method: %s\r\nX-Url: %s\r\nX-Seen-Vcl: %s\r\n"
+	    "Cache-Control: max-age=100\r\n",
+	    req->method, req->url, v != NULL ? v : "-");
+	(void)snprintf(body, sizeof body, "n=%u", n);
+	(void)ORIGIN_Respond(oc, 200, hdrs, body, -1);
+}
+
+struct t {
+	struct origin	*o;
+	struct vnd	*v;
+	struct client	*cl;
+};
+
+static void
+t_start(struct t *t, const char *vcl)
+{
+	char *path, *text;
+	FILE *f;
+
+	o_count = 0;
+	t->o = ORIGIN_New(o_handler, NULL);
+	t->v = VND_New();
+	ck_assert_int_gt(asprintf(&path, "%s/t.vcl", VND_Dir(t->v)), 0);
+	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nimport std;\n"
+	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n%s",
+	    ORIGIN_Port(t->o), vcl), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(text, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	VND_Arg(t->v, "-f");
+	VND_Arg(t->v, path);
+	VND_Start(t->v);
+	t->cl = VND_Connect(t->v);
+	free(path);
+	free(text);
+}
+
+static void
+t_finish(struct t *t)
+{
+
+	CLIENT_Free(&t->cl);
+	VND_Stop(t->v);
+	VND_Free(&t->v);
+	ORIGIN_Free(&t->o);
+}
+
+static void
+hdr_is(const struct hx_msg *m, const char *name, const char *want)
+{
+	const char *v = HX_Header(m, name);
+
+	ck_assert_msg(v != NULL && !strcmp(v, want),
+	    "%s: expected \"%s\", got \"%s\"", name, want,
+	    v == NULL ? "(none)" : v);
+}
+
+/* vcl_pipe reads and sets the backend request before it is sent. */
+START_TEST(issue_0012_pipe_sets_bereq)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_recv {\n"
+	    "\tif (req.http.Upgrade) { return (pipe); }\n"
+	    "}\n"
+	    "sub vcl_pipe {\n"
+	    "\tset bereq.http.X-Vcl = \"pipe \" + bereq.method + \" \" +\n"
+	    "\t    bereq.url + \" \" + req.http.Upgrade;\n"
+	    "\tset bereq.url = \"/piped\" + bereq.url;\n"
+	    "\tunset bereq.http.Upgrade;\n"
+	    "}\n");
+	m = CLIENT_Fetch(t.cl, "GET", "/ws", "Upgrade: websocket\r\n"
+	    "Connection: close\r\n", HX_T_SLOW);
+	ck_assert_int_eq(m->status, 200);
+	hdr_is(m, "X-Seen-Vcl", "pipe GET /ws websocket");
+	hdr_is(m, "X-Url", "/piped/ws");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+/*
+ * Each writable variable, set where it may be, then observed: the
+ * client side in response headers, the backend side at the origin or
+ * in the stored object.
+ */
+START_TEST(issue_0012_writable_variables)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_recv {\n"
+	    "\tset req.url = req.url + \"?r=1\";\n"
+	    "\tif (req.method == \"POST\") { set req.method = \"GET\"; }\n"
+	    "\tset req.http.X-Vcl = \"recv\";\n"
+	    "\tif (req.url ~ \"^/miss\") {\n"
+	    "\t\tset req.hash_always_miss = true;\n"
+	    "\t}\n"
+	    "\tset req.grace = 10s;\n"
+	    "\tset req.ttl = 1000s;\n"
+	    "\tset req.backend_hint = default;\n"
+	    "\tset client.identity = \"me\";\n"
+	    "}\n"
+	    "sub vcl_backend_fetch {\n"
+	    "\tset bereq.url = bereq.url + \"&b=2\";\n"
+	    "\tset bereq.method = \"GET\";\n"
+	    "\tset bereq.http.X-Vcl = bereq.http.X-Vcl + \" fetch\";\n"
+	    "\tset bereq.backend = default;\n"
+	    "\tset bereq.connect_timeout = 2s;\n"
+	    "\tset bereq.first_byte_timeout = 5s;\n"
+	    "\tset bereq.between_bytes_timeout = 5s;\n"
+	    "}\n"
+	    "sub vcl_backend_response {\n"
+	    "\tset beresp.status = 201;\n"
+	    "\tset beresp.reason = \"Made\";\n"
+	    "\tset beresp.ttl = 50s;\n"
+	    "\tset beresp.grace = 5s;\n"
+	    "\tset beresp.keep = 5s;\n"
+	    "\tset beresp.do_stream = false;\n"
+	    "\tset beresp.http.X-Ttl = beresp.ttl;\n"
+	    "\tset beresp.http.X-Backend = beresp.backend.name;\n"
+	    "\tif (bereq.url ~ \"uncacheable\") {\n"
+	    "\t\tset beresp.uncacheable = true;\n"
+	    "\t}\n"
+	    "}\n"
+	    "sub vcl_deliver {\n"
+	    "\tset resp.http.X-Identity = client.identity;\n"
+	    "\tset resp.http.X-Obj-Ttl = obj.ttl < 51s && obj.ttl > 40s;\n"
+	    "\tset resp.http.X-Hits = obj.hits;\n"
+	    "\tset resp.http.X-Be-Reason = resp.reason;\n"
+	    "\tset resp.status = resp.status + 1;\n"
+	    "\tset resp.reason = \"Seen \" + resp.reason;\n"
+	    "}\n");
+	m = CLIENT_Fetch(t.cl, "POST", "/a", "Content-Length: 0\r\n",
+	    HX_T_SLOW);
+	ck_assert_int_eq(m->status, 202);
+	/* A new status brings its own reason, as in Varnish. */
+	ck_assert_str_eq(m->reason, "Seen Accepted");
+	hdr_is(m, "X-Be-Reason", "Made");
+	hdr_is(m, "X-Method", "GET");
+	hdr_is(m, "X-Url", "/a?r=1&b=2");
+	hdr_is(m, "X-Seen-Vcl", "recv fetch");
+	hdr_is(m, "X-Ttl", "50.000");
+	hdr_is(m, "X-Backend", "default");
+	hdr_is(m, "X-Identity", "me");
+	hdr_is(m, "X-Obj-Ttl", "true");
+	hdr_is(m, "X-Hits", "0");
+	HX_MsgFree(&m);
+	/* Stored with its new status: a hit. */
+	m = CLIENT_Fetch(t.cl, "GET", "/a", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 202);
+	hdr_is(m, "X-Hits", "1");
+	ck_assert_str_eq((const char *)m->body, "n=1");
+	HX_MsgFree(&m);
+	/* hash_always_miss fetches anew each time, and stores it. */
+	m = CLIENT_Fetch(t.cl, "GET", "/miss", NULL, HX_T_SLOW);
+	ck_assert_str_eq((const char *)m->body, "n=2");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/miss", NULL, HX_T_SLOW);
+	ck_assert_str_eq((const char *)m->body, "n=3");
+	HX_MsgFree(&m);
+	/* beresp.uncacheable: never a hit. */
+	m = CLIENT_Fetch(t.cl, "GET", "/uncacheable", NULL, HX_T_SLOW);
+	ck_assert_str_eq((const char *)m->body, "n=4");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/uncacheable", NULL, HX_T_SLOW);
+	ck_assert_str_eq((const char *)m->body, "n=5");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+/* In vcl_synth and vcl_backend_error: status, reason, headers, body. */
+START_TEST(issue_0012_synth_and_backend_error_variables)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "backend down { .host = \"127.0.0.1\"; .port = \"1\"; }\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url == \"/down\") {\n"
+	    "\t\tset req.backend_hint = down;\n"
+	    "\t\treturn (pass);\n"
+	    "\t}\n"
+	    "\treturn (synth(700, \"Custom\"));\n"
+	    "}\n"
+	    "sub vcl_backend_error {\n"
+	    "\tset beresp.status = 502;\n"
+	    "\tset beresp.reason = \"Origin Away\";\n"
+	    "\tset beresp.http.X-Error = \"be \" + bereq.url;\n"
+	    "\tsynthetic(\"down: \" + beresp.reason);\n"
+	    "\treturn (deliver);\n"
+	    "}\n"
+	    "sub vcl_synth {\n"
+	    "\tif (resp.status == 700) {\n"
+	    "\t\tset resp.status = 299;\n"
+	    "\t\tset resp.reason = \"Fine\";\n"
+	    "\t\tset resp.http.X-Synth = req.url;\n"
+	    "\t\tsynthetic(\"synth for \" + req.url);\n"
+	    "\t\treturn (deliver);\n"
+	    "\t}\n"
+	    "}\n");
+	m = CLIENT_Fetch(t.cl, "GET", "/x", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 299);
+	ck_assert_str_eq(m->reason, "Fine");
+	hdr_is(m, "X-Synth", "/x");
+	ck_assert_str_eq((const char *)m->body, "synth for /x");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/down", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 502);
+	ck_assert_str_eq(m->reason, "Origin Away");
+	hdr_is(m, "X-Error", "be /down");
+	ck_assert_str_eq((const char *)m->body, "down: Origin Away");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+static Suite *
+vcl_vars_suite(void)
+{
+	TCase *tc;
+	Suite *s;
+
+	s = suite_create("vcl_vars");
+	tc = tcase_create("vars");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, issue_0012_pipe_sets_bereq);
+	tcase_add_test(tc, issue_0012_writable_variables);
+	tcase_add_test(tc, issue_0012_synth_and_backend_error_variables);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+
+	return (HX_Run(vcl_vars_suite()));
+}
