@@ -252,6 +252,78 @@ START_TEST(issue_0012_synth_and_backend_error_variables)
 }
 END_TEST
 
+/*
+ * The actions the other tests do not take: hash and lookup spelled out,
+ * miss from vcl_hit, fetch from vcl_miss and vcl_pass, error from
+ * vcl_backend_fetch, retry and abandon from vcl_backend_response, ok
+ * from vcl_init.
+ */
+START_TEST(issue_0012_remaining_actions)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_init { return (ok); }\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url ~ \"^/pass\") { return (pass); }\n"
+	    "\treturn (hash);\n"
+	    "}\n"
+	    "sub vcl_hash { hash_data(req.url); return (lookup); }\n"
+	    "sub vcl_hit {\n"
+	    "\tif (req.http.X-Miss) { return (miss); }\n"
+	    "\treturn (deliver);\n"
+	    "}\n"
+	    "sub vcl_miss { return (fetch); }\n"
+	    "sub vcl_pass { return (fetch); }\n"
+	    "sub vcl_backend_fetch {\n"
+	    "\tif (bereq.url ~ \"^/error\") { return (error); }\n"
+	    "\treturn (fetch);\n"
+	    "}\n"
+	    "sub vcl_backend_response {\n"
+	    "\tif (bereq.url ~ \"^/retry\" && bereq.retries == 0) {\n"
+	    "\t\treturn (retry);\n"
+	    "\t}\n"
+	    "\tif (bereq.url ~ \"^/abandon\") { return (abandon); }\n"
+	    "\tset beresp.http.X-Retries = bereq.retries;\n"
+	    "\treturn (deliver);\n"
+	    "}\n"
+	    "sub vcl_backend_error {\n"
+	    "\tset beresp.http.X-Be-Error = bereq.url;\n"
+	    "\treturn (deliver);\n"
+	    "}\n"
+	    "sub vcl_deliver { return (deliver); }\n");
+	m = CLIENT_Fetch(t.cl, "GET", "/a", NULL, HX_T_SLOW);
+	ck_assert_str_eq((const char *)m->body, "n=1");
+	hdr_is(m, "X-Retries", "0");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/a", NULL, HX_T_SLOW);
+	ck_assert_str_eq((const char *)m->body, "n=1");	/* lookup: hit */
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/a", "X-Miss: 1\r\n", HX_T_SLOW);
+	ck_assert_str_eq((const char *)m->body, "n=2");	/* miss: fetched */
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/pass", NULL, HX_T_SLOW);
+	ck_assert_str_eq((const char *)m->body, "n=3");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/retry", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 200);
+	hdr_is(m, "X-Retries", "1");
+	ck_assert_str_eq((const char *)m->body, "n=5");	/* fetched twice */
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/error", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 503);
+	hdr_is(m, "X-Be-Error", "/error");
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(__atomic_load_n(&o_count, __ATOMIC_RELAXED), 5);
+	m = CLIENT_Fetch(t.cl, "GET", "/abandon", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 503);
+	ck_assert_ptr_null(HX_Header(m, "X-Be-Error"));
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
 static Suite *
 vcl_vars_suite(void)
 {
@@ -264,6 +336,7 @@ vcl_vars_suite(void)
 	tcase_add_test(tc, issue_0012_pipe_sets_bereq);
 	tcase_add_test(tc, issue_0012_writable_variables);
 	tcase_add_test(tc, issue_0012_synth_and_backend_error_variables);
+	tcase_add_test(tc, issue_0012_remaining_actions);
 	suite_add_tcase(s, tc);
 	return (s);
 }
