@@ -1854,6 +1854,10 @@ parse_backend(struct vcc *tl)
 					vcc_error(tl, t, "no probe named %s",
 					    tk_str(tl, t));
 				ps->used = 1;
+				/* The probe may be defined further down. */
+				vbuf_printf(tl, &P(tl)->decl, "static const "
+				    "struct vrt_backend_probe vgc_probe_%u;\n",
+				    ps->idx);
 				(void)snprintf(buf, sizeof buf,
 				    "&vgc_probe_%u", ps->idx);
 				probe = vcc_strdup(tl, buf);
