@@ -232,6 +232,8 @@ START_TEST(issue_0012_synth_and_backend_error_variables)
 	    "\t\tset resp.status = 299;\n"
 	    "\t\tset resp.reason = \"Fine\";\n"
 	    "\t\tset resp.http.X-Synth = req.url;\n"
+	    "\t\tset resp.http.X-Ip = std.ip(req.http.X-Real-IP,\n"
+	    "\t\t    \"192.0.2.9\");\n"
 	    "\t\tsynthetic(\"synth for \" + req.url);\n"
 	    "\t\treturn (deliver);\n"
 	    "\t}\n"
@@ -240,7 +242,12 @@ START_TEST(issue_0012_synth_and_backend_error_variables)
 	ck_assert_int_eq(m->status, 299);
 	ck_assert_str_eq(m->reason, "Fine");
 	hdr_is(m, "X-Synth", "/x");
+	hdr_is(m, "X-Ip", "192.0.2.9");	/* a constant IP fallback */
 	ck_assert_str_eq((const char *)m->body, "synth for /x");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/x", "X-Real-IP: 10.1.2.3\r\n",
+	    HX_T_SLOW);
+	hdr_is(m, "X-Ip", "10.1.2.3");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/down", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 502);
