@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,6 +332,51 @@ START_TEST(issue_0012_remaining_actions)
 }
 END_TEST
 
+/*
+ * Each file of the good corpus (tests/vcc/good) loads in a real
+ * veneerd and answers a request: compiling is not enough, the child
+ * must link and run the C.  Its backends do not exist here, so any
+ * status will do, as long as one comes back.
+ */
+START_TEST(issue_0012_good_corpus_loads)
+{
+	char dir[] = VCL_SRCDIR "/tests/vcc/good", *path;
+	struct client *cl;
+	struct dirent *de;
+	struct hx_msg *m;
+	struct vnd *v;
+	unsigned n = 0;
+	size_t l;
+	DIR *d;
+
+	d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		l = strlen(de->d_name);
+		if (l < 5 || strcmp(de->d_name + l - 4, ".vcl"))
+			continue;
+		ck_assert_int_gt(asprintf(&path, "%s/%s", dir, de->d_name),
+		    0);
+		v = VND_New();
+		VND_Arg(v, "-f");
+		VND_Arg(v, path);
+		VND_Start(v);
+		cl = VND_Connect(v);
+		m = CLIENT_Fetch(cl, "GET", "/", NULL, HX_T_SLOW);
+		ck_assert_msg(m->status >= 200 && m->status < 600,
+		    "%s: no answer", path);
+		HX_MsgFree(&m);
+		CLIENT_Free(&cl);
+		VND_Stop(v);
+		VND_Free(&v);
+		free(path);
+		n++;
+	}
+	(void)closedir(d);
+	ck_assert_uint_ge(n, 5);
+}
+END_TEST
+
 static Suite *
 vcl_vars_suite(void)
 {
@@ -339,11 +385,12 @@ vcl_vars_suite(void)
 
 	s = suite_create("vcl_vars");
 	tc = tcase_create("vars");
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, issue_0012_pipe_sets_bereq);
 	tcase_add_test(tc, issue_0012_writable_variables);
 	tcase_add_test(tc, issue_0012_synth_and_backend_error_variables);
 	tcase_add_test(tc, issue_0012_remaining_actions);
+	tcase_add_test(tc, issue_0012_good_corpus_loads);
 	suite_add_tcase(s, tc);
 	return (s);
 }
