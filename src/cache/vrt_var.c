@@ -487,3 +487,121 @@ VRT_r_now(VRT_CTX)
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	return (ctx->now);
 }
+
+/* 7.1's other variables -------------------------------------------------*/
+
+VCL_BOOL
+VRT_r_req_is_hitmiss(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->req != NULL && ctx->req->is_hitmiss);
+}
+
+VCL_BOOL
+VRT_r_req_is_hitpass(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->req != NULL && ctx->req->is_hitpass);
+}
+
+VCL_STRING
+VRT_r_req_transport(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return ("HTTP/1");
+}
+
+VRT_MISSING_BOOL(req_trace)
+
+VCL_STRING
+VRT_r_sess_xid(VRT_CTX)
+{
+	struct sess *sp;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	sp = vrt_sess(ctx);
+	if (sp == NULL)
+		return (NULL);
+	return (WS_Printf(ctx->ws, "%u", sp->vxid));
+}
+
+VCL_TIME
+VRT_r_bereq_time(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->bo == NULL ? 0 : ctx->bo->t_first);
+}
+
+VCL_DURATION
+VRT_r_beresp_age(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->bo == NULL)
+		return (0);
+	return (ctx->now - ctx->bo->t_origin);
+}
+
+VCL_TIME
+VRT_r_beresp_time(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->bo == NULL ? 0 : ctx->bo->t_beresp);
+}
+
+VCL_BACKEND
+VRT_r_beresp_backend(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->bo == NULL ? NULL : ctx->bo->director);
+}
+
+/* set beresp.body / resp.body: the synthetic body, replaced. */
+void
+VRT_l_beresp_body(VRT_CTX, VCL_STRANDS s)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->bo != NULL)
+		ctx->bo->synth_len = 0;
+	VRT_synth_strands(ctx, s);
+}
+
+void
+VRT_l_resp_body(VRT_CTX, VCL_STRANDS s)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req != NULL)
+		ctx->req->synth_len = 0;
+	VRT_synth_strands(ctx, s);
+}
+
+VCL_STRING
+VRT_r_obj_proto(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_line(ctx->http_obj, HTTP_HDR_PROTO));
+}
+
+VCL_DURATION
+VRT_r_obj_age(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req == NULL || ctx->req->objcore == NULL)
+		return (0);
+	return (ctx->now - ctx->req->objcore->t_origin);
+}
+
+VCL_TIME
+VRT_r_obj_time(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req == NULL || ctx->req->objcore == NULL)
+		return (0);
+	return (ctx->req->objcore->t_origin);
+}
+
+VCL_TIME
+VRT_r_resp_time(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->now);
+}

@@ -232,6 +232,17 @@ static const char * const vcc_ops[] = {
 	";", ",", ".", NULL
 };
 
+/* Tokens that run to a closing mark, newlines and all. */
+static const struct {
+	const char	*open;
+	const char	*close;
+	enum tok	tok;
+} vcc_delims[] = {
+	{ "C{",		"}C",		T_CSRC },
+	{ "{\"",	"\"}",		T_STR },
+	{ "\"\"\"",	"\"\"\"",	T_STR },
+};
+
 static int
 vcc_isid1(int c)
 {
@@ -325,7 +336,7 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 	const char *p = src->text, *q, *ls = src->text;
 	unsigned line = 1, u;
 	struct token *t, *inc;
-	size_t first = tl->ntoks, l;
+	size_t first = tl->ntoks, l, ol;
 	char *ipath, *itext, *itext_a;
 
 #define TOK_AT(tt, bb)	do {						\
@@ -368,53 +379,28 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 			p = q + 2;
 			continue;
 		}
-		if (p[0] == 'C' && p[1] == '{') {
-			TOK_AT(T_CSRC, p);
-			t->e = p + 2;
-			q = strstr(p + 2, "}C");
+		for (u = 0; u < sizeof vcc_delims / sizeof vcc_delims[0]; u++)
+			if (!strncmp(p, vcc_delims[u].open,
+			    strlen(vcc_delims[u].open)))
+				break;
+		if (u < sizeof vcc_delims / sizeof vcc_delims[0]) {
+			/* C{ }C and the strings that may span lines */
+			ol = strlen(vcc_delims[u].open);
+			l = strlen(vcc_delims[u].close);
+			TOK_AT(vcc_delims[u].tok, p);
+			t->e = p + ol;
+			q = strstr(p + ol, vcc_delims[u].close);
 			if (q == NULL)
-				vcc_error(tl, t, "unterminated C{; expected }C");
-			t->dec = vcc_strndup(tl, p + 2, (size_t)(q - p - 2));
+				vcc_error(tl, t, "unterminated %s; expected %s",
+				    vcc_delims[u].open, vcc_delims[u].close);
+			t->dec = vcc_strndup(tl, p + ol, (size_t)(q - p - ol));
+			t->e = q + l;
 			for (; p < q; p++)
 				if (*p == '\n') {
 					line++;
 					ls = p + 1;
 				}
-			p = q + 2;
-			continue;
-		}
-		if (p[0] == '{' && p[1] == '"') {
-			TOK_AT(T_STR, p);
-			q = strstr(p + 2, "\"}");
-			t->e = p + 2;
-			if (q == NULL)
-				vcc_error(tl, t, "unterminated {\" string; "
-				    "expected \"}");
-			t->dec = vcc_strndup(tl, p + 2, (size_t)(q - p - 2));
-			t->e = q + 2;
-			for (; p < q; p++)
-				if (*p == '\n') {
-					line++;
-					ls = p + 1;
-				}
-			p = q + 2;
-			continue;
-		}
-		if (p[0] == '"' && p[1] == '"' && p[2] == '"') {
-			TOK_AT(T_STR, p);
-			t->e = p + 3;
-			q = strstr(p + 3, "\"\"\"");
-			if (q == NULL)
-				vcc_error(tl, t, "unterminated \"\"\" string; "
-				    "expected \"\"\"");
-			t->dec = vcc_strndup(tl, p + 3, (size_t)(q - p - 3));
-			t->e = q + 3;
-			for (; p < q; p++)
-				if (*p == '\n') {
-					line++;
-					ls = p + 1;
-				}
-			p = q + 3;
+			p = q + l;
 			continue;
 		}
 		if (*p == '"') {

@@ -188,8 +188,15 @@ START_TEST(issue_0012_synth_custom)
 	    "\t\treturn (synth(418, \"Short and stout\"));\n"
 	    "\t}\n"
 	    "\tif (req.url ~ \"^/moved\") { return (synth(301)); }\n"
+	    "\tif (req.url == \"/body\") { return (synth(200)); }\n"
 	    "}\n"
 	    "sub vcl_synth {\n"
+	    "\tif (req.url == \"/body\") {\n"
+	    "\t\tsynthetic(\"first\");\n"
+	    "\t\tset resp.body = \"replaced \" + req.transport;\n"
+	    "\t\tset resp.http.X-Sess = sess.xid != \"\";\n"
+	    "\t\treturn (deliver);\n"
+	    "\t}\n"
 	    "\tif (resp.status == 301) {\n"
 	    "\t\tset resp.http.Location = \"https://example.com\" + req.url;\n"
 	    "\t\treturn (deliver);\n"
@@ -204,6 +211,10 @@ START_TEST(issue_0012_synth_custom)
 	hdr_is(m, "X-Reason", "Short and stout");
 	hdr_is(m, "Content-Type", "text/plain");
 	ck_assert_str_eq((const char *)m->body, "I am 418.");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/body", NULL);
+	ck_assert_str_eq(m->body, "replaced HTTP/1");
+	hdr_is(m, "X-Sess", "true");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/moved/x", NULL);
 	ck_assert_int_eq(m->status, 301);
