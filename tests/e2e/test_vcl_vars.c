@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/harness.h"
 
@@ -377,6 +378,110 @@ START_TEST(issue_0012_good_corpus_loads)
 }
 END_TEST
 
+/* The std functions the other VCL tests do not call. */
+START_TEST(issue_0012_std_remaining)
+{
+	struct t t;
+	struct hx_msg *m;
+	char *vcl, *file;
+	FILE *f;
+
+	t.v = NULL;
+	ck_assert_int_gt(asprintf(&file, "/tmp/veneer-std-%ld.txt",
+	    (long)getpid()), 0);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs("from a file", f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_gt(asprintf(&vcl,
+	    "sub vcl_recv {\n"
+	    "\tset req.http.X-Body = std.cache_req_body(1KB);\n"
+	    "\tstd.collect(req.http.X-Multi, \"|\");\n"
+	    "\tstd.late_100_continue(false);\n"
+	    "\tstd.set_ip_tos(0);\n"
+	    "\tstd.syslog(15, \"veneer e2e\");\n"
+	    "\tif (req.url == \"/rollback\") {\n"
+	    "\t\tset req.url = \"/changed\";\n"
+	    "\t\tstd.rollback(req);\n"
+	    "\t}\n"
+	    "\treturn (pass);\n"
+	    "}\n"
+	    "sub vcl_backend_fetch {\n"
+	    "\tset bereq.http.X-Vcl = bereq.http.X-Multi;\n"
+	    "}\n"
+	    "sub vcl_deliver {\n"
+	    "\tset resp.http.X-Body = req.http.X-Body;\n"
+	    "\tset resp.http.X-Round = std.round(2.5);\n"
+	    "\tset resp.http.X-R2i = std.real2integer(-2.7, 0);\n"
+	    "\tset resp.http.X-T2r = std.time2real(\n"
+	    "\t    std.real2time(5.0, now), 0.0);\n"
+	    "\tset resp.http.X-Exists = std.file_exists(\"%s\") &&\n"
+	    "\t    !std.file_exists(\"%s.not\");\n"
+	    "\tset resp.http.X-Read = std.fileread(\"%s\");\n"
+	    "\tif (!std.getenv(\"VENEER_E2E_NO_SUCH_VAR\")) {\n"
+	    "\t\tset resp.http.X-Env = \"unset\";\n"
+	    "\t}\n"
+	    "\tset resp.http.X-Ban = std.ban(\"obj.status == 999\");\n"
+	    "\tset resp.http.X-Ban-Bad = std.ban(\"no such ban\");\n"
+	    "\tset resp.http.X-Ban-Error = std.ban_error() != \"\";\n"
+	    "}\n", file, file, file), 0);
+	t_start(&t, vcl);
+	m = CLIENT_Fetch(t.cl, "GET", "/rollback",
+	    "X-Multi: a\r\nX-Multi: b\r\n", HX_T_SLOW);
+	ck_assert_int_eq(m->status, 200);
+	/*
+	 * std.rollback() is a stub that logs VCL_Error for now, so the
+	 * change stays; when rollback exists this must say "/rollback".
+	 */
+	hdr_is(m, "X-Url", "/changed");
+	hdr_is(m, "X-Seen-Vcl", "a|b");		/* collected */
+	/* Also a stub for now (bodies are streamed, not kept): false. */
+	hdr_is(m, "X-Body", "false");
+	hdr_is(m, "X-Round", "3.000");
+	hdr_is(m, "X-R2i", "-2");
+	hdr_is(m, "X-T2r", "5.000");
+	hdr_is(m, "X-Exists", "true");
+	hdr_is(m, "X-Read", "from a file");
+	hdr_is(m, "X-Env", "unset");
+	/* No bans yet (they come with the admin CLI): false, and why. */
+	hdr_is(m, "X-Ban", "false");
+	hdr_is(m, "X-Ban-Bad", "false");
+	hdr_is(m, "X-Ban-Error", "true");
+	HX_MsgFree(&m);
+	t_finish(&t);
+	(void)unlink(file);
+	free(file);
+	free(vcl);
+}
+END_TEST
+
+/* A VCL that does not compile: veneerd does not start, says why, 2. */
+START_TEST(issue_0012_compile_error_refuses_start)
+{
+	struct vnd *v;
+	char *path, *err;
+	FILE *f;
+
+	v = VND_New();
+	ck_assert_int_gt(asprintf(&path, "%s/bad.vcl", VND_Dir(v)), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs("vcl 4.1;\n"
+	    "backend b { .host = \"127.0.0.1\"; .port = \"9\"; }\n"
+	    "sub vcl_recv { set req.http.X = ; }\n", f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(VND_Exec(v, 0, 20.0, "-F", "-n", VND_Workdir(v),
+	    "-a", "127.0.0.1:0", "-f", path, NULL), 2);
+	err = VND_ExecErr(v);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err, "bad.vcl:3:") != NULL &&
+	    strstr(err, "error:") != NULL, "stderr:\n%s", err);
+	free(err);
+	free(path);
+	VND_Free(&v);
+}
+END_TEST
+
 static Suite *
 vcl_vars_suite(void)
 {
@@ -391,6 +496,8 @@ vcl_vars_suite(void)
 	tcase_add_test(tc, issue_0012_synth_and_backend_error_variables);
 	tcase_add_test(tc, issue_0012_remaining_actions);
 	tcase_add_test(tc, issue_0012_good_corpus_loads);
+	tcase_add_test(tc, issue_0012_std_remaining);
+	tcase_add_test(tc, issue_0012_compile_error_refuses_start);
 	suite_add_tcase(s, tc);
 	return (s);
 }
