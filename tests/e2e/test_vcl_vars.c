@@ -310,7 +310,8 @@ START_TEST(issue_0012_remaining_actions)
 	ck_assert_str_eq((const char *)m->body, "n=1");	/* lookup: hit */
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/a", "X-Miss: 1\r\n", HX_T_SLOW);
-	ck_assert_str_eq((const char *)m->body, "n=2");	/* miss: fetched */
+	/* miss from vcl_hit: fetched anew */
+	ck_assert_str_eq((const char *)m->body, "n=2");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/pass", NULL, HX_T_SLOW);
 	ck_assert_str_eq((const char *)m->body, "n=3");
@@ -318,7 +319,8 @@ START_TEST(issue_0012_remaining_actions)
 	m = CLIENT_Fetch(t.cl, "GET", "/retry", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
 	hdr_is(m, "X-Retries", "1");
-	ck_assert_str_eq((const char *)m->body, "n=5");	/* fetched twice */
+	/* fetched twice */
+	ck_assert_str_eq((const char *)m->body, "n=5");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/error", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 503);

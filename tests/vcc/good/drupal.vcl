@@ -32,8 +32,8 @@ sub vcl_recv {
 		    ";(S?SESS[a-z0-9]+|NO_CACHE)=", "; \1=");
 		set req.http.Cookie = regsuball(req.http.Cookie,
 		    ";[^ ][^;]*", "");
-		set req.http.Cookie = regsuball(req.http.Cookie, "^[; ]+|[; ]+$",
-		    "");
+		set req.http.Cookie = regsuball(req.http.Cookie,
+		    "^[; ]+|[; ]+$", "");
 		if (req.http.Cookie == "") {
 			unset req.http.Cookie;
 		} else {

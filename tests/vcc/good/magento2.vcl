@@ -57,7 +57,8 @@ sub vcl_recv {
 	set req.url = regsub(req.url, "^http[s]?://", "");
 	if (req.url ~ "(\?|&)(gclid|cx|ie|cof|siteurl|utm_[a-z]+)=") {
 		set req.url = regsuball(req.url,
-		    "(gclid|cx|ie|cof|siteurl|utm_[a-z]+)=[-_A-z0-9+()%.]+&?", "");
+		    "(gclid|cx|ie|cof|siteurl|utm_[a-z]+)=[-_A-z0-9+()%.]+&?",
+		    "");
 		set req.url = regsub(req.url, "[?|&]+$", "");
 	}
 	if (req.url ~ "^/(pub/)?(media|static)/") {
@@ -125,10 +126,12 @@ sub vcl_deliver {
 	} else {
 		unset resp.http.Age;
 	}
-	if (resp.http.Cache-Control !~ "private" && req.url !~ "^/(pub/)?(media|static)/") {
+	if (resp.http.Cache-Control !~ "private" &&
+	    req.url !~ "^/(pub/)?(media|static)/") {
 		set resp.http.Pragma = "no-cache";
 		set resp.http.Expires = "-1";
-		set resp.http.Cache-Control = "no-store, no-cache, must-revalidate, max-age=0";
+		set resp.http.Cache-Control =
+		    "no-store, no-cache, must-revalidate, max-age=0";
 	}
 	unset resp.http.X-Magento-Debug;
 	unset resp.http.X-Magento-Tags;
