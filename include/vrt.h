@@ -255,6 +255,8 @@ void VRT_hashdata(VRT_CTX, const struct strands *);
 
 /* Status and reason for return (synth(...)); reason NULL: the standard. */
 void VRT_synth(VRT_CTX, VCL_INT status, VCL_STRING reason);
+/* return (error(status, reason)) in vcl_backend_fetch/_response (2.0). */
+void VRT_error(VRT_CTX, VCL_INT status, VCL_STRING reason);
 
 /* synthetic(): append to the body of resp (vcl_synth) or beresp. */
 void VRT_synth_strands(VRT_CTX, const struct strands *);

@@ -283,7 +283,10 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 	return (H1F_ERROR);
 }
 
-/* A fresh synthetic 503 for vcl_backend_error to work on. */
+/*
+ * A fresh synthetic 503 for vcl_backend_error to work on, or the status
+ * and reason VCL gave with return (error(status, reason)).
+ */
 static void
 bo_synth_503(struct worker *wrk, struct busyobj *bo)
 {
@@ -293,7 +296,12 @@ bo_synth_503(struct worker *wrk, struct busyobj *bo)
 	VSC_Count(wrk->stats, fetch_failed, 1);
 	HTTP_Clear(bo->beresp);
 	bo->beresp->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
-	HTTP_SetStatus(bo->beresp, 503, "Backend fetch failed");
+	if (bo->err_code != 0)
+		HTTP_SetStatus(bo->beresp, bo->err_code, bo->err_reason);
+	else
+		HTTP_SetStatus(bo->beresp, 503, "Backend fetch failed");
+	bo->err_code = 0;
+	bo->err_reason = NULL;
 	TIM_format(TIM_real(), date);
 	(void)HTTP_PrintfHeader(bo->beresp, "Date: %s", date);
 	(void)HTTP_SetHeader(bo->beresp, "Server: Veneer");

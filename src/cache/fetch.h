@@ -104,6 +104,9 @@ struct busyobj {
 	char			*synth_body;
 	size_t			synth_len;
 	unsigned		synth_sent;
+	/* return (error(status, reason)): vcl_backend_error starts there */
+	uint16_t		err_code;
+	const char		*err_reason;
 
 	vtim_real		t_first;
 	vtim_real		t_prev;

@@ -645,6 +645,26 @@ VRT_synth(VRT_CTX, VCL_INT status, VCL_STRING reason)
 }
 
 void
+VRT_error(VRT_CTX, VCL_INT status, VCL_STRING reason)
+{
+	struct busyobj *bo;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	bo = ctx->bo;
+	if (bo == NULL) {
+		VRT_fail(ctx, "error() needs a backend fetch");
+		return;
+	}
+	if (status < 100 || status > 999) {
+		VRT_fail(ctx, "error status %ld is out of range", status);
+		status = 503;
+	}
+	bo->err_code = (uint16_t)status;
+	bo->err_reason = reason == NULL ? NULL :
+	    WS_Copy(bo->ws, reason, strlen(reason));
+}
+
+void
 VRT_synth_strands(VRT_CTX, const struct strands *s)
 {
 	char **bodyp;

@@ -1484,6 +1484,18 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		}
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_synth(ctx, %s, %s);\n", e->c, reason);
+	} else if (r == VCL_RET_ERROR && vcc_is(tk(tl), "(")) {
+		tl->pos++;
+		e = parse_expr(tl);
+		if (e->t != V_INT)
+			vcc_error(tl, e->t0, "error() takes a status code "
+			    "(INT) first, not %s", vtype_a[e->t]);
+		if (vcc_is(tk(tl), ",")) {
+			tl->pos++;
+			reason = e_string1(tl, parse_expr(tl));
+		}
+		tk_expect(tl, ")");
+		emit(tl, out, ind, "VRT_error(ctx, %s, %s);\n", e->c, reason);
 	} else if (r == VCL_RET_PASS && vcc_is(tk(tl), "(")) {
 		tl->pos++;
 		e = parse_expr(tl);

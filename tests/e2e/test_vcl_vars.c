@@ -263,9 +263,9 @@ END_TEST
 
 /*
  * The actions the other tests do not take: hash and lookup spelled out,
- * miss from vcl_hit, fetch from vcl_miss and vcl_pass, error from
- * vcl_backend_fetch, retry and abandon from vcl_backend_response, ok
- * from vcl_init.
+ * miss from vcl_hit, fetch from vcl_miss and vcl_pass, error and
+ * error(status, reason) from vcl_backend_fetch and
+ * vcl_backend_response, retry and abandon, ok from vcl_init.
  */
 START_TEST(issue_0012_remaining_actions)
 {
@@ -287,6 +287,9 @@ START_TEST(issue_0012_remaining_actions)
 	    "sub vcl_pass { return (fetch); }\n"
 	    "sub vcl_backend_fetch {\n"
 	    "\tif (bereq.url ~ \"^/error\") { return (error); }\n"
+	    "\tif (bereq.url ~ \"^/teapot\") {\n"
+	    "\t\treturn (error(418, \"Short and stout\"));\n"
+	    "\t}\n"
 	    "\treturn (fetch);\n"
 	    "}\n"
 	    "sub vcl_backend_response {\n"
@@ -294,6 +297,7 @@ START_TEST(issue_0012_remaining_actions)
 	    "\t\treturn (retry);\n"
 	    "\t}\n"
 	    "\tif (bereq.url ~ \"^/abandon\") { return (abandon); }\n"
+	    "\tif (bereq.url ~ \"^/refused\") { return (error(502)); }\n"
 	    "\tset beresp.http.X-Retries = bereq.retries;\n"
 	    "\treturn (deliver);\n"
 	    "}\n"
@@ -326,7 +330,19 @@ START_TEST(issue_0012_remaining_actions)
 	ck_assert_int_eq(m->status, 503);
 	hdr_is(m, "X-Be-Error", "/error");
 	HX_MsgFree(&m);
+	/* error(status, reason) starts vcl_backend_error there. */
+	m = CLIENT_Fetch(t.cl, "GET", "/teapot", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 418);
+	ck_assert_str_eq(m->reason, "Short and stout");
+	hdr_is(m, "X-Be-Error", "/teapot");
+	HX_MsgFree(&m);
 	ck_assert_uint_eq(__atomic_load_n(&o_count, __ATOMIC_RELAXED), 5);
+	m = CLIENT_Fetch(t.cl, "GET", "/refused", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 502);
+	ck_assert_str_eq(m->reason, "Bad Gateway");
+	hdr_is(m, "X-Be-Error", "/refused");
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(__atomic_load_n(&o_count, __ATOMIC_RELAXED), 6);
 	m = CLIENT_Fetch(t.cl, "GET", "/abandon", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 503);
 	ck_assert_ptr_null(HX_Header(m, "X-Be-Error"));
