@@ -1289,8 +1289,10 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	sub_check(tl, t, CK_SET, v->wr, v->name);
 	e = parse_expr(tl);
 	if (vcc_is(op, "=")) {
+		/* Setters of strings take strands (VCL_STRING_SET). */
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
-		    e_convert(tl, e, v->t, v->name));
+		    e_convert(tl, e, v->t == V_STRING ? V_STRANDS : v->t,
+		    v->name));
 	} else if (v->t == V_STRING && vcc_is(op, "+=")) {
 		sub_check(tl, t, CK_READ, v->rd, v->name);
 		cur = e_new(tl, V_STRING, t, "VRT_r_%s(ctx)", v->cname);
@@ -1752,6 +1754,8 @@ parse_backend(struct vcc *tl)
 	double ct = -1, fbt = -1, bbt = -1;
 	unsigned maxc = 0, proxy = 0;
 	char buf[64], hostport[600];
+	const struct token *seen[16];
+	unsigned nseen = 0, u;
 
 	nt = tk_expect_id(tl, "the backend's name");
 	s = sym_find_t(P(tl)->backends, nt);
@@ -1769,6 +1773,14 @@ parse_backend(struct vcc *tl)
 	while (!vcc_is(tk(tl), "}")) {
 		tk_expect(tl, ".");
 		ft = tk_expect_id(tl, "a backend field");
+		/* A field given twice is a mistake either way. */
+		for (u = 0; u < nseen; u++)
+			if (vcc_idlen(seen[u]) == vcc_idlen(ft) &&
+			    !strncmp(seen[u]->b, ft->b, vcc_idlen(ft)))
+				vcc_error(tl, ft, "backend %s has .%s twice",
+				    s->name, tk_str(tl, ft));
+		if (nseen < 16)
+			seen[nseen++] = ft;
 		if (vcc_is(ft, "host") || vcc_is(ft, "host_header") ||
 		    vcc_is(ft, "path")) {
 			t = field_value(tl, tk_str(tl, ft), T_STR);
@@ -1814,6 +1826,9 @@ parse_backend(struct vcc *tl)
 				    "vgc_probe_anon_%u", P(tl)->nanon++);
 				probe = cat3(tl, "&", parse_probe_body(tl,
 				    vcc_strdup(tl, buf), NULL), "");
+				/* Varnish takes .probe = { } with or without ;. */
+				if (vcc_is(tk(tl), ";"))
+					tl->pos++;
 			} else {
 				t = tk_expect_id(tl, "a probe's name or { }");
 				ps = sym_find_t(P(tl)->probes, t);
@@ -2281,7 +2296,8 @@ emit_program(struct vcc *tl)
 		if (s->method >= 0)
 			continue;
 		vbuf_printf(tl, &out, "\nstatic enum vcl_ret\nvgc_sub_%u"
-		    "(VRT_CTX)\n{\n\n%s\treturn (VCL_RET_NONE);\n}\n",
+		    "(VRT_CTX)\n{\n\n\t(void)ctx;\n%s"
+		    "\treturn (VCL_RET_NONE);\n}\n",
 		    s->idx, s->body.s != NULL ? s->body.s : "");
 	}
 	for (u = 0; u < NMETHS; u++) {
