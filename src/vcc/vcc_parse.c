@@ -644,8 +644,12 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat)
 	if (re == NULL) {
 		(void)pcre2_get_error_message(err, msg, sizeof msg);
 		et = *t;
-		/* Point into the literal where we can (one-line strings). */
-		if (t->b[0] == '"' && t->b[1] != '"' && off < strlen(pat)) {
+		/*
+		 * Point into the literal where we can: a one-line string,
+		 * the offset inside its text (or its closing quote).
+		 */
+		if (t->b[0] == '"' && t->b[1] != '"' && t->dec != NULL &&
+		    off <= strlen(t->dec)) {
 			et.b = t->b + 1 + off;
 			et.e = et.b + 1;
 			et.col = t->col + 1 + (unsigned)off;
@@ -1116,7 +1120,7 @@ parse_cmp(struct vcc *tl)
 {
 	struct expr *a, *b;
 	const struct token *op, *rt;
-	const char *cop, *re;
+	const char *cop, *re, *pat;
 	struct vsym *acl;
 	int neg;
 
@@ -1140,7 +1144,9 @@ parse_cmp(struct vcc *tl)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
 			    "not a %s", vtype_name[a->t]);
-		re = regex_ref(tl, tk(tl), parse_lit(tl, &rt));
+		/* parse_lit first: it says which token the regex is. */
+		pat = parse_lit(tl, &rt);
+		re = regex_ref(tl, rt, pat);
 		return (e_new(tl, V_BOOL, op, "(%sVRT_re_match(ctx, %s, %s))",
 		    neg ? "!" : "", e_string1(tl, a), re));
 	}
