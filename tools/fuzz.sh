@@ -12,7 +12,7 @@
 set -euo pipefail
 
 TARGETS=(h1_request h1_response chunked vary lookup_key vsm_reader vsl_query
-    ncsa_format param storage_arg listen_arg)
+    ncsa_format param storage_arg listen_arg vcc)
 # Debian 12's clang 14 and its runtime (libFuzzer, the sanitizers).
 DEPS_FUZZ=(clang-14 libclang-rt-14-dev)
 CLANG=clang-14
@@ -119,7 +119,7 @@ build_autoreconf "$root"
 build_configure "$root" "$bdir" --enable-asan --disable-shared \
     CC="$CLANG" CFLAGS="-g -O1 -fsanitize=fuzzer-no-link -Wno-error"
 libs=(src/common/libvcommon.la src/vsm/libvsmw.la src/cache/libvcache.la
-    src/vsm/libveneerapi.la)
+    src/vsm/libveneerapi.la src/vcc/libvcc.la vcl/libvclembed.la)
 echo "build: ${libs[*]} (output in $bdir/make.out)"
 if ! make -C "$bdir" -j "$(build_nproc)" "${libs[@]}" >"$bdir/make.out" 2>&1
 then
@@ -137,6 +137,8 @@ read -r -a sys_cflags <<<"$(mkvar PCRE2_CFLAGS) $(mkvar BSD_CFLAGS)"
 cache_a=("$bdir/src/cache/.libs/libvcache.a" "$bdir/src/vsm/.libs/libvsmw.a"
     "$bdir/src/common/.libs/libvcommon.a")
 vapi_a=("$bdir/src/vsm/.libs/libveneerapi.a")
+vcc_a=("$bdir/src/vcc/.libs/libvcc.a" "$bdir/vcl/.libs/libvclembed.a"
+    "$bdir/src/common/.libs/libvcommon.a")
 
 # fuzz_target NAME: link build-fuzz/fuzz_NAME with libFuzzer's main.
 fuzz_target() {
@@ -151,6 +153,7 @@ fuzz_target() {
 		extra=(src/mgt/mgt_child.c src/mgt/mgt_vsc.c
 		    src/mgt/mgt_workdir.c)
 		link=("${cache_a[@]}") ;;
+	vcc)	link=("${vcc_a[@]}") ;;
 	*)	link=("${cache_a[@]}") ;;
 	esac
 	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined \

@@ -250,6 +250,13 @@ vcc_readfile(const char *path)
 		len += n;
 		if (n == 0)
 			break;
+		/* include "/dev/zero" must not eat the manager's memory. */
+		if (len > VCC_MAX_FILE) {
+			(void)fclose(f);
+			free(buf);
+			errno = EFBIG;
+			return (NULL);
+		}
 	}
 	(void)fclose(f);
 	buf[len] = '\0';

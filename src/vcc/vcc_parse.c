@@ -2381,6 +2381,12 @@ vcc_read_main(struct vcc *tl, const char *file)
 		len += n;
 		if (n == 0)
 			break;
+		if (len > VCC_MAX_FILE) {
+			(void)fclose(f);
+			free(text);
+			vcc_error(tl, NULL, "%s is more than %u MB: not a VCL "
+			    "file", file, VCC_MAX_FILE >> 20);
+		}
 	}
 	(void)fclose(f);
 	text[len] = '\0';
