@@ -40,6 +40,14 @@ static const char * const vtype_name[] = {
 	"ENUM", "ACL", "PROBE", "SUB", "REGEX",
 };
 
+/* The same with its article, for messages: "not an INT". */
+static const char * const vtype_an[] = {
+	"a VOID", "a STRING", "a STRANDS", "an INT", "a REAL", "a BOOL",
+	"a DURATION", "a BYTES", "a TIME", "an IP", "a BACKEND", "a BLOB",
+	"a BODY", "an HTTP", "a HEADER", "an ENUM", "an ACL", "a PROBE",
+	"a SUB", "a REGEX",
+};
+
 /* The tables ------------------------------------------------------------*/
 
 struct vvar {
@@ -464,8 +472,8 @@ e_tostring(struct vcc *tl, struct expr *e)
 	case V_IP:		f = "VRT_IP_string(ctx, %s)"; break;
 	case V_BLOB:		f = "VRT_BLOB_string(ctx, %s)"; break;
 	default:
-		vcc_error(tl, e->t0, "a %s cannot be used as a string",
-		    vtype_name[e->t]);
+		vcc_error(tl, e->t0, "%s cannot be used as a string",
+		    vtype_an[e->t]);
 	}
 	return (e_new(tl, V_STRING, e->t0, f, e->c));
 }
@@ -522,8 +530,8 @@ e_bool(struct vcc *tl, struct expr *e)
 	case V_DURATION:
 		return (cat3(tl, "(", e->c, " > 0)"));
 	default:
-		vcc_error(tl, e->t0, "a %s cannot be a condition (true or "
-		    "false)", vtype_name[e->t]);
+		vcc_error(tl, e->t0, "%s cannot be a condition (true or "
+		    "false)", vtype_an[e->t]);
 	}
 }
 
@@ -552,12 +560,12 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 		return (cat3(tl, "(VCL_REAL)(", e->c, ")"));
 	if ((want == V_DURATION || want == V_BYTES) &&
 	    (e->t == V_INT || e->t == V_REAL) && e->constant)
-		vcc_error(tl, e->t0, "%s needs a %s: a number with a unit "
-		    "(%s)", what, vtype_name[want], want == V_DURATION ?
+		vcc_error(tl, e->t0, "%s needs %s: a number with a unit "
+		    "(%s)", what, vtype_an[want], want == V_DURATION ?
 		    "10s, 2m, 1h, 1d; units ms s m h d w y" :
 		    "512B, 10KB, 1MB; units B KB MB GB TB");
-	vcc_error(tl, e->t0, "%s needs a %s, not a %s", what,
-	    vtype_name[want], vtype_name[e->t]);
+	vcc_error(tl, e->t0, "%s needs %s, not %s", what,
+	    vtype_an[want], vtype_an[e->t]);
 }
 
 static struct expr *parse_expr(struct vcc *tl);
@@ -1012,8 +1020,8 @@ parse_unary(struct vcc *tl)
 		tl->pos++;
 		e = parse_unary(tl);
 		if (!is_num(e->t) || e->t == V_TIME)
-			vcc_error(tl, t, "cannot negate a %s",
-			    vtype_name[e->t]);
+			vcc_error(tl, t, "cannot negate %s",
+			    vtype_an[e->t]);
 		return (e_new(tl, e->t, t, "(-%s)", e->c));
 	}
 	if (vcc_is(t, "!")) {
@@ -1048,9 +1056,9 @@ parse_mul(struct vcc *tl)
 		    b->t == V_BYTES))
 			rt = b->t;
 		else
-			vcc_error(tl, op, "cannot %s a %s and a %s",
+			vcc_error(tl, op, "cannot %s %s and %s",
 			    vcc_is(op, "*") ? "multiply" : "divide",
-			    vtype_name[a->t], vtype_name[b->t]);
+			    vtype_an[a->t], vtype_an[b->t]);
 		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
 		    "((VCL_INT)0)"))
 			vcc_error(tl, op, "division by zero");
@@ -1107,9 +1115,9 @@ parse_add(struct vcc *tl)
 		else if (a->t == V_TIME && b->t == V_TIME && *op->b == '-')
 			rt = V_DURATION;
 		else
-			vcc_error(tl, op, "cannot %s a %s and a %s",
+			vcc_error(tl, op, "cannot %s %s and %s",
 			    *op->b == '+' ? "add" : "subtract",
-			    vtype_name[a->t], vtype_name[b->t]);
+			    vtype_an[a->t], vtype_an[b->t]);
 		a = e_new(tl, rt, op, "(%s %c %s)", a->c, *op->b, b->c);
 	}
 	return (a);
@@ -1143,7 +1151,7 @@ parse_cmp(struct vcc *tl)
 		if (a->t != V_STRING)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
-			    "not a %s", vtype_name[a->t]);
+			    "not %s", vtype_an[a->t]);
 		/* parse_lit first: it says which token the regex is. */
 		pat = parse_lit(tl, &rt);
 		re = regex_ref(tl, rt, pat);
@@ -1158,8 +1166,8 @@ parse_cmp(struct vcc *tl)
 	b = parse_add(tl);
 	if (a->t == V_STRING || b->t == V_STRING) {
 		if (a->t != b->t)
-			vcc_error(tl, op, "cannot compare a %s with a %s",
-			    vtype_name[a->t], vtype_name[b->t]);
+			vcc_error(tl, op, "cannot compare %s with %s",
+			    vtype_an[a->t], vtype_an[b->t]);
 		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(%s, %s) %s 0)",
 		    e_string1(tl, a), e_string1(tl, b), cop));
 	}
@@ -1170,8 +1178,8 @@ parse_cmp(struct vcc *tl)
 	if (a->t == b->t && (a->t == V_BOOL || a->t == V_BACKEND) &&
 	    (vcc_is(op, "==") || vcc_is(op, "!=")))
 		return (e_new(tl, V_BOOL, op, "(%s %s %s)", a->c, cop, b->c));
-	vcc_error(tl, op, "cannot compare a %s with a %s using %s",
-	    vtype_name[a->t], vtype_name[b->t], cop);
+	vcc_error(tl, op, "cannot compare %s with %s using %s",
+	    vtype_an[a->t], vtype_an[b->t], cop);
 }
 
 static struct expr *
@@ -1318,14 +1326,14 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    !(e->t == V_INT || e->t == V_REAL) :
 		    !(e->t == v->t || (v->t == V_REAL && e->t == V_INT) ||
 		    (v->t == V_TIME && e->t == V_DURATION)))
-			vcc_error(tl, op, "cannot %s a %s to a %s",
-			    tk_str(tl, op), vtype_name[e->t],
-			    vtype_name[v->t]);
+			vcc_error(tl, op, "cannot %s %s to %s",
+			    tk_str(tl, op), vtype_an[e->t],
+			    vtype_an[v->t]);
 		emit(tl, out, ind, "VRT_l_%s(ctx, VRT_r_%s(ctx) %c %s);\n",
 		    v->cname, v->cname, *op->b, e->c);
 	} else
-		vcc_error(tl, op, "%s cannot be used with a %s",
-		    tk_str(tl, op), vtype_name[v->t]);
+		vcc_error(tl, op, "%s cannot be used with %s",
+		    tk_str(tl, op), vtype_an[v->t]);
 	emit_failcheck(tl, out, ind);
 }
 
@@ -1422,7 +1430,7 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		e = parse_expr(tl);
 		if (e->t != V_INT)
 			vcc_error(tl, e->t0, "synth() takes a status code "
-			    "(INT) first, not a %s", vtype_name[e->t]);
+			    "(INT) first, not %s", vtype_an[e->t]);
 		if (vcc_is(tk(tl), ",")) {
 			tl->pos++;
 			reason = e_string1(tl, parse_expr(tl));
