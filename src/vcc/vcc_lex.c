@@ -55,15 +55,23 @@ vcc_strdup(struct vcc *tl, const char *s)
 	return (vcc_strndup(tl, s, strlen(s)));
 }
 
-/* Buffers live outside the arena: they grow; vcc frees them at the end. */
+/* Doubling, so a temporary buffer leaves at most as much again behind. */
 static void
-vbuf_grow(struct vbuf *vb, size_t add)
+vbuf_grow(struct vcc *tl, struct vbuf *vb, size_t add)
 {
+	char *n;
 
 	if (vb->len + add + 1 <= vb->cap)
 		return;
 	while (vb->len + add + 1 > vb->cap)
 		vb->cap = vb->cap ? vb->cap * 2 : 256;
+	if (vb->tmp) {
+		n = vcc_alloc(tl, vb->cap);
+		if (vb->s != NULL)
+			memcpy(n, vb->s, vb->len + 1);
+		vb->s = n;
+		return;
+	}
 	vb->s = realloc(vb->s, vb->cap);
 	if (vb->s == NULL)
 		abort();
@@ -74,8 +82,7 @@ vbuf_cat(struct vcc *tl, struct vbuf *vb, const char *s)
 {
 	size_t l = strlen(s);
 
-	(void)tl;
-	vbuf_grow(vb, l);
+	vbuf_grow(tl, vb, l);
 	memcpy(vb->s + vb->len, s, l + 1);
 	vb->len += l;
 }
@@ -86,12 +93,11 @@ vbuf_vprintf(struct vcc *tl, struct vbuf *vb, const char *fmt, va_list ap)
 	va_list ap2;
 	int n;
 
-	(void)tl;
 	va_copy(ap2, ap);
 	n = vsnprintf(NULL, 0, fmt, ap2);
 	va_end(ap2);
 	assert(n >= 0);
-	vbuf_grow(vb, (size_t)n);
+	vbuf_grow(tl, vb, (size_t)n);
 	(void)vsnprintf(vb->s + vb->len, (size_t)n + 1, fmt, ap);
 	vb->len += (size_t)n;
 }
@@ -109,7 +115,7 @@ vbuf_printf(struct vcc *tl, struct vbuf *vb, const char *fmt, ...)
 char *
 vcc_cstr(struct vcc *tl, const char *s)
 {
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = VBUF_TMP;
 	const unsigned char *p;
 	char *r;
 
@@ -126,7 +132,6 @@ vcc_cstr(struct vcc *tl, const char *s)
 	}
 	vbuf_cat(tl, &vb, "\"");
 	r = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (r);
 }
 
@@ -319,7 +324,7 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 	unsigned line = 1, u;
 	struct token *t, *inc;
 	size_t first = tl->ntoks, l;
-	char *ipath, *itext;
+	char *ipath, *itext, *itext2;
 
 #define TOK_AT(tt, bb)	do {						\
 		t = vcc_newtok(tl);					\
@@ -486,9 +491,11 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 				    tl->opts->vcl_path : "(empty)");
 			tl->ntoks -= 3;
 			tl->incl_stack[tl->nincl++] = inc->dec;
-			vcc_lex_source(tl, ipath, itext, 0, depth + 1);
-			tl->nincl--;
+			/* Into the arena first: lexing it may fail. */
+			itext2 = vcc_strdup(tl, itext);
 			free(itext);
+			vcc_lex_source(tl, ipath, itext2, 0, depth + 1);
+			tl->nincl--;
 		}
 	}
 #undef TOK_AT

@@ -322,7 +322,7 @@ sub_find(struct vcc *tl, const struct token *t)
 static const char *
 meth_list(struct vcc *tl, unsigned mask, const char *conj)
 {
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = VBUF_TMP;
 	unsigned u, n = 0, i = 0;
 	char *r;
 
@@ -339,7 +339,6 @@ meth_list(struct vcc *tl, unsigned mask, const char *conj)
 		vbuf_cat(tl, &vb, vcc_meths[u].name);
 	}
 	r = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (r);
 }
 
@@ -424,7 +423,7 @@ static struct expr *
 e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
     ...)
 {
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = VBUF_TMP;
 	struct expr *e;
 	va_list ap;
 
@@ -435,7 +434,6 @@ e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
 	vbuf_vprintf(tl, &vb, fmt, ap);
 	va_end(ap);
 	e->c = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	if (t == V_STRING) {
 		e->pcs = vcc_alloc(tl, sizeof *e->pcs);
 		e->pcs[0] = e->c;
@@ -481,7 +479,7 @@ e_tostring(struct vcc *tl, struct expr *e)
 static const char *
 e_strands(struct vcc *tl, struct expr *e)
 {
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = VBUF_TMP;
 	unsigned u;
 	char *r;
 
@@ -494,7 +492,6 @@ e_strands(struct vcc *tl, struct expr *e)
 		vbuf_printf(tl, &vb, "%s%s", u ? ", " : "", e->pcs[u]);
 	vbuf_cat(tl, &vb, "}}");
 	r = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (r);
 }
 
@@ -706,7 +703,7 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 {
 	struct expr *vals[32];
 	const struct token *at[32];
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = VBUF_TMP;
 	const struct token *t;
 	struct expr *e;
 	unsigned n, u, pos = 0, named = 0;
@@ -806,7 +803,6 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 	}
 	vbuf_cat(tl, &vb, ")");
 	e = e_new(tl, f->ret, t0, "%s", vb.s);
-	free(vb.s);
 	return (e);
 }
 
@@ -1691,7 +1687,7 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	double timeout = 2, interval = 5;
 	unsigned window = 8, threshold = 3, initial = ~0U, exp = 200;
 	unsigned seen = 0;
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = VBUF_TMP;
 
 	tk_expect(tl, "{");
 	while (!vcc_is(tk(tl), "}")) {
@@ -1731,7 +1727,6 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	}
 	t = tk(tl);
 	tl->pos++;
-	free(vb.s);
 	if (url != NULL && req != NULL)
 		vcc_error(tl, t, "a probe has .url or .request, not both");
 	if (threshold > window)
@@ -1912,7 +1907,7 @@ parse_acl(struct vcc *tl)
 {
 	const struct token *nt, *t, *at;
 	struct vsym *s;
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = VBUF_TMP;
 	unsigned n = 0, neg, opt;
 	unsigned char buf[16];
 	long mask;
@@ -1983,7 +1978,6 @@ parse_acl(struct vcc *tl)
 	    s->idx);
 	vbuf_printf(tl, &P(tl)->discard, "\t\tVRT_acl_fini(&vgc_acl_%u);\n",
 	    s->idx);
-	free(vb.s);
 }
 
 static void
@@ -2171,7 +2165,7 @@ reach_walk(struct vcc *tl, struct vsub *s, unsigned mask, unsigned depth)
 static const char *
 ret_list(struct vcc *tl, unsigned u)
 {
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = VBUF_TMP;
 	unsigned r, n = 0, k = 0, legal;
 	char *l;
 
@@ -2190,7 +2184,6 @@ ret_list(struct vcc *tl, unsigned u)
 		vbuf_cat(tl, &vb, vcc_rets[r]);
 	}
 	l = vcc_strdup(tl, vb.s);
-	free(vb.s);
 	return (l);
 }
 
@@ -2292,7 +2285,7 @@ static char *
 emit_program(struct vcc *tl)
 {
 	struct vparse *p = P(tl);
-	struct vbuf out = { NULL, 0, 0 };
+	struct vbuf out = { NULL, 0, 0, 0 };
 	struct vsub *s;
 	unsigned u;
 	char *r;
