@@ -1354,8 +1354,12 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 		return;
 	}
 	v = var_find(t);
-	if (v == NULL)
-		vcc_error(tl, t, "unknown variable '%s'", tk_str(tl, t));
+	if (v == NULL) {
+		hn = var_suggest(tl, tk_str(tl, t));
+		vcc_error(tl, t, "unknown variable '%s'%s%s%s",
+		    tk_str(tl, t), *hn ? "; did you mean " : "", hn,
+		    *hn ? "?" : "");
+	}
 	if (v->un == VM_NONE)
 		vcc_error(tl, t, "%s cannot be unset", v->name);
 	var_flags(tl, t, v);

@@ -144,6 +144,15 @@ START_TEST(lex_caret)
 }
 END_TEST
 
+START_TEST(suggestions)
+{
+	expect_err(HEAD "sub vcl_recv { unset req.htp.x; }\n", "t.vcl:3:22",
+	    "unknown variable 'req.htp.x'");
+	expect_err(HEAD "sub vcl_recv { if (req.methd) { } }\n",
+	    "t.vcl:3:20", "req.method");
+}
+END_TEST
+
 START_TEST(lex_numbers)
 {
 	expect_ok(HEAD "sub vcl_backend_response {\n"
@@ -686,6 +695,7 @@ vcc_suite(void)
 	tcase_add_test(tc, lex_positions);
 	tcase_add_test(tc, lex_caret);
 	tcase_add_test(tc, lex_numbers);
+	tcase_add_test(tc, suggestions);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("decl");
