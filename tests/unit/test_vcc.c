@@ -653,6 +653,30 @@ static const char * const good[] = {
 	NULL
 };
 
+/* A file name that is not a nice C token stays inside its comments. */
+START_TEST(odd_file_name)
+{
+	struct vcc_opts o;
+	char path[128], cmd[256];
+	FILE *f;
+
+	memset(&o, 0, sizeof o);
+	ck_assert_int_eq(VCC_Compile(&o, "a*/b\"c\\.vcl", HEAD
+	    "sub vcl_recv { if (req.url ~ \"x\") { } }\n", &c_out,
+	    &msg_out), 0);
+	(void)snprintf(path, sizeof path, "/tmp/test_vcc_odd.%ld.c",
+	    (long)getpid());
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(c_out, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	(void)snprintf(cmd, sizeof cmd, "${CC:-cc} -std=gnu99 -fsyntax-only "
+	    "-Wall -Wextra -Werror -I'%s' %s", VCC_TEST_INCLUDE, path);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(unlink(path), 0);
+}
+END_TEST
+
 START_TEST(emitted_c)
 {
 	char dir[64], path[128], cmd[512];
@@ -732,6 +756,7 @@ vcc_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, emitted_c);
+	tcase_add_test(tc, odd_file_name);
 	suite_add_tcase(s, tc);
 	return (s);
 }
