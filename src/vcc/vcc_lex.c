@@ -442,6 +442,10 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 			t->e = q;
 			t->num = strtod(vcc_strndup(tl, p, (size_t)(q - p)),
 			    NULL);
+			/* Anything bigger is no INT, nor a sane REAL in C. */
+			if (t->num > 9e18)
+				vcc_error(tl, t, "number too big (VCL numbers "
+				    "are at most 9e18)");
 			p = q;
 			continue;
 		}

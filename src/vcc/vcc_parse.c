@@ -202,7 +202,16 @@ struct vsym {
 	struct vsym		*next;
 };
 
+/*
+ * How deep blocks, parentheses, unary operators and calls may nest: the
+ * parser recurses, and a VCL of 100000 '(' must be an error, not a
+ * crashed manager.
+ */
+#define VCC_MAX_NEST	100
+#define VCC_MAX_CALLS	1000
+
 struct vparse {
+	unsigned		nest;
 	struct vbuf		decl;		/* file-level declarations */
 	struct vbuf		load;		/* LOAD event */
 	struct vbuf		discard;	/* DISCARD event */
@@ -1033,6 +1042,14 @@ parse_prim(struct vcc *tl)
 	    "or a function call), found '%s'", tk_desc(tl, t));
 }
 
+static void
+nest_in(struct vcc *tl, const struct token *t)
+{
+
+	if (++P(tl)->nest > VCC_MAX_NEST)
+		vcc_error(tl, t, "nested more than %u deep", VCC_MAX_NEST);
+}
+
 static struct expr *
 parse_unary(struct vcc *tl)
 {
@@ -1041,7 +1058,9 @@ parse_unary(struct vcc *tl)
 
 	if (vcc_is(t, "-")) {
 		tl->pos++;
+		nest_in(tl, t);
 		e = parse_unary(tl);
+		P(tl)->nest--;
 		if (!is_num(e->t) || e->t == V_TIME)
 			vcc_error(tl, t, "cannot negate %s",
 			    vtype_an[e->t]);
@@ -1049,7 +1068,9 @@ parse_unary(struct vcc *tl)
 	}
 	if (vcc_is(t, "!")) {
 		tl->pos++;
+		nest_in(tl, t);
 		e = parse_unary(tl);
+		P(tl)->nest--;
 		return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
 	}
 	return (parse_prim(tl));
@@ -1227,6 +1248,7 @@ parse_expr(struct vcc *tl)
 	struct expr *a, *b;
 	const struct token *op;
 
+	nest_in(tl, tk(tl));
 	a = parse_and(tl);
 	while (vcc_is(tk(tl), "||")) {
 		op = tk_next(tl);
@@ -1234,6 +1256,7 @@ parse_expr(struct vcc *tl)
 		a = e_new(tl, V_BOOL, op, "(%s ||\n\t    %s)", e_bool(tl, a),
 		    e_bool(tl, b));
 	}
+	P(tl)->nest--;
 	return (a);
 }
 
@@ -1640,6 +1663,7 @@ static void
 parse_block(struct vcc *tl, struct vbuf *out, unsigned ind)
 {
 
+	nest_in(tl, tk(tl));
 	while (!vcc_is(tk(tl), "}")) {
 		if (tk(tl)->tok == T_EOF)
 			vcc_error(tl, tk(tl), "expected '}' before the end "
@@ -1647,6 +1671,7 @@ parse_block(struct vcc *tl, struct vbuf *out, unsigned ind)
 		parse_statement(tl, out, ind);
 	}
 	tl->pos++;
+	P(tl)->nest--;
 }
 
 /* Declarations ----------------------------------------------------------*/
@@ -2183,6 +2208,9 @@ reach_walk(struct vcc *tl, struct vsub *s, unsigned mask, unsigned depth)
 		    "it calls): recursion is not allowed", s->name);
 	if ((s->reach & mask) == mask && depth > 0)
 		return;
+	if (depth > VCC_MAX_CALLS)
+		vcc_error(tl, s->t, "subs call each other more than %u deep",
+		    VCC_MAX_CALLS);
 	s->reach |= mask;
 	s->mark = 1;
 	for (i = 0; i < s->ncalls; i++) {

@@ -165,6 +165,10 @@ START_TEST(lex_numbers)
 	    NULL, NULL);
 	expect_err(HEAD "sub vcl_backend_response {\n"
 	    "set beresp.ttl = 10;\n}\n", "t.vcl:4:18", "unit");
+	expect_err(HEAD "sub vcl_recv { set req.http.x = "
+	    "99999999999999999999; }\n", "t.vcl:3:33", "too big");
+	expect_err(HEAD "acl a { \"1.2.3.4\"/8166666666666666666666; }\n",
+	    "t.vcl:3:19", "too big");
 }
 END_TEST
 
@@ -700,6 +704,32 @@ START_TEST(big_vcl)
 }
 END_TEST
 
+/* Deep nesting is an error, not a stack overflow in the manager. */
+START_TEST(deep_nesting)
+{
+	char *src;
+	size_t n = 100000, off;
+	unsigned k;
+
+	for (k = 0; k < 3; k++) {
+		src = malloc(2 * n + 256);
+		ck_assert_ptr_nonnull(src);
+		off = (size_t)sprintf(src, HEAD "sub vcl_recv { %s",
+		    k == 1 ? "" : "if (");
+		memset(src + off, "({!"[k], n);
+		off += n;
+		off += (size_t)sprintf(src + off, "%s", k == 1 ? "" : "true");
+		memset(src + off, ")})"[k], k == 2 ? 0 : n);
+		off += k == 2 ? 0 : n;
+		(void)sprintf(src + off, "%s }\n", k == 1 ? "" : ") {}");
+		ck_assert_int_eq(comp(src, 1, 1), -1);
+		ck_assert_msg(strstr(msg_out, "nested more than 100 deep") !=
+		    NULL, "%.300s", msg_out);
+		free(src);
+	}
+}
+END_TEST
+
 /* A file name that is not a nice C token stays inside its comments. */
 START_TEST(odd_file_name)
 {
@@ -805,6 +835,7 @@ vcc_suite(void)
 	tcase_add_test(tc, emitted_c);
 	tcase_add_test(tc, odd_file_name);
 	tcase_add_test(tc, big_vcl);
+	tcase_add_test(tc, deep_nesting);
 	suite_add_tcase(s, tc);
 	return (s);
 }
