@@ -189,6 +189,7 @@ struct vsub {
 	size_t			nchecks, cchecks;
 	struct vcall		*calls;
 	size_t			ncalls, ccalls;
+	size_t			nlen;		/* strlen(name), lazily */
 	struct vsub		*next;
 };
 
@@ -199,6 +200,7 @@ struct vsym {
 	unsigned		used;
 	unsigned		none;		/* backend ... none */
 	unsigned		builtin;
+	size_t			nlen;		/* strlen(name), lazily */
 	struct vsym		*next;
 };
 
@@ -317,9 +319,13 @@ static struct vsym *
 sym_find(struct vsym *l, const char *name, size_t len)
 {
 
-	for (; l != NULL; l = l->next)
-		if (strlen(l->name) == len && !memcmp(l->name, name, len))
+	/* Lists, but a VCL of thousands of subs must not strlen each. */
+	for (; l != NULL; l = l->next) {
+		if (l->nlen == 0)
+			l->nlen = strlen(l->name);
+		if (l->nlen == len && !memcmp(l->name, name, len))
 			return (l);
+	}
 	return (NULL);
 }
 
@@ -348,9 +354,12 @@ sub_find(struct vcc *tl, const struct token *t)
 	struct vsub *s;
 	size_t len = (size_t)(t->e - t->b);
 
-	for (s = P(tl)->subs; s != NULL; s = s->next)
-		if (strlen(s->name) == len && !memcmp(s->name, t->b, len))
+	for (s = P(tl)->subs; s != NULL; s = s->next) {
+		if (s->nlen == 0)
+			s->nlen = strlen(s->name);
+		if (s->nlen == len && !memcmp(s->name, t->b, len))
 			return (s);
+	}
 	return (NULL);
 }
 
