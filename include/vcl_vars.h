@@ -80,9 +80,38 @@ VCL_VAR(req_esi_level, "req.esi_level", INT,
 VCL_VAR(req_backend, "req.backend", BACKEND,
     VM_CLIENT, VM_CLIENT, VM_NONE, VV_4_0,
     "VCL 3's name of req.backend_hint.")
+VCL_VAR(req_is_hitmiss, "req.is_hitmiss", BOOL,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "The lookup found a hit-for-miss marker.")
+VCL_VAR(req_is_hitpass, "req.is_hitpass", BOOL,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "The lookup found a hit-for-pass marker.")
+VCL_VAR(req_transport, "req.transport", STRING,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "How the request arrived: \"HTTP/1\".")
+VCL_VAR(req_trace, "req.trace", BOOL,
+    VM_CLIENT, VM_CLIENT, VM_NONE, VV_MISSING,
+    "Log VCL_trace records for this request (not yet).")
+VCL_VAR(sess_xid, "sess.xid", STRING,
+    VM_CLIENT | VM_BACKEND, VM_NONE, VM_NONE, 0,
+    "The transaction id of the session (connection).")
 VCL_VAR(req_time, "req.time", TIME,
     VM_CLIENT, VM_NONE, VM_NONE, 0,
     "When the request started.")
+
+/* The top request (the same as req without ESI) -------------------------*/
+VCL_VAR(req_top_method, "req_top.method", STRING,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "The method of the top request.")
+VCL_VAR(req_top_url, "req_top.url", STRING,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "The URL of the top request.")
+VCL_VAR(req_top_proto, "req_top.proto", STRING,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "The protocol version of the top request.")
+VCL_VAR(req_top_time, "req_top.time", TIME,
+    VM_CLIENT, VM_NONE, VM_NONE, 0,
+    "When the top request started.")
 
 /* The backend request ----------------------------------------------------*/
 VCL_VAR(bereq_method, "bereq.method", STRING,
@@ -107,6 +136,19 @@ VCL_VAR(bereq_backend, "bereq.backend", BACKEND,
 VCL_VAR(bereq_uncacheable, "bereq.uncacheable", BOOL,
     VM_BACKEND, VM_NONE, VM_NONE, 0,
     "True for a pass: the response will not be stored.")
+VCL_VAR(bereq_connect_timeout, "bereq.connect_timeout", DURATION,
+    VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    "How long to wait for the backend connection (default: the "
+    "backend's, else connect_timeout).")
+VCL_VAR(bereq_first_byte_timeout, "bereq.first_byte_timeout", DURATION,
+    VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    "How long to wait for the first byte of the response.")
+VCL_VAR(bereq_between_bytes_timeout, "bereq.between_bytes_timeout",
+    DURATION, VM_BACKEND, VM_(BACKEND_FETCH), VM_NONE, 0,
+    "How long to wait between bytes of the response body.")
+VCL_VAR(bereq_time, "bereq.time", TIME,
+    VM_BACKEND, VM_NONE, VM_NONE, 0,
+    "When the fetch started.")
 VCL_VAR(bereq_is_bgfetch, "bereq.is_bgfetch", BOOL,
     VM_BACKEND, VM_NONE, VM_NONE, 0,
     "True when the fetch refreshes a stale object in the background.")
@@ -158,6 +200,18 @@ VCL_VAR(beresp_do_gunzip, "beresp.do_gunzip", BOOL,
 VCL_VAR(beresp_was_304, "beresp.was_304", BOOL,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR), VM_NONE, VM_NONE, 0,
     "The backend answered a revalidation with 304.")
+VCL_VAR(beresp_age, "beresp.age", DURATION,
+    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR), VM_NONE, VM_NONE, 0,
+    "How old the response already was when it arrived (its Age).")
+VCL_VAR(beresp_time, "beresp.time", TIME,
+    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR), VM_NONE, VM_NONE, 0,
+    "When the response head arrived.")
+VCL_VAR(beresp_backend, "beresp.backend", BACKEND,
+    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR), VM_NONE, VM_NONE, 0,
+    "The backend that answered.")
+VCL_VAR(beresp_body, "beresp.body", BODY,
+    VM_NONE, VM_(BACKEND_ERROR), VM_NONE, 0,
+    "Replaces the body of the synthetic response.")
 VCL_VAR(beresp_backend_name, "beresp.backend.name", STRING,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR), VM_NONE, VM_NONE, 0,
     "The name of the backend that answered.")
@@ -173,6 +227,15 @@ VCL_VAR(obj_status, "obj.status", INT,
 VCL_VAR(obj_reason, "obj.reason", STRING,
     VM_(HIT), VM_NONE, VM_NONE, 0,
     "The reason phrase of the cached object.")
+VCL_VAR(obj_proto, "obj.proto", STRING,
+    VM_(HIT), VM_NONE, VM_NONE, 0,
+    "The protocol version of the cached object.")
+VCL_VAR(obj_age, "obj.age", DURATION,
+    VM_(HIT) | VM_(DELIVER), VM_NONE, VM_NONE, 0,
+    "How old the object is.")
+VCL_VAR(obj_time, "obj.time", TIME,
+    VM_(HIT) | VM_(DELIVER), VM_NONE, VM_NONE, 0,
+    "When the object was made (the origin time its age counts from).")
 VCL_VAR(obj_ttl, "obj.ttl", DURATION,
     VM_(HIT) | VM_(DELIVER), VM_NONE, VM_NONE, 0,
     "How long the object stays fresh from now (negative: stale).")
@@ -199,6 +262,12 @@ VCL_VAR(resp_reason, "resp.reason", STRING,
 VCL_VAR(resp_proto, "resp.proto", STRING,
     VM_(DELIVER) | VM_(SYNTH), VM_NONE, VM_NONE, 0,
     "The protocol version of the response.")
+VCL_VAR(resp_body, "resp.body", BODY,
+    VM_NONE, VM_(SYNTH), VM_NONE, 0,
+    "Replaces the body of the synthetic response.")
+VCL_VAR(resp_time, "resp.time", TIME,
+    VM_(DELIVER) | VM_(SYNTH), VM_NONE, VM_NONE, 0,
+    "When delivery began.")
 VCL_VAR(resp_do_esi, "resp.do_esi", BOOL,
     VM_(DELIVER) | VM_(SYNTH), VM_(DELIVER) | VM_(SYNTH), VM_NONE,
     VV_MISSING,

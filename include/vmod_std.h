@@ -100,6 +100,14 @@ VMOD_FUNC(std, time2integer, INT, VMOD_A(TIME, t) VMOD_A(INT, fallback),
     "VCL 4.0: a time as seconds since the epoch.")
 VMOD_FUNC(std, time2real, REAL, VMOD_A(TIME, t) VMOD_A(REAL, fallback),
     "VCL 4.0: a time as a real.")
+VMOD_FUNC(std, real2integer, INT, VMOD_A(REAL, r) VMOD_A(INT, fallback),
+    "VCL 4.0: a real rounded towards zero; fallback if it does not fit.")
+VMOD_FUNC(std, round, REAL, VMOD_A(REAL, r),
+    "r rounded to the nearest whole number (halves away from zero).")
+VMOD_FUNC(std, getenv, STRING, VMOD_A(STRING, name),
+    "The value of an environment variable of veneerd, or unset.")
+VMOD_FUNC(std, file_exists, BOOL, VMOD_A(STRING, path),
+    "Whether path names something that exists.")
 #undef VMOD_FUNC
 #endif
 #undef VMOD_A

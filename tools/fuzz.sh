@@ -151,8 +151,8 @@ fuzz_target() {
 		link=("${vapi_a[@]}") ;;
 	storage_arg|listen_arg)
 		extra=(src/mgt/mgt_child.c src/mgt/mgt_vsc.c
-		    src/mgt/mgt_workdir.c)
-		link=("${cache_a[@]}") ;;
+		    src/mgt/mgt_workdir.c src/mgt/mgt_vcl.c)
+		link=("${cache_a[@]}" "${vcc_a[@]}") ;;
 	vcc)	link=("${vcc_a[@]}") ;;
 	*)	link=("${cache_a[@]}") ;;
 	esac

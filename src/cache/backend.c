@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "common/lock.h"
@@ -38,6 +39,7 @@ struct backend {
 	struct sockaddr_storage	sa[2];		/* const: IPv4, IPv6 */
 	socklen_t		salen[2];	/* const; 0 if none */
 	char			ip[2][64];	/* const */
+	char			host[256];	/* const: .host or .path */
 	char			port[16];	/* const */
 	char			*hosthdr;	/* const */
 	vtim_dur		connect_timeout;	/* const; < 0 param */
@@ -82,7 +84,6 @@ BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
 {
 	const struct vrt_endpoint *ep;
 	struct backend *be;
-	int ok = 0;
 
 	CHECK_OBJ(vrt, VRT_BACKEND_MAGIC);
 	ep = vrt->endpoint;
@@ -94,18 +95,30 @@ BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
 	}
 	be->vcl_name = strdup(vrt->vcl_name);
 	(void)snprintf(be->port, sizeof be->port, "%s", ep->port);
-	if (be_resolve(ep->host, ep->port, AF_INET, &be->sa[0],
-	    &be->salen[0], be->ip[0], sizeof be->ip[0]) == 0)
-		ok = 1;
-	if (be_resolve(ep->host, ep->port, AF_INET6, &be->sa[1],
-	    &be->salen[1], be->ip[1], sizeof be->ip[1]) == 0)
-		ok = 1;
-	if (!ok || be->vcl_name == NULL) {
-		(void)snprintf(err, errlen,
-		    "backend %s: no usable address (host %s, port %s)",
-		    vrt->vcl_name, ep->host ? ep->host : "-",
-		    ep->port ? ep->port : "-");
-		free(be->vcl_name);
+	(void)snprintf(be->host, sizeof be->host, "%s",
+	    ep->path != NULL ? ep->path : ep->host != NULL ? ep->host : "");
+	if (ep->path != NULL) {
+		struct sockaddr_un *sun = (void *)&be->sa[0];
+
+		if (strlen(ep->path) < sizeof sun->sun_path) {
+			sun->sun_family = AF_UNIX;
+			memcpy(sun->sun_path, ep->path, strlen(ep->path) + 1);
+			be->salen[0] = sizeof *sun;
+			(void)snprintf(be->ip[0], sizeof be->ip[0], "%s",
+			    ep->path);
+		}
+	} else {
+		(void)be_resolve(ep->host, ep->port, AF_INET, &be->sa[0],
+		    &be->salen[0], be->ip[0], sizeof be->ip[0]);
+		(void)be_resolve(ep->host, ep->port, AF_INET6, &be->sa[1],
+		    &be->salen[1], be->ip[1], sizeof be->ip[1]);
+	}
+	/*
+	 * A name that does not resolve now makes a sick backend, not a
+	 * VCL that fails to load: its fetches fail fast with a 503.
+	 */
+	if (be->vcl_name == NULL) {
+		(void)snprintf(err, errlen, "out of memory");
 		FREE_OBJ(be);
 		return (NULL);
 	}
@@ -391,6 +404,15 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		VSC_Count(wrk->stats, backend_busy, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: busy (max_connections %u)",
 		    be->vcl_name, be->max_connections);
+		return (NULL);
+	}
+	if (be->salen[0] == 0 && be->salen[1] == 0) {
+		LOCK_Lock(&be->mtx);
+		be->n_conn--;
+		LOCK_Unlock(&be->mtx);
+		VSC_Count(wrk->stats, backend_fail, 1);
+		VSLb(vsl, SLT_FetchError, "backend %s: no address (%s did not "
+		    "resolve when the VCL loaded)", be->vcl_name, be->host);
 		return (NULL);
 	}
 	for (u = 0; u < 2; u++) {

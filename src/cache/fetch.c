@@ -235,9 +235,15 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 		return (H1F_ERROR);
 	}
 	bo->backend = bo->director->backend;
-	bo->connect_timeout = BACKEND_ConnectTimeout(bo->backend);
-	bo->first_byte_timeout = BACKEND_FirstByteTimeout(bo->backend);
-	bo->between_bytes_timeout = BACKEND_BetweenBytesTimeout(bo->backend);
+	/* What VCL set (bereq.*_timeout) wins over the backend's. */
+	if (!(bo->connect_timeout > 0))
+		bo->connect_timeout = BACKEND_ConnectTimeout(bo->backend);
+	if (!(bo->first_byte_timeout > 0))
+		bo->first_byte_timeout =
+		    BACKEND_FirstByteTimeout(bo->backend);
+	if (!(bo->between_bytes_timeout > 0))
+		bo->between_bytes_timeout =
+		    BACKEND_BetweenBytesTimeout(bo->backend);
 	if (!HTTP_GetHdr(bo->bereq, "Host", NULL) &&
 	    BACKEND_HostHeader(bo->backend) != NULL)
 		(void)HTTP_PrintfHeader(bo->bereq, "Host: %s",

@@ -475,6 +475,16 @@ req_step_hit(struct worker *wrk, struct req *req)
 	case VCL_RET_PASS:
 		req->step = R_STP_PASS;
 		break;
+	case VCL_RET_MISS:
+		/*
+		 * VCL 4.0's return (fetch): fetch a fresh copy, which
+		 * replaces this one, as hash_always_miss would have.
+		 */
+		req->hash_always_miss = 1;
+		req->is_hit = 0;
+		req->is_grace = 0;
+		req->step = R_STP_LOOKUP;
+		break;
 	case VCL_RET_SYNTH:
 		req->step = R_STP_SYNTH;
 		break;

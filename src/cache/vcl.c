@@ -21,6 +21,7 @@
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
+#include "cache/ws.h"
 
 struct vcl {
 	unsigned		magic;
@@ -72,15 +73,21 @@ VCL_ReturnName(enum vcl_ret r)
 	return (vcl_ret_names[r]);
 }
 
-/* A context for vcl_init, vcl_fini and the load events. */
+/*
+ * A context for vcl_init, vcl_fini and the load events, with a
+ * workspace for what their VCL builds (std.log of a concatenation...).
+ * Their log records belong to no transaction and are not flushed to
+ * the shared log: what goes wrong comes back as the load's error.
+ */
 static void
 vcl_ctx_housekeeping(struct vrt_ctx *ctx, struct vcl *vcl,
-    struct vsl_log *vsl)
+    struct vsl_log *vsl, struct ws *ws)
 {
 
 	INIT_OBJ(ctx, VRT_CTX_MAGIC);
 	ctx->vcl = vcl;
 	ctx->vsl = vsl;
+	ctx->ws = ws;
 	ctx->now = TIM_real();
 }
 
@@ -91,14 +98,16 @@ vcl_unload(struct vcl *vcl)
 	struct vrt_ctx ctx;
 	struct vsl_log vsl[1];
 	uint32_t vslbuf[1024];
+	struct ws ws[1];
+	char wsbuf[16384];
 
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
-	vcl_ctx_housekeeping(&ctx, vcl, vsl);
+	WS_Init(ws, "vcl_fini", wsbuf, sizeof wsbuf);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 	(void)VCL_Method(vcl, VCL_MET_FINI, &ctx);
-	vcl_ctx_housekeeping(&ctx, vcl, vsl);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 	if (vcl->conf->event != NULL)
 		(void)vcl->conf->event(&ctx, VCL_EVENT_DISCARD);
-	VSL_Flush(vsl);
 	if (vcl->dlh != NULL)
 		(void)dlclose(vcl->dlh);
 	FREE_OBJ(vcl);
@@ -113,6 +122,8 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	struct vsl_log vsl[1];
 	uint32_t vslbuf[1024];
 	enum vcl_ret ret;
+	struct ws ws[1];
+	char wsbuf[16384];
 
 	CHECK_OBJ(conf, VCL_CONF_MAGIC);
 	if (conf->vrt_major != VRT_MAJOR_VERSION ||
@@ -130,28 +141,26 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	(void)snprintf(vcl->name, sizeof vcl->name, "%s", name);
 	vcl->refcnt = 1;		/* being the active one */
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
-	vcl_ctx_housekeeping(&ctx, vcl, vsl);
+	WS_Init(ws, "vcl_init", wsbuf, sizeof wsbuf);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 	if (conf->event != NULL && conf->event(&ctx, VCL_EVENT_LOAD) != 0) {
 		(void)snprintf(err, errlen, "VCL %s failed to load", name);
-		vcl_ctx_housekeeping(&ctx, vcl, vsl);
+		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 		(void)conf->event(&ctx, VCL_EVENT_DISCARD);
-		VSL_Flush(vsl);
 		FREE_OBJ(vcl);
 		return (-1);
 	}
-	vcl_ctx_housekeeping(&ctx, vcl, vsl);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 	ret = VCL_Method(vcl, VCL_MET_INIT, &ctx);
 	if (ret != VCL_RET_OK) {
 		(void)snprintf(err, errlen, "VCL %s: vcl_init returned %s",
 		    name, VCL_ReturnName(ret));
-		vcl_ctx_housekeeping(&ctx, vcl, vsl);
+		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 		if (conf->event != NULL)
 			(void)conf->event(&ctx, VCL_EVENT_DISCARD);
-		VSL_Flush(vsl);
 		FREE_OBJ(vcl);
 		return (-1);
 	}
-	VSL_Flush(vsl);
 	LOCK_Lock(&vcl_mtx);
 	old = vcl_active;
 	vcl_active = vcl;

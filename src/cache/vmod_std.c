@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <syslog.h>
 
 #include "common/miniobj.h"
@@ -603,4 +604,34 @@ vmod_std_time2real(VRT_CTX, VCL_TIME t, VCL_REAL fb)
 {
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	return (isfinite(t) ? t : fb);
+}
+
+VCL_INT
+vmod_std_real2integer(VRT_CTX, VCL_REAL r, VCL_INT fb)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (isfinite(r) && fabs(r) < 9.2e18 ? (VCL_INT)r : fb);
+}
+
+VCL_REAL
+vmod_std_round(VRT_CTX, VCL_REAL r)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (round(r));
+}
+
+VCL_STRING
+vmod_std_getenv(VRT_CTX, VCL_STRING name)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (name == NULL ? NULL : getenv(name));
+}
+
+VCL_BOOL
+vmod_std_file_exists(VRT_CTX, VCL_STRING path)
+{
+	struct stat st;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (path != NULL && stat(path, &st) == 0);
 }

@@ -47,6 +47,14 @@ VRT_fail(VRT_CTX, const char *fmt, ...)
 		VSLbv(ctx->vsl, SLT_VCL_Error, fmt, ap);
 		va_end(ap);
 	}
+	if (ctx->req == NULL && ctx->bo == NULL) {
+		/* Loading or vcl_init: the manager logs what we print. */
+		va_start(ap, fmt);
+		(void)fputs("VCL error: ", stderr);
+		(void)vfprintf(stderr, fmt, ap);
+		(void)fputs("\n", stderr);
+		va_end(ap);
+	}
 	vrt_set_failed(ctx);
 }
 

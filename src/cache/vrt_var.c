@@ -174,6 +174,34 @@ VRT_l_req_backend(VRT_CTX, VCL_BACKEND be)
 	VRT_l_req_backend_hint(ctx, be);
 }
 
+/* The top request is the request: no ESI here. */
+VCL_STRING
+VRT_r_req_top_method(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_line(ctx->http_req_top, HTTP_HDR_METHOD));
+}
+
+VCL_STRING
+VRT_r_req_top_url(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_line(ctx->http_req_top, HTTP_HDR_URL));
+}
+
+VCL_STRING
+VRT_r_req_top_proto(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_line(ctx->http_req_top, HTTP_HDR_PROTO));
+}
+
+VCL_TIME
+VRT_r_req_top_time(VRT_CTX)
+{
+	return (VRT_r_req_time(ctx));
+}
+
 /* The backend request and response ------------------------------------*/
 
 VCL_INT
@@ -182,6 +210,25 @@ VRT_r_bereq_retries(VRT_CTX)
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	return (ctx->bo == NULL ? 0 : (VCL_INT)ctx->bo->retries);
 }
+
+#define VRT_BO_TIMEOUT(f)						\
+VCL_DURATION								\
+VRT_r_bereq_##f(VRT_CTX)						\
+{									\
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
+	return (ctx->bo == NULL ? 0 : ctx->bo->f);			\
+}									\
+void									\
+VRT_l_bereq_##f(VRT_CTX, VCL_DURATION d)				\
+{									\
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
+	if (ctx->bo != NULL)						\
+		ctx->bo->f = d < 0 ? 0 : d;				\
+}
+
+VRT_BO_TIMEOUT(connect_timeout)
+VRT_BO_TIMEOUT(first_byte_timeout)
+VRT_BO_TIMEOUT(between_bytes_timeout)
 
 VCL_BOOL
 VRT_r_bereq_is_bgfetch(VRT_CTX)
@@ -436,6 +483,124 @@ VRT_r_server_identity(VRT_CTX)
 
 VCL_TIME
 VRT_r_now(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->now);
+}
+
+/* 7.1's other variables -------------------------------------------------*/
+
+VCL_BOOL
+VRT_r_req_is_hitmiss(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->req != NULL && ctx->req->is_hitmiss);
+}
+
+VCL_BOOL
+VRT_r_req_is_hitpass(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->req != NULL && ctx->req->is_hitpass);
+}
+
+VCL_STRING
+VRT_r_req_transport(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return ("HTTP/1");
+}
+
+VRT_MISSING_BOOL(req_trace)
+
+VCL_STRING
+VRT_r_sess_xid(VRT_CTX)
+{
+	struct sess *sp;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	sp = vrt_sess(ctx);
+	if (sp == NULL)
+		return (NULL);
+	return (WS_Printf(ctx->ws, "%u", sp->vxid));
+}
+
+VCL_TIME
+VRT_r_bereq_time(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->bo == NULL ? 0 : ctx->bo->t_first);
+}
+
+VCL_DURATION
+VRT_r_beresp_age(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->bo == NULL)
+		return (0);
+	return (ctx->now - ctx->bo->t_origin);
+}
+
+VCL_TIME
+VRT_r_beresp_time(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->bo == NULL ? 0 : ctx->bo->t_beresp);
+}
+
+VCL_BACKEND
+VRT_r_beresp_backend(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (ctx->bo == NULL ? NULL : ctx->bo->director);
+}
+
+/* set beresp.body / resp.body: the synthetic body, replaced. */
+void
+VRT_l_beresp_body(VRT_CTX, VCL_STRANDS s)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->bo != NULL)
+		ctx->bo->synth_len = 0;
+	VRT_synth_strands(ctx, s);
+}
+
+void
+VRT_l_resp_body(VRT_CTX, VCL_STRANDS s)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req != NULL)
+		ctx->req->synth_len = 0;
+	VRT_synth_strands(ctx, s);
+}
+
+VCL_STRING
+VRT_r_obj_proto(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_line(ctx->http_obj, HTTP_HDR_PROTO));
+}
+
+VCL_DURATION
+VRT_r_obj_age(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req == NULL || ctx->req->objcore == NULL)
+		return (0);
+	return (ctx->now - ctx->req->objcore->t_origin);
+}
+
+VCL_TIME
+VRT_r_obj_time(VRT_CTX)
+{
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ctx->req == NULL || ctx->req->objcore == NULL)
+		return (0);
+	return (ctx->req->objcore->t_origin);
+}
+
+VCL_TIME
+VRT_r_resp_time(VRT_CTX)
 {
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	return (ctx->now);

@@ -28,6 +28,7 @@
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 #include "mgt/mgt.h"
+#include "vcc/vcc.h"
 
 unsigned mgt_foreground;
 static unsigned mgt_use_syslog;
@@ -106,7 +107,7 @@ mgt_usage(void)
 "  -s [name=]malloc[,size]            Storage (default malloc,256M)\n"
 "  -t ttl                             Shorthand for -p default_ttl=ttl\n"
 "  -V                                 Version\n"
-"  -x params|counters|tags            Print a table as man page source\n",
+"  -x params|counters|tags|vcl        Print a table as man page source\n",
 	    VENEER_STATE_DIR);
 }
 
@@ -203,8 +204,11 @@ mgt_dump(const char *what)
 		VSC_DumpRoff();
 	else if (!strcmp(what, "tags"))
 		VSL_DumpRoff();
+	else if (!strcmp(what, "vcl"))
+		VCC_DumpRoff();
 	else
-		MGT_Usage("-x %s: unknown (params, counters or tags)", what);
+		MGT_Usage("-x %s: unknown (params, counters, tags or vcl)",
+		    what);
 	exit(0);
 }
 

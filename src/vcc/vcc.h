@@ -30,6 +30,9 @@ struct vcc_opts {
 int VCC_Compile(const struct vcc_opts *opts, const char *file,
     const char *src, char **cp, char **msgp);
 
+/* man/veneer-vcl.7's tables, from the tables the compiler uses. */
+void VCC_DumpRoff(void);
+
 /* The text of vcl/builtin.vcl, built in. */
 extern const char VCC_builtin_vcl[];
 

@@ -55,26 +55,33 @@ vcc_strdup(struct vcc *tl, const char *s)
 	return (vcc_strndup(tl, s, strlen(s)));
 }
 
-/* Doubling, so a temporary buffer leaves at most as much again behind. */
+/*
+ * Buffers grow in the arena too (their entry is replaced when they
+ * move), so an error leaving through longjmp leaks none of them.
+ */
 static void
 vbuf_grow(struct vcc *tl, struct vbuf *vb, size_t add)
 {
+	size_t i;
 	char *n;
 
 	if (vb->len + add + 1 <= vb->cap)
 		return;
 	while (vb->len + add + 1 > vb->cap)
 		vb->cap = vb->cap ? vb->cap * 2 : 256;
-	if (vb->tmp) {
-		n = vcc_alloc(tl, vb->cap);
-		if (vb->s != NULL)
-			memcpy(n, vb->s, vb->len + 1);
-		vb->s = n;
+	if (vb->s == NULL) {
+		vb->s = vcc_alloc(tl, vb->cap);
 		return;
 	}
-	vb->s = realloc(vb->s, vb->cap);
-	if (vb->s == NULL)
+	for (i = tl->narena; i > 0; i--)
+		if (tl->arena[i - 1] == vb->s)
+			break;
+	assert(i > 0);
+	n = realloc(vb->s, vb->cap);
+	if (n == NULL)
 		abort();
+	tl->arena[i - 1] = n;
+	vb->s = n;
 }
 
 void
@@ -115,7 +122,7 @@ vbuf_printf(struct vcc *tl, struct vbuf *vb, const char *fmt, ...)
 char *
 vcc_cstr(struct vcc *tl, const char *s)
 {
-	struct vbuf vb = VBUF_TMP;
+	struct vbuf vb = { NULL, 0, 0 };
 	const unsigned char *p;
 	char *r;
 
@@ -151,8 +158,10 @@ vcc_report(struct vcc *tl, const struct token *t, const char *kind,
 	}
 	vbuf_printf(tl, &tl->msg, "%s:%u:%u: %s: %s\n", t->src->name,
 	    t->line, t->col, kind, buf);
-	lb = t->b - (t->col - 1);
-	for (le = lb; *le != '\0' && *le != '\n'; le++)
+	/* The line from the text itself, not from col: never outside it. */
+	for (lb = t->b; lb > t->src->text && lb[-1] != '\n'; lb--)
+		continue;
+	for (le = t->b; *le != '\0' && *le != '\n'; le++)
 		continue;
 	vbuf_printf(tl, &tl->msg, "  %.*s\n  ", (int)(le - lb), lb);
 	for (p = lb; p < t->b; p++)
@@ -161,7 +170,7 @@ vcc_report(struct vcc *tl, const struct token *t, const char *kind,
 	tlen = (size_t)(t->e - t->b);
 	if (t->b + tlen > le)
 		tlen = (size_t)(le - t->b);
-	for (u = 1; u < tlen; u++)
+	for (u = 1; u < tlen && u < 200; u++)
 		vbuf_cat(tl, &tl->msg, "~");
 	vbuf_cat(tl, &tl->msg, "\n");
 }
@@ -221,6 +230,17 @@ static const char * const vcc_ops[] = {
 	"==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "!~",
 	"~", "!", "<", ">", "=", "+", "-", "*", "/", "(", ")", "{", "}",
 	";", ",", ".", NULL
+};
+
+/* Tokens that run to a closing mark, newlines and all. */
+static const struct {
+	const char	*open;
+	const char	*close;
+	enum tok	tok;
+} vcc_delims[] = {
+	{ "C{",		"}C",		T_CSRC },
+	{ "{\"",	"\"}",		T_STR },
+	{ "\"\"\"",	"\"\"\"",	T_STR },
 };
 
 static int
@@ -323,8 +343,8 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 	const char *p = src->text, *q, *ls = src->text;
 	unsigned line = 1, u;
 	struct token *t, *inc;
-	size_t first = tl->ntoks, l;
-	char *ipath, *itext, *itext2;
+	size_t first = tl->ntoks, l, ol;
+	char *ipath, *itext, *itext_a;
 
 #define TOK_AT(tt, bb)	do {						\
 		t = vcc_newtok(tl);					\
@@ -366,53 +386,28 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 			p = q + 2;
 			continue;
 		}
-		if (p[0] == 'C' && p[1] == '{') {
-			TOK_AT(T_CSRC, p);
-			t->e = p + 2;
-			q = strstr(p + 2, "}C");
+		for (u = 0; u < sizeof vcc_delims / sizeof vcc_delims[0]; u++)
+			if (!strncmp(p, vcc_delims[u].open,
+			    strlen(vcc_delims[u].open)))
+				break;
+		if (u < sizeof vcc_delims / sizeof vcc_delims[0]) {
+			/* C{ }C and the strings that may span lines */
+			ol = strlen(vcc_delims[u].open);
+			l = strlen(vcc_delims[u].close);
+			TOK_AT(vcc_delims[u].tok, p);
+			t->e = p + ol;
+			q = strstr(p + ol, vcc_delims[u].close);
 			if (q == NULL)
-				vcc_error(tl, t, "unterminated C{; expected }C");
-			t->dec = vcc_strndup(tl, p + 2, (size_t)(q - p - 2));
+				vcc_error(tl, t, "unterminated %s; expected %s",
+				    vcc_delims[u].open, vcc_delims[u].close);
+			t->dec = vcc_strndup(tl, p + ol, (size_t)(q - p - ol));
+			t->e = q + l;
 			for (; p < q; p++)
 				if (*p == '\n') {
 					line++;
 					ls = p + 1;
 				}
-			p = q + 2;
-			continue;
-		}
-		if (p[0] == '{' && p[1] == '"') {
-			TOK_AT(T_STR, p);
-			q = strstr(p + 2, "\"}");
-			t->e = p + 2;
-			if (q == NULL)
-				vcc_error(tl, t, "unterminated {\" string; "
-				    "expected \"}");
-			t->dec = vcc_strndup(tl, p + 2, (size_t)(q - p - 2));
-			t->e = q + 2;
-			for (; p < q; p++)
-				if (*p == '\n') {
-					line++;
-					ls = p + 1;
-				}
-			p = q + 2;
-			continue;
-		}
-		if (p[0] == '"' && p[1] == '"' && p[2] == '"') {
-			TOK_AT(T_STR, p);
-			t->e = p + 3;
-			q = strstr(p + 3, "\"\"\"");
-			if (q == NULL)
-				vcc_error(tl, t, "unterminated \"\"\" string; "
-				    "expected \"\"\"");
-			t->dec = vcc_strndup(tl, p + 3, (size_t)(q - p - 3));
-			t->e = q + 3;
-			for (; p < q; p++)
-				if (*p == '\n') {
-					line++;
-					ls = p + 1;
-				}
-			p = q + 3;
+			p = q + l;
 			continue;
 		}
 		if (*p == '"') {
@@ -487,18 +482,20 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 					vcc_error(tl, inc, "\"%s\" includes "
 					    "itself", inc->dec);
 			ipath = vcc_find_include(tl, src, inc->dec, &itext);
-			if (ipath == NULL || itext == NULL)
+			if (ipath == NULL || itext == NULL) {
+				free(itext);
 				vcc_error(tl, inc, "cannot find \"%s\" to "
 				    "include (looked beside %s and in "
 				    "vcl_path %s)", inc->dec, src->name,
 				    tl->opts->vcl_path != NULL ?
 				    tl->opts->vcl_path : "(empty)");
+			}
 			tl->ntoks -= 3;
 			tl->incl_stack[tl->nincl++] = inc->dec;
-			/* Into the arena first: lexing it may fail. */
-			itext2 = vcc_strdup(tl, itext);
+			/* In the arena before anything can fail. */
+			itext_a = vcc_strdup(tl, itext);
 			free(itext);
-			vcc_lex_source(tl, ipath, itext2, 0, depth + 1);
+			vcc_lex_source(tl, ipath, itext_a, 0, depth + 1);
 			tl->nincl--;
 		}
 	}
@@ -532,9 +529,18 @@ vcc_lex_eof(struct vcc *tl)
 	eof = vcc_newtok(tl);
 	eof->tok = T_EOF;
 	if (have) {
+		const char *p;
+
 		eof->src = last.src;
 		eof->b = eof->e = last.e;
 		eof->line = last.line;
-		eof->col = last.col + (unsigned)(last.e - last.b);
+		eof->col = last.col;
+		for (p = last.b; p < last.e; p++) {
+			if (*p == '\n') {
+				eof->line++;
+				eof->col = 1;
+			} else
+				eof->col++;
+		}
 	}
 }

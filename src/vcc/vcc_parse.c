@@ -67,12 +67,27 @@ static const char * const vtype_name[] = {
 	"ENUM", "ACL", "PROBE", "SUB", "REGEX",
 };
 
-/* The same with its article, for messages: "not an INT". */
-static const char * const vtype_an[] = {
-	"a VOID", "a STRING", "a STRANDS", "an INT", "a REAL", "a BOOL",
-	"a DURATION", "a BYTES", "a TIME", "an IP", "a BACKEND", "a BLOB",
-	"a BODY", "an HTTP", "a HEADER", "an ENUM", "an ACL", "a PROBE",
-	"a SUB", "a REGEX",
+static const char * const vtype_a[] = {
+	"a VOID",
+	"a STRING",
+	"a STRANDS",
+	"an INT",
+	"a REAL",
+	"a BOOL",
+	"a DURATION",
+	"a BYTES",
+	"a TIME",
+	"an IP",
+	"a BACKEND",
+	"a BLOB",
+	"a BODY",
+	"an HTTP",
+	"a HEADER",
+	"an ENUM",
+	"an ACL",
+	"a PROBE",
+	"a SUB",
+	"a REGEX",
 };
 
 /* The tables ------------------------------------------------------------*/
@@ -367,7 +382,7 @@ sub_find(struct vcc *tl, const struct token *t)
 static const char *
 meth_list(struct vcc *tl, unsigned mask, const char *conj)
 {
-	struct vbuf vb = VBUF_TMP;
+	struct vbuf vb = { NULL, 0, 0 };
 	unsigned u, n = 0, i = 0;
 	char *r;
 
@@ -468,7 +483,7 @@ static struct expr *
 e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
     ...)
 {
-	struct vbuf vb = VBUF_TMP;
+	struct vbuf vb = { NULL, 0, 0 };
 	struct expr *e;
 	va_list ap;
 
@@ -516,7 +531,7 @@ e_tostring(struct vcc *tl, struct expr *e)
 	case V_BLOB:		f = "VRT_BLOB_string(ctx, %s)"; break;
 	default:
 		vcc_error(tl, e->t0, "%s cannot be used as a string",
-		    vtype_an[e->t]);
+		    vtype_a[e->t]);
 	}
 	return (e_new(tl, V_STRING, e->t0, f, e->c));
 }
@@ -524,7 +539,7 @@ e_tostring(struct vcc *tl, struct expr *e)
 static const char *
 e_strands(struct vcc *tl, struct expr *e)
 {
-	struct vbuf vb = VBUF_TMP;
+	struct vbuf vb = { NULL, 0, 0 };
 	unsigned u;
 	char *r;
 
@@ -573,7 +588,7 @@ e_bool(struct vcc *tl, struct expr *e)
 		return (cat3(tl, "(", e->c, " > 0)"));
 	default:
 		vcc_error(tl, e->t0, "%s cannot be a condition (true or "
-		    "false)", vtype_an[e->t]);
+		    "false)", vtype_a[e->t]);
 	}
 }
 
@@ -594,8 +609,6 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 		return (e_string1(tl, e));
 	if (want == V_STRANDS || want == V_BODY)
 		return (e_strands(tl, e));
-	if (want == V_BOOL)
-		return (e_bool(tl, e));
 	if (e->t == want)
 		return (e->c);
 	if (want == V_REAL && e->t == V_INT)
@@ -603,11 +616,11 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 	if ((want == V_DURATION || want == V_BYTES) &&
 	    (e->t == V_INT || e->t == V_REAL) && e->constant)
 		vcc_error(tl, e->t0, "%s needs %s: a number with a unit "
-		    "(%s)", what, vtype_an[want], want == V_DURATION ?
+		    "(%s)", what, vtype_a[want], want == V_DURATION ?
 		    "10s, 2m, 1h, 1d; units ms s m h d w y" :
 		    "512B, 10KB, 1MB; units B KB MB GB TB");
 	vcc_error(tl, e->t0, "%s needs %s, not %s", what,
-	    vtype_an[want], vtype_an[e->t]);
+	    vtype_a[want], vtype_a[e->t]);
 }
 
 static struct expr *parse_expr(struct vcc *tl);
@@ -748,7 +761,7 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 {
 	struct expr *vals[32];
 	const struct token *at[32];
-	struct vbuf vb = VBUF_TMP;
+	struct vbuf vb = { NULL, 0, 0 };
 	const struct token *t;
 	struct expr *e;
 	unsigned n, u, pos = 0, named = 0;
@@ -1072,15 +1085,8 @@ parse_unary(struct vcc *tl)
 		P(tl)->nest--;
 		if (!is_num(e->t) || e->t == V_TIME)
 			vcc_error(tl, t, "cannot negate %s",
-			    vtype_an[e->t]);
+			    vtype_a[e->t]);
 		return (e_new(tl, e->t, t, "(-%s)", e->c));
-	}
-	if (vcc_is(t, "!")) {
-		tl->pos++;
-		nest_in(tl, t);
-		e = parse_unary(tl);
-		P(tl)->nest--;
-		return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
 	}
 	return (parse_prim(tl));
 }
@@ -1111,7 +1117,7 @@ parse_mul(struct vcc *tl)
 		else
 			vcc_error(tl, op, "cannot %s %s and %s",
 			    vcc_is(op, "*") ? "multiply" : "divide",
-			    vtype_an[a->t], vtype_an[b->t]);
+			    vtype_a[a->t], vtype_a[b->t]);
 		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
 		    "((VCL_INT)0)"))
 			vcc_error(tl, op, "division by zero");
@@ -1170,7 +1176,7 @@ parse_add(struct vcc *tl)
 		else
 			vcc_error(tl, op, "cannot %s %s and %s",
 			    *op->b == '+' ? "add" : "subtract",
-			    vtype_an[a->t], vtype_an[b->t]);
+			    vtype_a[a->t], vtype_a[b->t]);
 		a = e_new(tl, rt, op, "(%s %c %s)", a->c, *op->b, b->c);
 	}
 	return (a);
@@ -1204,8 +1210,7 @@ parse_cmp(struct vcc *tl)
 		if (a->t != V_STRING)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
-			    "not %s", vtype_an[a->t]);
-		/* parse_lit first: it says which token the regex is. */
+			    "not %s", vtype_a[a->t]);
 		pat = parse_lit(tl, &rt);
 		re = regex_ref(tl, rt, pat);
 		return (e_new(tl, V_BOOL, op, "(%sVRT_re_match(ctx, %s, %s))",
@@ -1220,7 +1225,7 @@ parse_cmp(struct vcc *tl)
 	if (a->t == V_STRING || b->t == V_STRING) {
 		if (a->t != b->t)
 			vcc_error(tl, op, "cannot compare %s with %s",
-			    vtype_an[a->t], vtype_an[b->t]);
+			    vtype_a[a->t], vtype_a[b->t]);
 		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(%s, %s) %s 0)",
 		    e_string1(tl, a), e_string1(tl, b), cop));
 	}
@@ -1232,7 +1237,23 @@ parse_cmp(struct vcc *tl)
 	    (vcc_is(op, "==") || vcc_is(op, "!=")))
 		return (e_new(tl, V_BOOL, op, "(%s %s %s)", a->c, cop, b->c));
 	vcc_error(tl, op, "cannot compare %s with %s using %s",
-	    vtype_an[a->t], vtype_an[b->t], cop);
+	    vtype_a[a->t], vtype_a[b->t], cop);
+}
+
+/* ! binds looser than ~ and ==: `!client.ip ~ acl` negates the match. */
+static struct expr *
+parse_not(struct vcc *tl)
+{
+	const struct token *t = tk(tl);
+	struct expr *e;
+
+	if (!vcc_is(t, "!"))
+		return (parse_cmp(tl));
+	tl->pos++;
+	nest_in(tl, t);
+	e = parse_not(tl);
+	P(tl)->nest--;
+	return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
 }
 
 static struct expr *
@@ -1241,10 +1262,10 @@ parse_and(struct vcc *tl)
 	struct expr *a, *b;
 	const struct token *op;
 
-	a = parse_cmp(tl);
+	a = parse_not(tl);
 	while (vcc_is(tk(tl), "&&")) {
 		op = tk_next(tl);
-		b = parse_cmp(tl);
+		b = parse_not(tl);
 		a = e_new(tl, V_BOOL, op, "(%s &&\n\t    %s)", e_bool(tl, a),
 		    e_bool(tl, b));
 	}
@@ -1360,8 +1381,8 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	if (vcc_is(op, "=")) {
 		/* Setters of strings take strands (VCL_STRING_SET). */
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
-		    e_convert(tl, e, v->t == V_STRING ? V_STRANDS : v->t,
-		    v->name));
+		    v->t == V_STRING ? e_strands(tl, e) :
+		    e_convert(tl, e, v->t, v->name));
 	} else if (v->t == V_STRING && vcc_is(op, "+=")) {
 		sub_check(tl, t, CK_READ, v->rd, v->name);
 		cur = e_new(tl, V_STRING, t, "VRT_r_%s(ctx)", v->cname);
@@ -1382,13 +1403,13 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    !(e->t == v->t || (v->t == V_REAL && e->t == V_INT) ||
 		    (v->t == V_TIME && e->t == V_DURATION)))
 			vcc_error(tl, op, "cannot %s %s to %s",
-			    tk_str(tl, op), vtype_an[e->t],
-			    vtype_an[v->t]);
+			    tk_str(tl, op), vtype_a[e->t],
+			    vtype_a[v->t]);
 		emit(tl, out, ind, "VRT_l_%s(ctx, VRT_r_%s(ctx) %c %s);\n",
 		    v->cname, v->cname, *op->b, e->c);
 	} else
 		vcc_error(tl, op, "%s cannot be used with %s",
-		    tk_str(tl, op), vtype_an[v->t]);
+		    tk_str(tl, op), vtype_a[v->t]);
 	emit_failcheck(tl, out, ind);
 }
 
@@ -1489,7 +1510,7 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		e = parse_expr(tl);
 		if (e->t != V_INT)
 			vcc_error(tl, e->t0, "synth() takes a status code "
-			    "(INT) first, not %s", vtype_an[e->t]);
+			    "(INT) first, not %s", vtype_a[e->t]);
 		if (vcc_is(tk(tl), ",")) {
 			tl->pos++;
 			reason = e_string1(tl, parse_expr(tl));
@@ -1546,6 +1567,9 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	if (t->tok != T_ID)
 		vcc_error(tl, t, "expected a statement (set, unset, if, "
 		    "return, call, ...), found '%s'", tk_desc(tl, t));
+	if (vcc_is(t, "else") || vcc_is(t, "elsif") || vcc_is(t, "elseif"))
+		vcc_error(tl, t, "`%s` without an `if` before it",
+		    tk_str(tl, t));
 	tl->pos++;
 	emit(tl, out, ind, "/* %s:%u */\n", vcc_cmt(tl, t->src->name),
 	    t->line);
@@ -1654,6 +1678,9 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    "backends work)");
 	} else if (vcc_is(tk(tl), "(") && (f = func_find(tl, t)) != NULL) {
 		e = parse_call(tl, f, t);
+		if (e->t != V_VOID)
+			vcc_warn(tl, t, "the %s that %s() returns is not "
+			    "used", vtype_name[e->t], tk_str(tl, t));
 		emit(tl, out, ind, "%s%s;\n", e->t == V_VOID ? "" : "(void)",
 		    e->c);
 		emit_failcheck(tl, out, ind);
@@ -1753,7 +1780,7 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	double timeout = 2, interval = 5;
 	unsigned window = 8, threshold = 3, initial = ~0U, exp = 200;
 	unsigned seen = 0;
-	struct vbuf vb = VBUF_TMP;
+	struct vbuf vb = { NULL, 0, 0 };
 
 	tk_expect(tl, "{");
 	while (!vcc_is(tk(tl), "}")) {
@@ -1973,7 +2000,7 @@ parse_acl(struct vcc *tl)
 {
 	const struct token *nt, *t, *at;
 	struct vsym *s;
-	struct vbuf vb = VBUF_TMP;
+	struct vbuf vb = { NULL, 0, 0 };
 	unsigned n = 0, neg, opt;
 	unsigned char buf[16];
 	long mask;
@@ -2142,8 +2169,12 @@ parse_toplevel(struct vcc *tl)
 
 	for (;;) {
 		t = tk(tl);
-		if (t->tok == T_EOF)
-			break;
+		if (t->tok == T_EOF) {
+			if (tl->pos + 1 >= tl->ntoks)
+				break;
+			tl->pos++;	/* the end of the user's files */
+			continue;
+		}
 		if (t->src != cursrc) {
 			/* The main file must start with its version. */
 			if (cursrc == NULL && t->src->builtin)
@@ -2233,7 +2264,7 @@ reach_walk(struct vcc *tl, struct vsub *s, unsigned mask, unsigned depth)
 static const char *
 ret_list(struct vcc *tl, unsigned u)
 {
-	struct vbuf vb = VBUF_TMP;
+	struct vbuf vb = { NULL, 0, 0 };
 	unsigned r, n = 0, k = 0, legal;
 	char *l;
 
@@ -2353,7 +2384,7 @@ static char *
 emit_program(struct vcc *tl)
 {
 	struct vparse *p = P(tl);
-	struct vbuf out = { NULL, 0, 0, 0 };
+	struct vbuf out = { NULL, 0, 0 };
 	struct vsub *s;
 	unsigned u;
 	char *r;
@@ -2401,7 +2432,6 @@ emit_program(struct vcc *tl)
 		    vcc_meths[u].field, vcc_meths[u].field);
 	vbuf_cat(tl, &out, "};\n");
 	r = strdup(out.s);
-	free(out.s);
 	return (r);
 }
 
@@ -2416,13 +2446,9 @@ vcc_free(struct vcc *tl)
 
 	if (p != NULL) {
 		for (s = p->subs; s != NULL; s = s->next) {
-			free(s->body.s);
 			free(s->checks);
 			free(s->calls);
 		}
-		free(p->decl.s);
-		free(p->load.s);
-		free(p->discard.s);
 	}
 	for (i = 0; i < tl->narena; i++)
 		free(tl->arena[i]);
@@ -2478,10 +2504,12 @@ vcc_run(struct vcc *tl, const char *file, const char *src, char **cp)
 	if (src == NULL)
 		src = vcc_read_main(tl, file);
 	vcc_lex_source(tl, file, src, 0, 0);
-	if (!tl->opts->no_builtin)
+	vcc_lex_eof(tl);	/* a block cannot run on into builtin.vcl */
+	if (!tl->opts->no_builtin) {
 		vcc_lex_source(tl, "builtin.vcl", VCC_builtin_vcl, 1, 0);
-	vcc_lex_eof(tl);
-	if (tl->ntoks == 1)
+		vcc_lex_eof(tl);
+	}
+	if (tl->ntoks == 1 + !tl->opts->no_builtin)
 		vcc_error(tl, NULL, "%s is empty; a VCL file starts with "
 		    "`vcl 4.1;`", file);
 	scan_names(tl);
@@ -2505,7 +2533,6 @@ VCC_Compile(const struct vcc_opts *opts, const char *file, const char *src,
 		ret = 0;
 	}
 	*msgp = strdup(tl->msg.s != NULL ? tl->msg.s : "");
-	free(tl->msg.s);
 	vcc_free(tl);
 	return (ret);
 }

@@ -20,18 +20,12 @@
 /* No VCL file is bigger; reading one stops there (/dev/zero). */
 #define VCC_MAX_FILE	(64U << 20)
 
-/*
- * A growing string.  A temporary one (tmp) grows in the arena, so an
- * error that leaves through longjmp cannot leak it; the long-lived ones
- * (the C being built, the messages) are on the heap and vcc frees them.
- */
+/* A growing string. */
 struct vbuf {
 	char		*s;
 	size_t		len;
 	size_t		cap;
-	unsigned	tmp;
 };
-#define VBUF_TMP	{ NULL, 0, 0, 1 }
 
 enum tok {
 	T_EOF,

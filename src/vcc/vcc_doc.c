@@ -1,0 +1,147 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vcc_doc.c -- the tables of man/veneer-vcl.7, printed as man page
+ * source (veneerd -x vcl) from the same tables the compiler checks
+ * against: where each variable may be read, set and unset, what each
+ * subroutine may return, and the std module's functions.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "vcc/vcc.h"
+#include "vrt.h"
+
+static const struct {
+	const char	*name;
+	unsigned	idx;
+	unsigned	rets;
+} doc_meths[] = {
+#define VCL_MET(l, U, side, rets)	{ "vcl_" #l, VCL_MET_##U, rets },
+#include "vcl_returns.h"
+};
+#define NMETH	(sizeof doc_meths / sizeof doc_meths[0])
+
+static const char * const doc_rets[] = {
+	"none",
+#define VCL_RET(l, U)	#l,
+#include "vcl_returns.h"
+};
+#define NRET	(sizeof doc_rets / sizeof doc_rets[0])
+
+/* Man page text: a backslash or a leading dot must not be markup. */
+static void
+doc_text(const char *s)
+{
+
+	for (; *s != '\0'; s++) {
+		if (*s == '\\')
+			(void)fputs("\\e", stdout);
+		else
+			(void)putchar(*s);
+	}
+}
+
+/* "all", "none", or the short names of the methods in mask. */
+static void
+doc_where(unsigned mask)
+{
+	unsigned u, all = 0, n = 0;
+
+	for (u = 0; u < NMETH; u++)
+		all |= 1U << doc_meths[u].idx;
+	if (mask == 0) {
+		(void)fputs("\\(em", stdout);
+		return;
+	}
+	if ((mask & all) == all) {
+		(void)fputs("all", stdout);
+		return;
+	}
+	if ((mask & VM_CLIENT) == VM_CLIENT && !(mask & ~VM_CLIENT)) {
+		(void)fputs("client", stdout);
+		return;
+	}
+	if ((mask & VM_BACKEND) == VM_BACKEND && !(mask & ~VM_BACKEND)) {
+		(void)fputs("backend", stdout);
+		return;
+	}
+	for (u = 0; u < NMETH; u++)
+		if (mask & (1U << doc_meths[u].idx))
+			(void)printf("%s%s", n++ ? ", " : "",
+			    doc_meths[u].name + 4);
+}
+
+static void
+doc_var(const char *name, const char *type, unsigned rd, unsigned wr,
+    unsigned un, unsigned flags, const char *doc)
+{
+
+	(void)printf(".TP\n.B %s\n", name);
+	(void)printf("%s; read: ", type);
+	doc_where(rd);
+	(void)fputs("; set: ", stdout);
+	doc_where(wr);
+	(void)fputs("; unset: ", stdout);
+	doc_where(un);
+	(void)fputs(".\n", stdout);
+	doc_text(doc);
+	if (flags & VV_MISSING)
+		(void)fputs(" Accepted with a warning: the feature is not in "
+		    "veneerd yet.", stdout);
+	if (flags & VV_4_0)
+		(void)fputs(" A VCL 4.0 name, accepted with a warning.",
+		    stdout);
+	(void)fputs("\n", stdout);
+}
+
+void
+VCC_DumpRoff(void)
+{
+	unsigned u, r, n;
+
+	(void)printf(".SS Variables\n"
+	    "Where each may be read, set and unset: \\fBclient\\fR is every "
+	    "client-side subroutine (vcl_recv to vcl_synth), \\fBbackend\\fR "
+	    "the three backend ones, \\fBall\\fR every subroutine.\n");
+#define VCL_VAR(c, nm, T, rd, wr, un, fl, doc)	\
+	doc_var(nm, #T, rd, wr, un, fl, doc);
+#define VCL_HDR(w, nm, rd, wr, un, doc)	\
+	doc_var(nm "\\fIname\\fR", "STRING (a header)", rd, wr, un, 0, doc);
+#include "vcl_vars.h"
+	(void)printf(".SS Actions\nWhat each subroutine may "
+	    "\\fBreturn\\fR:\n");
+	for (u = 0; u < NMETH; u++) {
+		(void)printf(".TP\n.B %s\n", doc_meths[u].name);
+		for (r = 1, n = 0; r < NRET; r++) {
+			if (!(doc_meths[u].rets & (1U << r)))
+				continue;
+			if (doc_meths[u].idx == VCL_MET_HIT &&
+			    !strcmp(doc_rets[r], "miss"))
+				continue;	/* VCL 4.0's fetch, kept */
+			(void)printf("%s%s", n++ ? ", " : "", doc_rets[r]);
+		}
+		(void)fputs("\n", stdout);
+	}
+	(void)printf(".SS The std module\n"
+	    "After \\fBimport std;\\fR. Arguments in brackets are optional; "
+	    "arguments may be given by name (\\fBstd.integer(s = "
+	    "req.http.X, fallback = 0)\\fR).\n");
+#define VMOD_A(T, nm)		(void)printf("%s%s %s", n++ ? ", " : "", #T, #nm);
+#define VMOD_D(T, nm, d)	(void)printf("%s%s %s = ", n++ ? ", " : "", \
+	#T, #nm); doc_text(d);
+#define VMOD_O(T, nm)		(void)printf("%s[%s %s]", n++ ? ", " : "", \
+	#T, #nm);
+#define VMOD_E(nm, v, d)	(void)printf("%sENUM %s", n++ ? ", " : "", #nm);
+#define VMOD_FUNC(m, f, R, args, doc)					\
+	n = 0;								\
+	(void)printf(".TP\n.B %s %s.%s(", #R, #m, #f);			\
+	args								\
+	(void)printf(")\n");						\
+	doc_text(doc);							\
+	(void)fputs("\n", stdout);
+#include "vmod_std.h"
+}

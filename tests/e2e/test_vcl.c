@@ -1,0 +1,639 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_vcl.c -- issue #12, end to end: veneerd -f with VCL that uses
+ * each action, the writable variables, regsub and regsuball with
+ * captures, ACLs, restarts, synth with custom bodies and headers,
+ * hash_data, return (pass(DURATION)), purge, include, the std module,
+ * and a backend whose name does not resolve (sick: 503, not a failure
+ * to load).  The origin answers 200 with X-Url (the URL it saw) and a
+ * body naming the request number, so a cached answer shows as an old
+ * number.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/harness.h"
+
+static unsigned o_count;
+
+/* 200, X-Url, X-Seen-<hdr> for the request headers VCL sets, body n. */
+static void
+o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	char hdrs[1024], body[64];
+	const char *v;
+	unsigned n;
+
+	(void)priv;
+	n = __atomic_add_fetch(&o_count, 1, __ATOMIC_RELAXED);
+	v = HX_Header(req, "X-Vcl");
+	(void)snprintf(hdrs, sizeof hdrs,
+	    "X-Url: %s\r\nX-Seen-Vcl: %s\r\nX-Seen-Host: %s\r\n"
+	    "Cache-Control: max-age=100\r\n%s",
+	    req->url, v != NULL ? v : "-",
+	    HX_Header(req, "Host") != NULL ? HX_Header(req, "Host") : "-",
+	    strstr(req->url, "cookie") != NULL ? "Set-Cookie: a=b\r\n" : "");
+	(void)snprintf(body, sizeof body, "n=%u", n);
+	(void)ORIGIN_Respond(oc, 200, hdrs, body, -1);
+}
+
+struct t {
+	struct origin	*o;
+	struct vnd	*v;
+	struct client	*cl;
+};
+
+/* Start veneerd with the VCL body after the header and backend. */
+static void
+t_start(struct t *t, const char *vcl)
+{
+	char *path, *text;
+	FILE *f;
+
+	o_count = 0;
+	t->o = ORIGIN_New(o_handler, NULL);
+	t->v = VND_New();
+	ck_assert_int_gt(asprintf(&path, "%s/t.vcl", VND_Dir(t->v)), 0);
+	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nimport std;\n"
+	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n%s",
+	    ORIGIN_Port(t->o), vcl), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(text, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	VND_Arg(t->v, "-f");
+	VND_Arg(t->v, path);
+	VND_Param(t->v, "vcc_err_unref", "off");
+	VND_Start(t->v);
+	t->cl = VND_Connect(t->v);
+	free(path);
+	free(text);
+}
+
+/* Start veneerd with vcl/examples/NAME, its backend pointed at ours. */
+static void
+t_start_example(struct t *t, const char *name)
+{
+	char *path, *text, *p, port[16];
+	FILE *f;
+
+	o_count = 0;
+	t->o = ORIGIN_New(o_handler, NULL);
+	t->v = VND_New();
+	ck_assert_int_gt(asprintf(&path, "%s/vcl/examples/%s",
+	    VCL_SRCDIR, name), 0);
+	text = HX_ReadFile(path, NULL);
+	ck_assert_msg(text != NULL, "%s", path);
+	free(path);
+	p = strstr(text, "\"8080\"");
+	ck_assert_ptr_nonnull(p);
+	(void)snprintf(port, sizeof port, "%d", ORIGIN_Port(t->o));
+	ck_assert_int_gt(asprintf(&path, "%s/%s", VND_Dir(t->v), name), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fprintf(f, "%.*s\"%s\"%s", (int)(p - text), text,
+	    port, p + 6), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	VND_Arg(t->v, "-f");
+	VND_Arg(t->v, path);
+	VND_Start(t->v);
+	t->cl = VND_Connect(t->v);
+	free(path);
+	free(text);
+}
+
+static void
+t_finish(struct t *t)
+{
+
+	CLIENT_Free(&t->cl);
+	VND_Stop(t->v);
+	VND_Free(&t->v);
+	ORIGIN_Free(&t->o);
+}
+
+static struct hx_msg *
+t_get(struct t *t, const char *method, const char *url, const char *hdrs)
+{
+
+	return (CLIENT_Fetch(t->cl, method, url, hdrs, HX_T_SLOW));
+}
+
+static void
+hdr_is(const struct hx_msg *m, const char *name, const char *want)
+{
+	const char *v = HX_Header(m, name);
+
+	ck_assert_msg(v != NULL && !strcmp(v, want),
+	    "%s: expected \"%s\", got \"%s\"", name, want,
+	    v == NULL ? "(none)" : v);
+}
+
+START_TEST(issue_0012_headers_url_regsub)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_recv {\n"
+	    "\tset req.http.X-Vcl = \"recv\";\n"
+	    "\tset req.url = regsub(req.url, \"^/old/(\\w+)/(\\w+)\","
+	    " \"/new/\\2/\\1\");\n"
+	    "\tset req.http.X-All = regsuball(\"a-b-c\", \"-\", \"+\");\n"
+	    "\tset req.http.host = regsub(req.http.host, \"^www\\.\", \"\");\n"
+	    "}\n"
+	    "sub vcl_backend_response {\n"
+	    "\tset beresp.http.X-Beresp = \"br \" + beresp.status;\n"
+	    "\tunset beresp.http.X-Seen-Vcl;\n"
+	    "}\n"
+	    "sub vcl_deliver {\n"
+	    "\tset resp.http.X-All = req.http.X-All;\n"
+	    "\tset resp.http.X-Hits = obj.hits;\n"
+	    "\tset resp.http.X-Status = resp.status + 1;\n"
+	    "\tunset resp.http.Via;\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/old/a/b", "Host: www.example.com\r\n");
+	ck_assert_int_eq(m->status, 200);
+	hdr_is(m, "X-Url", "/new/b/a");
+	hdr_is(m, "X-Seen-Host", "example.com");
+	hdr_is(m, "X-Beresp", "br 200");
+	ck_assert_ptr_null(HX_Header(m, "X-Seen-Vcl"));
+	hdr_is(m, "X-All", "a+b+c");
+	hdr_is(m, "X-Hits", "0");
+	hdr_is(m, "X-Status", "201");
+	ck_assert_ptr_null(HX_Header(m, "Via"));
+	HX_MsgFree(&m);
+	/* The rewritten URL is the key: a hit. */
+	m = t_get(&t, "GET", "/old/a/b", "Host: www.example.com\r\n");
+	hdr_is(m, "X-Hits", "1");
+	ck_assert_str_eq((const char *)m->body, "n=1");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_synth_custom)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_recv {\n"
+	    "\tif (req.url == \"/teapot\") {\n"
+	    "\t\treturn (synth(418, \"Short and stout\"));\n"
+	    "\t}\n"
+	    "\tif (req.url ~ \"^/moved\") { return (synth(301)); }\n"
+	    "\tif (req.url == \"/body\") { return (synth(200)); }\n"
+	    "}\n"
+	    "sub vcl_synth {\n"
+	    "\tif (req.url == \"/body\") {\n"
+	    "\t\tsynthetic(\"first\");\n"
+	    "\t\tset resp.body = \"replaced \" + req.transport;\n"
+	    "\t\tset resp.http.X-Sess = sess.xid != \"\";\n"
+	    "\t\treturn (deliver);\n"
+	    "\t}\n"
+	    "\tif (resp.status == 301) {\n"
+	    "\t\tset resp.http.Location = \"https://example.com\" + req.url;\n"
+	    "\t\treturn (deliver);\n"
+	    "\t}\n"
+	    "\tset resp.http.Content-Type = \"text/plain\";\n"
+	    "\tset resp.http.X-Reason = resp.reason;\n"
+	    "\tsynthetic(\"I am \" + resp.status + \".\");\n"
+	    "\treturn (deliver);\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/teapot", NULL);
+	ck_assert_int_eq(m->status, 418);
+	hdr_is(m, "X-Reason", "Short and stout");
+	hdr_is(m, "Content-Type", "text/plain");
+	ck_assert_str_eq((const char *)m->body, "I am 418.");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/body", NULL);
+	ck_assert_str_eq(m->body, "replaced HTTP/1");
+	hdr_is(m, "X-Sess", "true");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/moved/x", NULL);
+	ck_assert_int_eq(m->status, 301);
+	hdr_is(m, "Location", "https://example.com/moved/x");
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(ORIGIN_NReq(t.o), 0);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_acl_and_pass_pipe)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "acl local { \"127.0.0.0\"/8; !\"127.0.0.2\"; \"::1\"; }\n"
+	    "acl other { \"192.0.2.0\"/24; }\n"
+	    "sub vcl_recv {\n"
+	    "\tif (client.ip ~ other) { return (synth(403)); }\n"
+	    "\tif (!(client.ip ~ local)) { return (synth(403)); }\n"
+	    "\tif (req.url ~ \"^/pass\") { return (pass); }\n"
+	    "}\n"
+	    "sub vcl_deliver {\n"
+	    "\tset resp.http.X-Client = client.ip;\n"
+	    "\tset resp.http.X-Port = std.port(client.ip) > 0;\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/pass", NULL);
+	ck_assert_int_eq(m->status, 200);
+	hdr_is(m, "X-Client", "127.0.0.1");
+	hdr_is(m, "X-Port", "true");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/pass", NULL);
+	ck_assert_str_eq((const char *)m->body, "n=2");	/* not cached */
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_restart_and_hash_data)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_recv {\n"
+	    "\tif (req.restarts > 0) { set req.url = \"/second\"; }\n"
+	    "}\n"
+	    "sub vcl_hash {\n"
+	    "\thash_data(req.http.X-Lang);\n"
+	    "}\n"
+	    "sub vcl_deliver {\n"
+	    "\tif (req.url == \"/restart\" && req.restarts == 0) {\n"
+	    "\t\treturn (restart);\n"
+	    "\t}\n"
+	    "\tset resp.http.X-Restarts = req.restarts;\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/restart", NULL);
+	ck_assert_int_eq(m->status, 200);
+	hdr_is(m, "X-Url", "/second");
+	hdr_is(m, "X-Restarts", "1");
+	HX_MsgFree(&m);
+	/* hash_data(req.http.X-Lang): one object per language. */
+	m = t_get(&t, "GET", "/l", "X-Lang: en\r\n");
+	ck_assert_str_eq((const char *)m->body, "n=3");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/l", "X-Lang: fr\r\n");
+	ck_assert_str_eq((const char *)m->body, "n=4");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/l", "X-Lang: en\r\n");
+	ck_assert_str_eq((const char *)m->body, "n=3");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_pass_duration_and_purge)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_recv {\n"
+	    "\tif (req.method == \"PURGE\") { return (purge); }\n"
+	    "}\n"
+	    "sub vcl_backend_response {\n"
+	    "\tif (bereq.url == \"/hfp\") { return (pass(10s)); }\n"
+	    "\tset beresp.ttl = 1h;\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/hfp", NULL);
+	ck_assert_str_eq((const char *)m->body, "n=1");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/hfp", NULL);
+	ck_assert_str_eq((const char *)m->body, "n=2");	/* passed */
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/p", NULL);
+	ck_assert_str_eq((const char *)m->body, "n=3");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/p", NULL);
+	ck_assert_str_eq((const char *)m->body, "n=3");	/* a hit */
+	HX_MsgFree(&m);
+	m = t_get(&t, "PURGE", "/p", NULL);
+	ck_assert_int_eq(m->status, 200);
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/p", NULL);
+	ck_assert_str_eq((const char *)m->body, "n=4");	/* purged */
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_std)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_recv { return (synth(200)); }\n"
+	    "sub vcl_synth {\n"
+	    "\tset resp.http.X-Lower = std.tolower(\"AbC\" + 1);\n"
+	    "\tset resp.http.X-Upper = std.toupper(\"AbC\");\n"
+	    "\tset resp.http.X-Int = std.integer(s = \"41\", fallback = 0) + 1;\n"
+	    "\tset resp.http.X-Int-Bad = std.integer(s = \"x\", fallback = 7);\n"
+	    "\tset resp.http.X-Real = std.real(s = \"1.5\", fallback = 0.0);\n"
+	    "\tset resp.http.X-Dur = std.duration(\"1m\", 0s);\n"
+	    "\tset resp.http.X-Bytes = std.bytes(\"1KB\", 0B);\n"
+	    "\tset resp.http.X-Sort = std.querysort(\"/a?c=3&a=1&b=2\");\n"
+	    "\tset resp.http.X-Strstr = std.strstr(\"hello world\", \"wor\");\n"
+	    "\tset resp.http.X-Ip = std.ip(\"192.0.2.7\", client.ip);\n"
+	    "\tset resp.http.X-Ip-Bad = std.ip(\"nope\", std.ip(\"::1\"), "
+	    "resolve = false);\n"
+	    "\tset resp.http.X-Port = std.port(std.ip(\"192.0.2.7\", p = \"81\"));\n"
+	    "\tif (std.random(1, 2) >= 1) { set resp.http.X-Rnd = \"ok\"; }\n"
+	    "\tset resp.http.X-T2I = std.time2integer(std.real2time(5.5, now), 0);\n"
+	    "\tset resp.http.X-Time = std.time(\"Sun, 06 Nov 1994 08:49:37 GMT\", now);\n"
+	    "\tset resp.http.X-Healthy = std.healthy(default);\n"
+	    "\tstd.log(\"logged\");\n"
+	    "\tstd.timestamp(\"vcl\");\n"
+	    "\tsynthetic(\"ok\");\n"
+	    "\treturn (deliver);\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/", NULL);
+	ck_assert_int_eq(m->status, 200);
+	hdr_is(m, "X-Lower", "abc1");
+	hdr_is(m, "X-Upper", "ABC");
+	hdr_is(m, "X-Int", "42");
+	hdr_is(m, "X-Int-Bad", "7");
+	hdr_is(m, "X-Real", "1.500");
+	hdr_is(m, "X-Dur", "60.000");
+	hdr_is(m, "X-Bytes", "1024B");
+	hdr_is(m, "X-Sort", "/a?a=1&b=2&c=3");
+	hdr_is(m, "X-Strstr", "world");
+	hdr_is(m, "X-Ip", "192.0.2.7");
+	hdr_is(m, "X-Ip-Bad", "::1");
+	hdr_is(m, "X-Port", "81");
+	hdr_is(m, "X-Rnd", "ok");
+	hdr_is(m, "X-T2I", "5");
+	hdr_is(m, "X-Time", "Sun, 06 Nov 1994 08:49:37 GMT");
+	hdr_is(m, "X-Healthy", "true");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+/* A backend name that does not resolve: sick, 503, not a load failure. */
+START_TEST(issue_0012_unresolvable_backend_is_sick)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "backend ghost { .host = \"no-such-host.invalid\"; }\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url == \"/ghost\") { set req.backend_hint = ghost; }\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/ghost", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/fine", NULL);
+	ck_assert_int_eq(m->status, 200);
+	HX_MsgFree(&m);
+	ck_assert_uint_ge(VND_Counter(t.v, "MAIN.backend_fail"), 1);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_include_and_vcl_init)
+{
+	struct t t;
+	struct hx_msg *m;
+	char *path;
+	FILE *f;
+
+	/* A VCL 4.0 file including one beside it. */
+	o_count = 0;
+	t.o = ORIGIN_New(o_handler, NULL);
+	t.v = VND_New();
+	ck_assert_int_gt(asprintf(&path, "%s/inc.vcl", VND_Dir(t.v)), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	(void)fputs("sub vcl_deliver { set resp.http.X-Inc = \"yes\"; }\n",
+	    f);
+	(void)fclose(f);
+	free(path);
+	ck_assert_int_gt(asprintf(&path, "%s/main.vcl", VND_Dir(t.v)), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	(void)fprintf(f, "vcl 4.0;\nimport std;\n"
+	    "backend b { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "include \"inc.vcl\";\n"
+	    "sub vcl_init { std.log(\"init ran\"); }\n",
+	    ORIGIN_Port(t.o));
+	(void)fclose(f);
+	VND_Arg(t.v, "-f");
+	VND_Arg(t.v, path);
+	VND_Start(t.v);
+	t.cl = VND_Connect(t.v);
+	free(path);
+	m = t_get(&t, "GET", "/", NULL);
+	hdr_is(m, "X-Inc", "yes");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_host_normalize)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "host-normalize.vcl");
+	m = t_get(&t, "GET", "/", "Host: WWW.Example.com:80\r\n");
+	hdr_is(m, "X-Seen-Host", "example.com");
+	ck_assert_str_eq(m->body, "n=1");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/", "Host: example.com\r\n");
+	ck_assert_str_eq(m->body, "n=1");		/* the same object */
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_images)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "images.vcl");
+	m = t_get(&t, "GET", "/images/cookie.png", "Cookie: s=1\r\n");
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_ptr_null(HX_Header(m, "Set-Cookie"));
+	ck_assert_ptr_null(HX_Header(ORIGIN_Req(t.o, 0), "Cookie"));
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/images/cookie.png", "Cookie: s=2\r\n");
+	ck_assert_str_eq(m->body, "n=1");		/* cached, 1 h */
+	HX_MsgFree(&m);
+	/* Elsewhere cookies still mean pass. */
+	m = t_get(&t, "GET", "/page", "Cookie: s=1\r\n");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/page", "Cookie: s=1\r\n");
+	ck_assert_str_eq(m->body, "n=3");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_x_hit)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "x-hit.vcl");
+	m = t_get(&t, "GET", "/", NULL);
+	hdr_is(m, "X-Hit", "0");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/", NULL);
+	hdr_is(m, "X-Hit", "1");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+/* The wrong way shows its bug: the header is stored with the object. */
+START_TEST(issue_0012_example_x_hit_wrong)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "x-hit-wrong.vcl");
+	m = t_get(&t, "GET", "/", NULL);
+	hdr_is(m, "X-Hit", "0");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/", NULL);
+	ck_assert_str_eq(m->body, "n=1");		/* a hit ... */
+	hdr_is(m, "X-Hit", "0");			/* ... saying 0 */
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_cache_everything)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "cache-everything.vcl");
+	m = t_get(&t, "GET", "/cookie", "Cookie: a=1\r\n");
+	ck_assert_ptr_null(HX_Header(m, "Set-Cookie"));
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/cookie", "Cookie: a=2\r\n");
+	ck_assert_str_eq(m->body, "n=1");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_security_filter)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "security-filter.vcl");
+	m = t_get(&t, "BREW", "/", NULL);
+	ck_assert_int_eq(m->status, 405);
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/x.php?a=1", NULL);
+	ck_assert_int_eq(m->status, 403);
+	ck_assert_str_eq(m->body, "Forbidden\n");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/admin/", NULL);	/* from 127.0.0.1 */
+	ck_assert_int_eq(m->status, 200);
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(ORIGIN_NReq(t.o), 1);
+	t_finish(&t);
+}
+END_TEST
+
+START_TEST(issue_0012_example_multi_site)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start_example(&t, "multi-site.vcl");
+	m = t_get(&t, "GET", "/p?b=2&utm_source=x&a=1&fbclid=z",
+	    "Host: shop.example.com\r\n");
+	hdr_is(m, "X-Url", "/p?a=1&b=2");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/index.html", "Host: shop.example.com\r\n");
+	hdr_is(m, "X-Url", "/");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/article.php?id=42&x=1",
+	    "Host: news.example.com\r\n");
+	hdr_is(m, "X-Url", "/a/42");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/shoes", "Host: www.example.com\r\n"
+	    "User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)\r\n");
+	ck_assert_int_eq(m->status, 302);
+	hdr_is(m, "Location", "https://m.example.com/shoes");
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+/* VCL 4.0's return (fetch) in vcl_hit refreshes the object. */
+START_TEST(issue_0012_hit_return_fetch_refreshes)
+{
+	struct t t;
+	struct hx_msg *m;
+
+	t_start(&t,
+	    "sub vcl_hit {\n"
+	    "\tif (req.http.X-Refresh) { return (fetch); }\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/r", NULL);
+	ck_assert_str_eq(m->body, "n=1");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/r", "X-Refresh: 1\r\n");
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_str_eq(m->body, "n=2");		/* fetched again */
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/r", NULL);
+	ck_assert_str_eq(m->body, "n=2");		/* ... and stored */
+	HX_MsgFree(&m);
+	t_finish(&t);
+}
+END_TEST
+
+static Suite *
+vcl_suite(void)
+{
+	TCase *tc;
+	Suite *s;
+
+	s = suite_create("vcl");
+	tc = tcase_create("vcl");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, issue_0012_headers_url_regsub);
+	tcase_add_test(tc, issue_0012_synth_custom);
+	tcase_add_test(tc, issue_0012_acl_and_pass_pipe);
+	tcase_add_test(tc, issue_0012_restart_and_hash_data);
+	tcase_add_test(tc, issue_0012_pass_duration_and_purge);
+	tcase_add_test(tc, issue_0012_std);
+	tcase_add_test(tc, issue_0012_unresolvable_backend_is_sick);
+	tcase_add_test(tc, issue_0012_include_and_vcl_init);
+	tcase_add_test(tc, issue_0012_hit_return_fetch_refreshes);
+	tcase_add_test(tc, issue_0012_example_host_normalize);
+	tcase_add_test(tc, issue_0012_example_images);
+	tcase_add_test(tc, issue_0012_example_x_hit);
+	tcase_add_test(tc, issue_0012_example_x_hit_wrong);
+	tcase_add_test(tc, issue_0012_example_cache_everything);
+	tcase_add_test(tc, issue_0012_example_security_filter);
+	tcase_add_test(tc, issue_0012_example_multi_site);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+
+	return (HX_Run(vcl_suite()));
+}

@@ -1,0 +1,7 @@
+# expect: 6:30
+# message: unterminated string
+vcl 4.1;
+import std;
+backend default { .host = "127.0.0.1"; }
+sub vcl_recv { set req.url = "abc
+"; }

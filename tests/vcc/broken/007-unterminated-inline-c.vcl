@@ -1,0 +1,6 @@
+# expect: 6:1
+# message: unterminated C{
+vcl 4.1;
+import std;
+backend default { .host = "127.0.0.1"; }
+C{ int x;

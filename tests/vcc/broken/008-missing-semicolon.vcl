@@ -1,0 +1,8 @@
+# expect: 8:1
+# message: expected ';'
+vcl 4.1;
+import std;
+backend default { .host = "127.0.0.1"; }
+sub vcl_recv {
+	set req.url = "x"
+}

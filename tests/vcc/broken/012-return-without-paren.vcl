@@ -1,0 +1,6 @@
+# expect: 6:23
+# message: expected '('
+vcl 4.1;
+import std;
+backend default { .host = "127.0.0.1"; }
+sub vcl_recv { return hash; }

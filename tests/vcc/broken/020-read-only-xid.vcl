@@ -1,0 +1,6 @@
+# expect: 6:20
+# message: req.xid is read-only
+vcl 4.1;
+import std;
+backend default { .host = "127.0.0.1"; }
+sub vcl_recv { set req.xid = "1"; }

@@ -1,0 +1,6 @@
+# expect: 6:30
+# message: expected a string
+vcl 4.1;
+import std;
+backend default { .host = "127.0.0.1"; }
+sub vcl_recv { if (req.url ~ req.http.X) { } }

@@ -1,0 +1,6 @@
+# expect: 6:24
+# message: return (pass(DURATION)) is not allowed in vcl_recv
+vcl 4.1;
+import std;
+backend default { .host = "127.0.0.1"; }
+sub vcl_recv { return (pass(1s)); }
