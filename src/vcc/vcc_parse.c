@@ -204,7 +204,7 @@ struct vsub {
 	size_t			nchecks, cchecks;
 	struct vcall		*calls;
 	size_t			ncalls, ccalls;
-	size_t			nlen;		/* strlen(name), lazily */
+	size_t			nlen;		/* strlen(name) */
 	struct vsub		*next;
 };
 
@@ -215,7 +215,7 @@ struct vsym {
 	unsigned		used;
 	unsigned		none;		/* backend ... none */
 	unsigned		builtin;
-	size_t			nlen;		/* strlen(name), lazily */
+	size_t			nlen;		/* strlen(name) */
 	struct vsym		*next;
 };
 
@@ -1928,7 +1928,7 @@ parse_backend(struct vcc *tl)
 				    "vgc_probe_anon_%u", P(tl)->nanon++);
 				probe = cat3(tl, "&", parse_probe_body(tl,
 				    vcc_strdup(tl, buf), NULL), "");
-				/* Varnish takes .probe = { } with or without ;. */
+				/* .probe = { } with or without ;. */
 				if (vcc_is(tk(tl), ";"))
 					tl->pos++;
 			} else {

@@ -631,8 +631,10 @@ END_TEST
 static const char * const good[] = {
 	HEAD,
 	"vcl 4.0;\nbackend default none;\n",
-	HEAD "sub vcl_recv { if (req.http.Authorization) { return (pass); } }\n",
-	HEAD "sub vcl_recv { set req.url = regsub(req.url, \"\\?.*$\", \"\"); }\n",
+	HEAD "sub vcl_recv { if (req.http.Authorization) { return (pass); } "
+	    "}\n",
+	HEAD "sub vcl_recv { set req.url = regsub(req.url, \"\\?.*$\", "
+	    "\"\"); }\n",
 	HEAD "sub vcl_recv { set req.http.x = -1 + 2 * 3; }\n",
 	HEAD "sub vcl_recv { set req.http.x = now + 1s; "
 	    "set req.http.y = client.ip; set req.http.z = 1.5; }\n",
