@@ -283,9 +283,9 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 	return (H1F_ERROR);
 }
 
-/* vcl_backend_error with a fresh synthetic 503. */
-static enum vcl_ret
-bo_error(struct worker *wrk, struct busyobj *bo)
+/* A fresh synthetic 503 for vcl_backend_error to work on. */
+static void
+bo_synth_503(struct worker *wrk, struct busyobj *bo)
 {
 	char date[TIM_FORMAT_SIZE];
 
@@ -302,7 +302,6 @@ bo_error(struct worker *wrk, struct busyobj *bo)
 	bo->synth_len = 0;
 	bo->bs = BS_NONE;
 	bo->body_done = 1;
-	return (bo_method(bo, VCL_MET_BACKEND_ERROR));
 }
 
 /* The backend answered with an error status (RFC 5861's errors). */
@@ -369,93 +368,176 @@ bo_merge_304(struct busyobj *bo)
 }
 
 /*
- * The backend side of a fetch up to the response head, VCL included:
- * vcl_backend_fetch, the exchange (retried as VCL says), the TTL the
- * headers give, vcl_backend_response or vcl_backend_error.  Returns 0
- * with bo->beresp ready (real or synthetic), -1 when VCL abandoned the
- * fetch, -2 when the client's request body failed, -3 when the backend
- * failed and the stale copy (bo->stale_oc) may be served instead.
+ * The backend side of a fetch up to the response head, VCL included, as
+ * a state machine (fetch_steps.h): vcl_backend_fetch, the exchange
+ * (retried as VCL says), the TTL the headers give, vcl_backend_response
+ * or vcl_backend_error.  Each step returns the next; F_STP_DONE with
+ * *frp set ends it.
  */
-static int
-bo_run(struct worker *wrk, struct busyobj *bo)
-{
-	enum vcl_ret ret;
-	int i;
+enum fetch_step {
+#define FETCH_STEP(l, U)	F_STP_##U,
+#include "cache/fetch_steps.h"
+	F_STP_DONE,
+};
 
-	ret = bo_method(bo, VCL_MET_BACKEND_FETCH);
-	for (;;) {
-		switch (ret) {
-		case VCL_RET_FETCH:
-			i = bo_fetch_once(wrk, bo);
-			if (i == H1F_REQBODY) {
-				bo_close(bo, "request body failed");
-				return (-2);
-			}
-			if (i != H1F_OK || bo_backend_failed(bo)) {
-				if (bo_stale_ok(bo)) {
-					/* What the backend said, if it did. */
-					bo->fwd_status = i == H1F_OK ?
-					    bo->beresp->status : 0;
-					bo_close(bo, "stale-if-error");
-					return (-3);
-				}
-				if (i != H1F_OK) {
-					ret = bo_error(wrk, bo);
-					continue;
-				}
-			}
-			if (bo->beresp->status == 304 && bo->stale_oc != NULL &&
-			    bo_merge_304(bo) != 0) {
-				ret = bo_error(wrk, bo);
-				continue;
-			}
-			FETCH_Ttl(bo);
-			ret = bo_method(bo, VCL_MET_BACKEND_RESPONSE);
-			if (ret == VCL_RET_DELIVER)
-				return (0);
-			if (ret == VCL_RET_PASS) {
-				bo->hfp = 1;
-				return (0);
-			}
-			if (ret == VCL_RET_ERROR || ret == VCL_RET_FAIL) {
-				ret = bo_error(wrk, bo);
-				continue;
-			}
-			break;
-		case VCL_RET_DELIVER:
-			assert(bo->synth);
-			return (0);
-		case VCL_RET_ERROR:
-		case VCL_RET_FAIL:
-			if (bo->synth)
-				return (-1);
-			ret = bo_error(wrk, bo);
-			continue;
-		case VCL_RET_RETRY:
-			break;
-		case VCL_RET_ABANDON:
-			bo_close(bo, "abandoned");
-			return (-1);
-		default:
-			WRONG("backend method return");
-		}
-		if (ret != VCL_RET_RETRY)
-			continue;
-		bo_close(bo, "retry");
-		if (bo->retries++ >= cache_param->max_retries) {
-			VSLb(bo->vsl, SLT_FetchError,
-			    "too many retries (max_retries %u)",
-			    cache_param->max_retries);
-			ret = bo->synth ? VCL_RET_ABANDON : bo_error(wrk, bo);
-			continue;
-		}
-		bo->synth = 0;
-		HTTP_Clear(bo->beresp);
-		ret = bo_method(bo, VCL_MET_BACKEND_FETCH);
+typedef enum fetch_step bo_step_f(struct worker *, struct busyobj *,
+    enum fetch_result *);
+
+/* The end: the fetch is over with fr. */
+static enum fetch_step
+bo_done(enum fetch_result *frp, enum fetch_result fr)
+{
+
+	*frp = fr;
+	return (F_STP_DONE);
+}
+
+static enum fetch_step
+bo_abandon(struct busyobj *bo, enum fetch_result *frp)
+{
+
+	bo_close(bo, "abandoned");
+	return (bo_done(frp, FR_ABANDON));
+}
+
+static enum fetch_step
+bo_step_fetch(struct worker *wrk, struct busyobj *bo, enum fetch_result *frp)
+{
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(bo->bereq, HTTP_MAGIC);
+	assert(!bo->synth && bo->vbc == NULL);
+	switch (bo_method(bo, VCL_MET_BACKEND_FETCH)) {
+	case VCL_RET_FETCH:
+		return (F_STP_STARTFETCH);
+	case VCL_RET_ABANDON:
+		return (bo_abandon(bo, frp));
+	default:
+		/* error, fail */
+		return (F_STP_ERROR);
 	}
 }
 
-int
+static enum fetch_step
+bo_step_startfetch(struct worker *wrk, struct busyobj *bo,
+    enum fetch_result *frp)
+{
+	int i;
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(bo->beresp, HTTP_MAGIC);
+	assert(!bo->synth && bo->vbc == NULL);
+	i = bo_fetch_once(wrk, bo);
+	if (i == H1F_REQBODY) {
+		bo_close(bo, "request body failed");
+		return (bo_done(frp, FR_REQBODY));
+	}
+	if (i != H1F_OK || bo_backend_failed(bo)) {
+		if (bo_stale_ok(bo)) {
+			/* What the backend said, if it did. */
+			bo->fwd_status = i == H1F_OK ? bo->beresp->status : 0;
+			bo_close(bo, "stale-if-error");
+			return (bo_done(frp, FR_STALE));
+		}
+		if (i != H1F_OK)
+			return (F_STP_ERROR);
+	}
+	if (bo->beresp->status == 304 && bo->stale_oc != NULL &&
+	    bo_merge_304(bo) != 0)
+		return (F_STP_ERROR);
+	return (F_STP_RESPONSE);
+}
+
+static enum fetch_step
+bo_step_response(struct worker *wrk, struct busyobj *bo,
+    enum fetch_result *frp)
+{
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(bo->beresp, HTTP_MAGIC);
+	assert(!bo->synth);
+	FETCH_Ttl(bo);
+	switch (bo_method(bo, VCL_MET_BACKEND_RESPONSE)) {
+	case VCL_RET_DELIVER:
+		return (bo_done(frp, FR_OK));
+	case VCL_RET_PASS:
+		/* return (pass) or pass(DURATION): VRT_hit_for_pass set
+		 * the TTL of the hit-for-pass object. */
+		bo->hfp = 1;
+		return (bo_done(frp, FR_OK));
+	case VCL_RET_RETRY:
+		return (F_STP_RETRY);
+	case VCL_RET_ABANDON:
+		return (bo_abandon(bo, frp));
+	default:
+		/* error, fail */
+		return (F_STP_ERROR);
+	}
+}
+
+static enum fetch_step
+bo_step_error(struct worker *wrk, struct busyobj *bo, enum fetch_result *frp)
+{
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(bo->beresp, HTTP_MAGIC);
+	bo_synth_503(wrk, bo);
+	switch (bo_method(bo, VCL_MET_BACKEND_ERROR)) {
+	case VCL_RET_DELIVER:
+		return (bo_done(frp, FR_OK));
+	case VCL_RET_RETRY:
+		return (F_STP_RETRY);
+	case VCL_RET_ABANDON:
+		return (bo_abandon(bo, frp));
+	default:
+		/* fail: vcl_backend_error again could loop; give up. */
+		return (bo_done(frp, FR_ABANDON));
+	}
+}
+
+static enum fetch_step
+bo_step_retry(struct worker *wrk, struct busyobj *bo, enum fetch_result *frp)
+{
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	bo_close(bo, "retry");
+	if (bo->retries++ >= cache_param->max_retries) {
+		VSLb(bo->vsl, SLT_FetchError,
+		    "too many retries (max_retries %u)",
+		    cache_param->max_retries);
+		/* From vcl_backend_error: not back into it. */
+		if (bo->synth)
+			return (bo_abandon(bo, frp));
+		return (F_STP_ERROR);
+	}
+	bo->synth = 0;
+	HTTP_Clear(bo->beresp);
+	return (F_STP_FETCH);
+}
+
+static bo_step_f * const bo_steps[] = {
+#define FETCH_STEP(l, U)	[F_STP_##U] = bo_step_##l,
+#include "cache/fetch_steps.h"
+};
+
+_Static_assert(sizeof bo_steps / sizeof bo_steps[0] == F_STP_DONE,
+    "fetch_steps.h: a step without a function");
+
+static enum fetch_result
+bo_run(struct worker *wrk, struct busyobj *bo)
+{
+	enum fetch_result fr = FR_ABANDON;
+	enum fetch_step step;
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(bo, BUSYOBJ_MAGIC);
+	for (step = F_STP_FETCH; step != F_STP_DONE;
+	    step = bo_steps[step](wrk, bo, &fr))
+		assert((unsigned)step < ARRAY_SIZE(bo_steps));
+	return (fr);
+}
+
+enum fetch_result
 FETCH_Pass(struct worker *wrk, struct req *req)
 {
 	struct busyobj *bo;
@@ -465,7 +547,7 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	assert(req->bo == NULL);
 	bo = bo_new(wrk, req, "pass");
 	if (bo == NULL)
-		return (-1);
+		return (FR_ABANDON);
 	req->bo = bo;
 	VSC_Count(wrk->stats, s_fetch, 1);
 	bo_build_bereq(bo, req, NULL);
@@ -804,16 +886,19 @@ bo_fetch_task(struct worker *wrk, void *priv)
 	struct busyobj *bo;
 	struct objcore *target = NULL;
 	unsigned marker = 0;
+	enum fetch_result fr;
 	int i;
 
 	CAST_OBJ_NOTNULL(bo, priv, BUSYOBJ_MAGIC);
 	bo->wrk = wrk;
-	i = bo_run(wrk, bo);
-	if (i == -3) {
+	fr = bo_run(wrk, bo);
+	if (fr == FR_STALE) {
 		bo_publish_stale(wrk, bo);
 		goto done;
 	}
-	if (i == 0)
+	/* FR_REQBODY cannot be: a cache fetch sends no request body. */
+	assert(fr == FR_OK || fr == FR_ABANDON);
+	if (fr == FR_OK)
 		target = bo_store(wrk, bo, &marker);
 	bo_publish(wrk, bo, target, marker);
 	if (target != NULL) {

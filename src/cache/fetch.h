@@ -18,6 +18,7 @@
 #include "cache/http.h"
 #include "cache/http1_parse.h"
 #include "cache/pool.h"
+#include "cache/req.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 
@@ -115,16 +116,23 @@ struct busyobj {
 	struct ws		ws[1];
 };
 
+/* How the backend side of a fetch ended (up to the response head). */
+enum fetch_result {
+	FR_OK,		/* bo->beresp is ready: real, or vcl_backend_error's */
+	FR_ABANDON,	/* VCL abandoned it, or no busyobj: answer 503 */
+	FR_REQBODY,	/* the client's request body failed */
+	FR_STALE,	/* the backend failed; serve bo->stale_oc instead */
+};
+
 /*
  * Run a pass fetch for req up to the response headers, on the caller's
- * worker.  Returns 0 with req->bo set and bo->beresp holding the
- * response (a real one, or vcl_backend_error's synthetic one); -1 when
- * VCL abandoned the fetch or no busyobj could be had (answer 503); -2
- * when the client's request body failed (req->err_code says whether to
- * answer, and with what).  After -1 and -2 req->bo may be set: the
- * caller still calls FETCH_Finish.
+ * worker.  Returns FR_OK with req->bo set and bo->beresp holding the
+ * response; FR_ABANDON (answer 503); FR_REQBODY (req->err_code says
+ * whether to answer, and with what).  After those two req->bo may be
+ * set: the caller still calls FETCH_Finish.  Never FR_STALE: a pass has
+ * no stale copy.
  */
-int FETCH_Pass(struct worker *wrk, struct req *req);
+enum fetch_result FETCH_Pass(struct worker *wrk, struct req *req);
 
 /*
  * Next piece of the response body: 1 with *out (valid until the next
@@ -162,6 +170,6 @@ struct busyobj *FETCH_PipeBegin(struct worker *wrk, struct req *req);
  * until one side ends.  Returns the next request step (R_STP_SYNTH if VCL
  * or the backend said no, else R_STP_DONE).
  */
-int FETCH_Pipe(struct worker *wrk, struct req *req);
+enum req_step FETCH_Pipe(struct worker *wrk, struct req *req);
 
 #endif /* VENEER_CACHE_FETCH_H */

@@ -86,8 +86,9 @@ panic_dump_req(void)
 		    req->magic);
 		return;
 	}
-	panic_printf("req = %p {\n  vxid = %u, step = %d, restarts = %u,\n",
-	    (const void *)req, req->vxid, (int)req->step, req->restarts);
+	panic_printf("req = %p {\n  vxid = %u, step = %s, restarts = %u,\n",
+	    (const void *)req, req->vxid, REQ_StepName(req->step),
+	    req->restarts);
 	if (req->http != NULL && req->http->magic == HTTP_MAGIC &&
 	    req->http->hd[HTTP_HDR_URL].b != NULL)
 		panic_printf("  url = \"%.200s\",\n",

@@ -86,7 +86,7 @@ pipe_copy(struct worker *wrk, int cfd, int bfd, uint64_t *in, uint64_t *out)
 	}
 }
 
-int
+enum req_step
 FETCH_Pipe(struct worker *wrk, struct req *req)
 {
 	struct busyobj *bo;

@@ -68,6 +68,7 @@ REQ_New(struct worker *wrk, struct sess *sp)
 		SES_RxRelease(sp);
 	}
 	req->ws_req = WS_Snapshot(req->ws);
+	REQ_Reset(req, REQ_RESET_REQUEST);
 	return (req);
 }
 
@@ -104,15 +105,43 @@ REQ_Recycle(struct req *req)
 	/* The scan stopped at the end of the last head: start afresh. */
 	H1_ScanInit(&req->rx_scan);
 	WS_Reset(req->ws, req->ws_req);
-	/* Everything from here on is per request. */
+	REQ_Reset(req, REQ_RESET_REQUEST);
+}
+
+void
+REQ_Reset(struct req *req, enum req_reset how)
+{
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	/* Released by the caller: nothing may leak through a reset. */
+	assert(req->bo == NULL);
+	assert(req->objcore == NULL && req->boc == NULL);
+	assert(req->busy == NULL && req->stale == NULL);
+	/* What a restart starts afresh, and a new request too. */
+	req->resp = NULL;
+	req->obj_http = NULL;
+	req->synth_body = NULL;
+	req->synth_len = 0;
+	req->waits = 0;
+	req->force_miss = 0;
+	req->is_hit = req->is_grace = req->is_hitmiss = req->is_hitpass = 0;
+	req->is_collapsed = req->is_pass = req->is_stored = 0;
+	req->is_stale_error = req->is_reval = 0;
+	req->fwd_status = 0;
+	req->range_lo = 0;
+	req->range_hi = UINT64_MAX;
+	if (how == REQ_RESET_RESTART)
+		return;
+	/* A new request: everything else it had goes too. */
+	assert(req->vcl == NULL);
 	req->vxid = 0;
 	req->step = R_STP_RECV;
 	req->restarts = 0;
 	req->doclose = SC_NULL;
 	req->http = NULL;
-	req->resp = NULL;
 	req->director_hint = NULL;
 	req->client_identity = NULL;
+	req->hash_always_miss = 0;
 	req->rx_body = NULL;
 	req->body_bs = BS_NONE;
 	req->body_state = RB_NONE;
@@ -126,8 +155,6 @@ REQ_Recycle(struct req *req)
 	req->t_body_end = 0;
 	req->err_code = 0;
 	req->err_reason = NULL;
-	req->synth_body = NULL;
-	req->synth_len = 0;
 	req->acct_req_hdr = 0;
 	req->acct_req_body = 0;
 	req->acct_resp_hdr = 0;

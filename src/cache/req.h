@@ -30,18 +30,10 @@ struct director;
 struct objcore;
 struct vcl;
 
+/* The steps, from req_steps.h; DONE ends the machine. */
 enum req_step {
-	R_STP_RECV,
-	R_STP_PIPE,
-	R_STP_PASS,
-	R_STP_LOOKUP,
-	R_STP_HIT,
-	R_STP_MISS,
-	R_STP_PURGE,
-	R_STP_FETCH,
-	R_STP_DELIVER,
-	R_STP_SYNTH,
-	R_STP_TRANSMIT,
+#define REQ_STEP(l, U)	R_STP_##U,
+#include "cache/req_steps.h"
 	R_STP_DONE,
 };
 
@@ -78,6 +70,7 @@ struct req {
 	struct objcore		*busy;		/* one ref: ours to fetch */
 	struct objcore		*stale;		/* one ref: to revalidate */
 	unsigned		hash_always_miss;
+	unsigned		force_miss;	/* vcl_hit said miss */
 	unsigned		waits;		/* lookups that found busy */
 	/* What happened, for Cache-Status and the log */
 	unsigned		is_hit;
@@ -151,9 +144,24 @@ struct req *REQ_New(struct worker *wrk, struct sess *sp);
 void REQ_Free(struct req **reqp);
 /* After a request: keep pipelined bytes, reset the workspace. */
 void REQ_Recycle(struct req *req);
+/*
+ * The one place per-request state is reset.  REQ_RESET_REQUEST: all of
+ * it, for the next request on the connection (REQ_New, REQ_Recycle).
+ * REQ_RESET_RESTART: what a restart starts afresh (the response and
+ * what the last round found out), keeping the request itself, its
+ * body's progress and the restart count.  The caller has released the
+ * objects and the fetch first.
+ */
+enum req_reset {
+	REQ_RESET_REQUEST,
+	REQ_RESET_RESTART,
+};
+void REQ_Reset(struct req *req, enum req_reset how);
 
 /* req_fsm.c: process one received, parsed request. */
 void REQ_Process(struct worker *wrk, struct req *req);
+/* A step's name ("recv"...), for logs and panics; "?" if out of range. */
+const char *REQ_StepName(enum req_step step);
 
 /* http1_session.c */
 /*

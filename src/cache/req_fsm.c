@@ -4,8 +4,9 @@
  * req_fsm.c -- the client request state machine: recv, pass, pipe, hash,
  * miss, fetch, deliver, synth, transmit.  Each step calls its VCL method
  * and obeys the action it returns; restart goes back to recv, bounded by
- * max_restarts.  One function per step.  Runs on the session's worker;
- * no locks.
+ * max_restarts.  One function per step, listed in req_steps.h; each
+ * returns the next step, and REQ_Process dispatches through the table
+ * made from that list.  Runs on the session's worker; no locks.
  *
  * The cache steps: lookup (hit, grace, miss, hit-for-miss/pass, or
  * waiting for another request's fetch of the same object), hit and
@@ -76,13 +77,14 @@ req_method(struct req *req, enum vcl_method m)
 	return (VCL_Method(req->vcl, m, &ctx));
 }
 
-static void
+/* Answer with vcl_synth: the next step, with the status it gets. */
+static enum req_step
 req_synth(struct req *req, unsigned status, const char *reason)
 {
 
 	req->err_code = (uint16_t)status;
 	req->err_reason = reason;
-	req->step = R_STP_SYNTH;
+	return (R_STP_SYNTH);
 }
 
 /*
@@ -102,7 +104,6 @@ req_ws_check(struct req *req)
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
 	H1_ErrorClose(req, 500, SC_OVERLOAD);
-	req->step = R_STP_DONE;
 	return (1);
 }
 
@@ -136,7 +137,8 @@ req_release_obj(struct req *req)
 	req_drop_busy(req);
 }
 
-static void
+/* return (restart): recv again, max_restarts times at most, then 503. */
+static enum req_step
 req_restart(struct req *req)
 {
 
@@ -145,14 +147,11 @@ req_restart(struct req *req)
 	req_release_obj(req);
 	if (req->restarts >= cache_param->max_restarts) {
 		VSLb(req->vsl, SLT_VCL_Error, "Too many restarts");
-		req_synth(req, 503, NULL);
-		return;
+		return (req_synth(req, 503, NULL));
 	}
 	req->restarts++;
-	req->resp = NULL;
-	req->synth_body = NULL;
-	req->synth_len = 0;
-	req->step = R_STP_RECV;
+	REQ_Reset(req, REQ_RESET_RESTART);
+	return (R_STP_RECV);
 }
 
 /*
@@ -210,12 +209,13 @@ req_hash(struct req *req)
 	return (ret == VCL_RET_LOOKUP ? 0 : -1);
 }
 
-static void
+static enum req_step
 req_step_recv(struct worker *wrk, struct req *req)
 {
 	enum vcl_ret ret;
 
-	(void)wrk;
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(req->http, HTTP_MAGIC);
 	/* Fresh, or restarted: nothing held from an earlier round. */
 	assert(req->objcore == NULL && req->boc == NULL);
 	assert(req->busy == NULL && req->stale == NULL && req->bo == NULL);
@@ -224,47 +224,55 @@ req_step_recv(struct worker *wrk, struct req *req)
 	req->director_hint = VCL_DefaultDirector(req->vcl);
 	ret = req_method(req, VCL_MET_RECV);
 	if (req_ws_check(req))
-		return;
+		return (R_STP_DONE);
+	if (ret == VCL_RET_VCL) {
+		/*
+		 * return (vcl(label)): labels do not exist (yet), and the
+		 * compiler warns; go on as if the return were not there.
+		 */
+		VSLb(req->vsl, SLT_VCL_Error, "return (vcl(...)): labels are "
+		    "not available; going on with hash");
+		ret = VCL_RET_HASH;
+	}
 	/* As in Varnish, vcl_hash runs for everything that is looked up,
 	 * passed or purged. */
 	if ((ret == VCL_RET_PASS || ret == VCL_RET_HASH ||
-	    ret == VCL_RET_PURGE) && req_hash(req) != 0) {
-		req_synth(req, 503, "VCL failed");
-		return;
-	}
+	    ret == VCL_RET_PURGE) && req_hash(req) != 0)
+		return (req_synth(req, 503, "VCL failed"));
 	switch (ret) {
 	case VCL_RET_PASS:
-		req->step = R_STP_PASS;
-		break;
+		return (R_STP_PASS);
 	case VCL_RET_PIPE:
-		req->step = R_STP_PIPE;
-		break;
+		return (R_STP_PIPE);
 	case VCL_RET_HASH:
-		req->step = R_STP_LOOKUP;
-		break;
+		return (R_STP_LOOKUP);
 	case VCL_RET_SYNTH:
-		req->step = R_STP_SYNTH;
-		break;
+		return (R_STP_SYNTH);
 	case VCL_RET_RESTART:
-		req_restart(req);
-		break;
+		return (req_restart(req));
 	case VCL_RET_PURGE:
-		req->step = R_STP_PURGE;
-		break;
-	case VCL_RET_VCL:
-		req_synth(req, 503, "VCL switching not available");
-		break;
+		return (R_STP_PURGE);
 	default:
 		req->doclose = SC_VCL_FAILURE;
-		req_synth(req, 503, "VCL failed");
-		break;
+		return (req_synth(req, 503, "VCL failed"));
 	}
 }
 
-static void
+/* vcl_pipe and the pipe itself (pipe.c); then the request is done. */
+static enum req_step
+req_step_pipe(struct worker *wrk, struct req *req)
+{
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	assert(req->objcore == NULL && req->busy == NULL && req->bo == NULL);
+	return (FETCH_Pipe(wrk, req));
+}
+
+static enum req_step
 req_step_pass(struct worker *wrk, struct req *req)
 {
 
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	/* From recv, hit, miss or a hit-for-pass: no object, no fetch. */
 	assert(req->objcore == NULL && req->boc == NULL);
 	assert(req->busy == NULL && req->bo == NULL);
@@ -272,17 +280,13 @@ req_step_pass(struct worker *wrk, struct req *req)
 	req->is_pass = 1;
 	switch (req_method(req, VCL_MET_PASS)) {
 	case VCL_RET_FETCH:
-		req->step = R_STP_FETCH;
-		break;
+		return (R_STP_FETCH);
 	case VCL_RET_SYNTH:
-		req->step = R_STP_SYNTH;
-		break;
+		return (R_STP_SYNTH);
 	case VCL_RET_RESTART:
-		req_restart(req);
-		break;
+		return (req_restart(req));
 	default:
-		req_synth(req, 503, "VCL failed");
-		break;
+		return (req_synth(req, 503, "VCL failed"));
 	}
 }
 
@@ -382,17 +386,19 @@ req_wait_busy(struct worker *wrk, struct req *req, struct objcore *oc,
 	return (R_STP_HIT);
 }
 
-static void
+static enum req_step
 req_step_lookup(struct worker *wrk, struct req *req)
 {
 	struct objcore *oc, *busy;
 	struct boc *boc;
 	enum hsh_lookup lr;
+	enum req_step next;
 
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
 	assert(req->stale == NULL && req->bo == NULL);
 	lr = HSH_Lookup(wrk, req->digest, req->http, req->ws,
-	    req->hash_always_miss, &oc, &boc, &busy);
+	    req->hash_always_miss || req->force_miss, &oc, &boc, &busy);
 	switch (lr) {
 	case HSH_HIT:
 	case HSH_GRACE:
@@ -414,14 +420,12 @@ req_step_lookup(struct worker *wrk, struct req *req)
 				    1);
 			}
 		}
-		req->step = R_STP_HIT;
-		return;
+		return (R_STP_HIT);
 	case HSH_HITPASS:
 		VSC_Count(wrk->stats, cache_hitpass, 1);
 		VSLb(req->vsl, SLT_HitPass, "%u", 0U);
 		req->is_hitpass = 1;
-		req->step = R_STP_PASS;
-		return;
+		return (R_STP_PASS);
 	case HSH_BUSY:
 		if (++req->waits > 10) {
 			/* Variants keep being fetched: stop queueing. */
@@ -429,15 +433,14 @@ req_step_lookup(struct worker *wrk, struct req *req)
 			BOC_Deref(&boc);
 			(void)OBJ_Deref(&oc);
 			req->busy = req_private_busy();
-			req->step = R_STP_MISS;
-			return;
+			return (R_STP_MISS);
 		}
-		req->step = req_wait_busy(wrk, req, oc, boc);
-		if (req->step == R_STP_HIT) {
+		next = req_wait_busy(wrk, req, oc, boc);
+		if (next == R_STP_HIT) {
 			VSC_Count(wrk->stats, cache_hit, 1);
 			req_log_hit(req, SLT_Hit, req->objcore);
 		}
-		return;
+		return (next);
 	case HSH_PRIVATE:
 		VSC_Count(wrk->stats, waitinglist_overflow, 1);
 		req->busy = req_private_busy();
@@ -455,14 +458,15 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	default:
 		WRONG("lookup result");
 	}
-	req->step = R_STP_MISS;
+	return (R_STP_MISS);
 }
 
-static void
+static enum req_step
 req_step_hit(struct worker *wrk, struct req *req)
 {
+	enum req_step next;
 
-	(void)wrk;
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	/* A hit, a collapsed one, or a stale copy the fetch left us. */
 	CHECK_OBJ_NOTNULL(req->objcore, OBJCORE_MAGIC);
 	CHECK_OBJ_NOTNULL(req->objcore->obj, OBJECT_MAGIC);
@@ -470,76 +474,75 @@ req_step_hit(struct worker *wrk, struct req *req)
 	assert(req->busy == NULL && req->bo == NULL);
 	switch (req_method(req, VCL_MET_HIT)) {
 	case VCL_RET_DELIVER:
-		req->step = R_STP_DELIVER;
-		return;
-	case VCL_RET_PASS:
-		req->step = R_STP_PASS;
-		break;
+		return (R_STP_DELIVER);
 	case VCL_RET_MISS:
 		/*
-		 * VCL 4.0's return (fetch): fetch a fresh copy, which
-		 * replaces this one, as hash_always_miss would have.
+		 * VCL 4.0's return (fetch), 5.x's return (miss): ignore the
+		 * hit, look up again as with req.hash_always_miss (for this
+		 * request only), and fetch and insert as on a miss.
 		 */
-		req->hash_always_miss = 1;
-		req->is_hit = 0;
-		req->is_grace = 0;
-		req->step = R_STP_LOOKUP;
+		req->is_hit = req->is_grace = req->is_collapsed = 0;
+		req->is_stale_error = 0;
+		req->force_miss = 1;
+		next = R_STP_LOOKUP;
+		break;
+	case VCL_RET_PASS:
+		next = R_STP_PASS;
 		break;
 	case VCL_RET_SYNTH:
-		req->step = R_STP_SYNTH;
+		next = R_STP_SYNTH;
 		break;
 	case VCL_RET_RESTART:
-		req_restart(req);
-		return;
+		return (req_restart(req));
 	default:
-		req_synth(req, 503, "VCL failed");
+		next = req_synth(req, 503, "VCL failed");
 		break;
 	}
 	req_release_obj(req);
+	return (next);
 }
 
 /* Fetch into our busy objcore; deliver as soon as the headers are in. */
-static void
+static enum req_step
 req_fetch_miss(struct worker *wrk, struct req *req)
 {
 	struct boc *boc;
 
 	if (req->busy == NULL) {
 		VSLb(req->vsl, SLT_Error, "out of memory for a new object");
-		req_synth(req, 503, NULL);
-		return;
+		return (req_synth(req, 503, NULL));
 	}
 	boc = req->busy->boc;
 	CHECK_OBJ_NOTNULL(boc, BOC_MAGIC);
 	BOC_Ref(boc);
 	if (FETCH_Miss(wrk, req, &req->busy, &req->stale, 0) != 0) {
 		BOC_Deref(&boc);
-		req_synth(req, 503, NULL);
-		return;
+		return (req_synth(req, 503, NULL));
 	}
 	(void)BOC_Wait(boc, BOS_STREAM, 0);
 	req->objcore = BOC_Target(boc);
 	if (req->objcore == NULL) {
 		BOC_Deref(&boc);
-		req_synth(req, 503, NULL);
-		return;
+		return (req_synth(req, 503, NULL));
 	}
 	VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev, TIM_real());
-	req->step = R_STP_DELIVER;
 	if (boc->stale_used) {
 		req_stale_error(wrk, req, boc);
 		BOC_Deref(&boc);
-		return;
+		return (R_STP_DELIVER);
 	}
 	req->boc = boc;
 	req->is_stored = !(req->objcore->flags & OC_F_PRIVATE);
 	req->is_reval = boc->revalidated;
+	return (R_STP_DELIVER);
 }
 
-static void
+static enum req_step
 req_step_miss(struct worker *wrk, struct req *req)
 {
+	enum req_step next;
 
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	/* busy: ours to fetch into (NULL: no memory for it). */
 	assert(req->objcore == NULL && req->boc == NULL && req->bo == NULL);
 	CHECK_OBJ_ORNULL(req->busy, OBJCORE_MAGIC);
@@ -547,43 +550,40 @@ req_step_miss(struct worker *wrk, struct req *req)
 	VSC_Count(wrk->stats, cache_miss, 1);
 	switch (req_method(req, VCL_MET_MISS)) {
 	case VCL_RET_FETCH:
-		req_fetch_miss(wrk, req);
-		return;
+		return (req_fetch_miss(wrk, req));
 	case VCL_RET_PASS:
-		req->step = R_STP_PASS;
+		next = R_STP_PASS;
 		break;
 	case VCL_RET_SYNTH:
-		req->step = R_STP_SYNTH;
+		next = R_STP_SYNTH;
 		break;
 	case VCL_RET_RESTART:
-		req_restart(req);
-		return;
+		return (req_restart(req));
 	default:
-		req_synth(req, 503, "VCL failed");
+		next = req_synth(req, 503, "VCL failed");
 		break;
 	}
 	req_drop_busy(req);
+	return (next);
 }
 
-static void
+static enum req_step
 req_step_purge(struct worker *wrk, struct req *req)
 {
 	unsigned n;
 
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	assert(req->objcore == NULL && req->busy == NULL && req->bo == NULL);
 	n = HSH_Purge(wrk, req->digest);
 	VSC_Count(wrk->stats, n_purges, 1);
 	VSC_Count(wrk->stats, n_obj_purged, n);
 	switch (req_method(req, VCL_MET_PURGE)) {
 	case VCL_RET_SYNTH:
-		req->step = R_STP_SYNTH;
-		break;
+		return (R_STP_SYNTH);
 	case VCL_RET_RESTART:
-		req_restart(req);
-		break;
+		return (req_restart(req));
 	default:
-		req_synth(req, 503, "VCL failed");
-		break;
+		return (req_synth(req, 503, "VCL failed"));
 	}
 }
 
@@ -673,39 +673,38 @@ req_invalidate(struct worker *wrk, struct req *req)
 	}
 }
 
-static void
+static enum req_step
 req_step_fetch(struct worker *wrk, struct req *req)
 {
-	int i;
+	enum fetch_result fr;
 
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	assert(req->is_pass);
 	assert(req->objcore == NULL && req->busy == NULL && req->bo == NULL);
-	i = FETCH_Pass(wrk, req);
-	if (i == 0) {
+	fr = FETCH_Pass(wrk, req);
+	if (fr == FR_OK) {
 		CHECK_OBJ_NOTNULL(req->bo, BUSYOBJ_MAGIC);
 		CHECK_OBJ_NOTNULL(req->bo->beresp, HTTP_MAGIC);
 		VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev,
 		    TIM_real());
 		req_invalidate(wrk, req);
-		req->step = R_STP_DELIVER;
-		return;
+		return (R_STP_DELIVER);
 	}
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
-	if (i == -2) {
+	if (fr == FR_REQBODY) {
 		/* The client's body failed: 400/413, or it is gone. */
 		if (req->err_code == 0) {
-			req->step = R_STP_DONE;
 			if (req->doclose == SC_NULL)
 				req->doclose = SC_RX_BODY;
-			return;
+			return (R_STP_DONE);
 		}
 		req->doclose = SC_RX_BODY;
 		req->linger = 1;
-		req_synth(req, req->err_code, NULL);
-		return;
+		return (req_synth(req, req->err_code, NULL));
 	}
-	req_synth(req, 503, NULL);
+	assert(fr == FR_ABANDON);
+	return (req_synth(req, 503, NULL));
 }
 
 /* RFC 9211: what the cache did, for curl -i on a bad night. */
@@ -891,11 +890,12 @@ req_conditionals(struct req *req)
 	}
 }
 
-static void
+static enum req_step
 req_step_deliver(struct worker *wrk, struct req *req)
 {
+	enum req_step next;
 
-	(void)wrk;
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	/* Exactly one source: a cached (or being cached) object, or a pass. */
 	assert((req->objcore == NULL) != (req->bo == NULL));
 	assert(req->busy == NULL);
@@ -911,30 +911,26 @@ req_step_deliver(struct worker *wrk, struct req *req)
 	if (req->resp == NULL)
 		WS_MarkOverflow(req->ws);
 	if (req_ws_check(req))
-		return;
+		return (R_STP_DONE);
 	switch (req_method(req, VCL_MET_DELIVER)) {
 	case VCL_RET_DELIVER:
 		req_conditionals(req);
-		req->step = R_STP_TRANSMIT;
-		break;
+		return (req_ws_check(req) ? R_STP_DONE : R_STP_TRANSMIT);
 	case VCL_RET_SYNTH:
 		if (req->bo != NULL)
 			FETCH_Finish(&req->bo);
 		req_release_obj(req);
-		req->step = R_STP_SYNTH;
-		break;
+		return (R_STP_SYNTH);
 	case VCL_RET_RESTART:
-		req_restart(req);
-		break;
+		return (req_restart(req));
 	default:
 		if (req->bo != NULL)
 			FETCH_Finish(&req->bo);
 		req_release_obj(req);
-		req_synth(req, 503, "VCL failed");
+		next = req_synth(req, 503, "VCL failed");
 		break;
 	}
-	if (req->step == R_STP_TRANSMIT)
-		(void)req_ws_check(req);
+	return (next);
 }
 
 /* When vcl_synth fails: status line and nothing else, then close. */
@@ -950,11 +946,12 @@ req_minimal_resp(struct req *req, unsigned status)
 	req->doclose = SC_VCL_FAILURE;
 }
 
-static void
+static enum req_step
 req_step_synth(struct worker *wrk, struct req *req)
 {
 	unsigned status;
 
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	VSC_Count(wrk->stats, s_synth, 1);
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
@@ -968,7 +965,7 @@ req_step_synth(struct worker *wrk, struct req *req)
 	if (req->resp == NULL)
 		WS_MarkOverflow(req->ws);
 	if (req_ws_check(req))
-		return;
+		return (R_STP_DONE);
 	req->resp->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
 	req->resp->protover = 11;
 	HTTP_SetStatus(req->resp, (uint16_t)status, req->err_reason);
@@ -978,29 +975,26 @@ req_step_synth(struct worker *wrk, struct req *req)
 	req->synth_len = 0;
 	switch (req_method(req, VCL_MET_SYNTH)) {
 	case VCL_RET_DELIVER:
-		req->step = R_STP_TRANSMIT;
 		break;
 	case VCL_RET_RESTART:
-		if (req->restarts < cache_param->max_restarts) {
-			req_restart(req);
-			return;
-		}
+		if (req->restarts < cache_param->max_restarts)
+			return (req_restart(req));
+		/* Not back to vcl_synth: it could loop.  Answer and close. */
 		VSLb(req->vsl, SLT_VCL_Error, "Too many restarts");
 		req_minimal_resp(req, 503);
-		req->step = R_STP_TRANSMIT;
 		break;
 	default:
 		req_minimal_resp(req, 500);
-		req->step = R_STP_TRANSMIT;
 		break;
 	}
-	(void)req_ws_check(req);
+	return (req_ws_check(req) ? R_STP_DONE : R_STP_TRANSMIT);
 }
 
-static void
+static enum req_step
 req_step_transmit(struct worker *wrk, struct req *req)
 {
 
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	CHECK_OBJ_NOTNULL(req->resp, HTTP_MAGIC);
 	assert(req->busy == NULL);
 	VSLb_ts(req->vsl, "Process", req->t_first, &req->t_prev, TIM_real());
@@ -1008,7 +1002,7 @@ req_step_transmit(struct worker *wrk, struct req *req)
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
 	req_release_obj(req);
-	req->step = R_STP_DONE;
+	return (R_STP_DONE);
 }
 
 static void
@@ -1053,43 +1047,52 @@ req_check(const struct worker *wrk, const struct req *req)
 	assert(req->bo == NULL || req->objcore == NULL);
 }
 
+/* The dispatch table, from req_steps.h like the enum. */
+typedef enum req_step req_step_f(struct worker *, struct req *);
+
+static req_step_f * const req_steps[] = {
+#define REQ_STEP(l, U)	[R_STP_##U] = req_step_##l,
+#include "cache/req_steps.h"
+};
+
+static const char * const req_step_names[] = {
+#define REQ_STEP(l, U)	[R_STP_##U] = #l,
+#include "cache/req_steps.h"
+	[R_STP_DONE] = "done",
+};
+
+/* Every step but DONE has a function: the list makes both arrays. */
+_Static_assert(sizeof req_steps / sizeof req_steps[0] == R_STP_DONE,
+    "req_steps.h: a step without a function");
+
+const char *
+REQ_StepName(enum req_step step)
+{
+
+	if ((unsigned)step >= ARRAY_SIZE(req_step_names) ||
+	    req_step_names[step] == NULL)
+		return ("?");
+	return (req_step_names[step]);
+}
+
 void
 REQ_Process(struct worker *wrk, struct req *req)
 {
+	enum req_step step;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	CHECK_OBJ(req, REQ_MAGIC);
 	assert(req->vcl == NULL);
+	/* REQ_Reset made the rest of the request state ready. */
+	assert(req->step == R_STP_RECV && req->restarts == 0);
 	req->vcl = VCL_Ref();
-	req->step = R_STP_RECV;
-	req->waits = 0;
-	req->obj_http = NULL;
-	req->is_hit = req->is_grace = req->is_hitmiss = req->is_hitpass = 0;
-	req->is_collapsed = req->is_pass = req->is_stored = 0;
-	req->is_stale_error = req->is_reval = 0;
-	req->fwd_status = 0;
-	req->hash_always_miss = 0;
-	req->range_lo = 0;
-	req->range_hi = UINT64_MAX;
-	while (req->step != R_STP_DONE) {
+	for (step = R_STP_RECV; step != R_STP_DONE;
+	    step = req_steps[step](wrk, req)) {
+		assert((unsigned)step < ARRAY_SIZE(req_steps));
+		req->step = step;	/* for panics */
 		req_check(wrk, req);
-		switch (req->step) {
-		case R_STP_RECV:	req_step_recv(wrk, req); break;
-		case R_STP_PASS:	req_step_pass(wrk, req); break;
-		case R_STP_PIPE:
-			req->step = (enum req_step)FETCH_Pipe(wrk, req);
-			break;
-		case R_STP_LOOKUP:	req_step_lookup(wrk, req); break;
-		case R_STP_HIT:		req_step_hit(wrk, req); break;
-		case R_STP_MISS:	req_step_miss(wrk, req); break;
-		case R_STP_PURGE:	req_step_purge(wrk, req); break;
-		case R_STP_FETCH:	req_step_fetch(wrk, req); break;
-		case R_STP_DELIVER:	req_step_deliver(wrk, req); break;
-		case R_STP_SYNTH:	req_step_synth(wrk, req); break;
-		case R_STP_TRANSMIT:	req_step_transmit(wrk, req); break;
-		default:		WRONG("request step");
-		}
 	}
+	req->step = R_STP_DONE;
 	req_check(wrk, req);
 	req_finish(wrk, req);
 }

@@ -1036,9 +1036,13 @@ parse_prim(struct vcc *tl)
 	}
 	if (t->tok == T_NUM) {
 		tl->pos++;
+		if (t->num >= 9.2e18)
+			vcc_error(tl, t, "number too large");
 		f = unit_factor(tk(tl), &ut);
 		if (f > 0) {
 			tl->pos++;
+			if (ut == V_BYTES && t->num * f >= 9.2e18)
+				vcc_error(tl, t, "size too large");
 			if (ut == V_BYTES)
 				e = e_new(tl, V_BYTES, t, "((VCL_BYTES)%.0f)",
 				    t->num * f);
@@ -2039,6 +2043,9 @@ parse_acl(struct vcc *tl)
 				vcc_error(tl, t, "expected a prefix length "
 				    "after '/'");
 			tl->pos++;
+			if (t->num > 128)
+				vcc_error(tl, t, "prefix length %.0f is more "
+				    "than any address has", t->num);
 			mask = (long)t->num;
 			if (inet_pton(fam, a, buf) != 1)
 				vcc_error(tl, at, "\"%s\" is not an IP "
