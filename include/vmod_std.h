@@ -31,13 +31,13 @@ VMOD_FUNC(std, tolower, STRING, VMOD_A(STRANDS, s),
 VMOD_FUNC(std, log, VOID, VMOD_A(STRANDS, s),
     "Writes a VCL_Log record to the shared-memory log.")
 VMOD_FUNC(std, syslog, VOID, VMOD_A(INT, priority) VMOD_A(STRANDS, s),
-    "Sends s to syslog with the priority (facility | level).")
+    "Sends s to syslog(3) with priority (facility | level).")
 VMOD_FUNC(std, integer, INT,
     VMOD_O(STRING, s) VMOD_O(INT, fallback) VMOD_O(BOOL, bool)
     VMOD_O(BYTES, bytes) VMOD_O(DURATION, duration) VMOD_O(REAL, real)
     VMOD_O(TIME, time),
     "Converts exactly one of its arguments to an integer; fallback "
-    "when that fails (without a fallback the VCL fails).")
+    "when that fails.")
 VMOD_FUNC(std, real, REAL,
     VMOD_O(STRING, s) VMOD_O(REAL, fallback) VMOD_O(INT, integer)
     VMOD_O(BOOL, bool) VMOD_O(BYTES, bytes) VMOD_O(DURATION, duration)
@@ -47,59 +47,58 @@ VMOD_FUNC(std, real, REAL,
 VMOD_FUNC(std, duration, DURATION,
     VMOD_O(STRING, s) VMOD_O(DURATION, fallback) VMOD_O(REAL, real)
     VMOD_O(INT, integer),
-    "Converts \"10s\", a real or an integer (seconds) to a duration; "
-    "fallback when that fails.")
+    "Converts \"1.5m\", a real (seconds) or an integer (seconds) to a "
+    "duration; fallback when that fails.")
 VMOD_FUNC(std, bytes, BYTES,
     VMOD_O(STRING, s) VMOD_O(BYTES, fallback) VMOD_O(REAL, real)
     VMOD_O(INT, integer),
     "Converts \"10KB\", a real or an integer to bytes; fallback when "
     "that fails.")
-VMOD_FUNC(std, time, TIME,
-    VMOD_O(STRING, s) VMOD_O(TIME, fallback) VMOD_O(REAL, real)
-    VMOD_O(INT, integer),
-    "Converts an HTTP date, a number of seconds since the epoch, a "
-    "real or an integer to a time; fallback when that fails.")
 VMOD_FUNC(std, ip, IP,
     VMOD_A(STRING, s) VMOD_O(IP, fallback) VMOD_D(BOOL, resolve, "true")
     VMOD_O(STRING, p),
-    "Converts an address (or, with resolve, a name) to an IP, with "
-    "port p or 80; fallback when that fails.")
+    "Converts s (an address, or a name when resolve) to an IP with port "
+    "p (default 80); fallback when that fails.")
+VMOD_FUNC(std, time, TIME,
+    VMOD_O(STRING, s) VMOD_O(TIME, fallback) VMOD_O(REAL, real)
+    VMOD_O(INT, integer),
+    "Converts an HTTP date, ISO 8601 date or seconds since the epoch to "
+    "a time; fallback when that fails.")
 VMOD_FUNC(std, random, REAL, VMOD_A(REAL, lo) VMOD_A(REAL, hi),
-    "A random real from lo to hi.")
+    "A random real between lo and hi.")
 VMOD_FUNC(std, healthy, BOOL, VMOD_A(BACKEND, be),
     "Whether the backend is healthy.")
 VMOD_FUNC(std, port, INT, VMOD_A(IP, ip),
-    "The port of an IP.")
-VMOD_FUNC(std, querysort, STRING, VMOD_A(STRING, url),
-    "The URL with its query parameters sorted, so equivalent URLs "
-    "share one object.")
+    "The port of an IP address.")
+VMOD_FUNC(std, querysort, STRING, VMOD_A(STRING, s),
+    "The URL with its query parameters sorted.")
 VMOD_FUNC(std, strstr, STRING, VMOD_A(STRING, s1) VMOD_A(STRING, s2),
-    "The rest of s1 from the first s2 in it, or unset.")
+    "The tail of s1 from the first s2 in it, or unset.")
 VMOD_FUNC(std, fileread, STRING, VMOD_A(STRING, path),
-    "The contents of a file, read once and kept.")
+    "The contents of a file, read once and cached.")
 VMOD_FUNC(std, collect, VOID,
     VMOD_A(HEADER, hdr) VMOD_D(STRING, sep, "\", \""),
     "Joins all lines of a header into one, separated by sep.")
 VMOD_FUNC(std, set_ip_tos, VOID, VMOD_A(INT, tos),
     "Sets the IP type-of-service of the client connection.")
 VMOD_FUNC(std, cache_req_body, BOOL, VMOD_A(BYTES, size),
-    "Keeps the request body (up to size) so it can be sent again.")
+    "Caches a request body of at most size, for retries and restarts.")
 VMOD_FUNC(std, rollback, VOID, VMOD_A(HTTP, h),
     "Restores req or bereq as it was received.")
 VMOD_FUNC(std, late_100_continue, VOID, VMOD_A(BOOL, late),
-    "Sends 100 Continue only when the body is read.")
+    "Whether the 100 Continue is sent only when the body is read.")
 VMOD_FUNC(std, timestamp, VOID, VMOD_A(STRING, s),
-    "Writes a Timestamp record with the label s.")
-VMOD_FUNC(std, ban, BOOL, VMOD_A(STRING, spec),
-    "Adds a ban; false (see std.ban_error) when it cannot.")
+    "Writes a Timestamp record labelled s.")
+VMOD_FUNC(std, ban, BOOL, VMOD_A(STRING, expr),
+    "Adds a ban; false when it fails (see std.ban_error).")
 VMOD_FUNC(std, ban_error, STRING, ,
     "Why the last std.ban() of this task failed, or \"\".")
-VMOD_FUNC(std, real2time, TIME, VMOD_A(REAL, r) VMOD_A(TIME, fallback),
-    "VCL 4.0: a real (seconds since the epoch) as a time.")
-VMOD_FUNC(std, time2integer, INT, VMOD_A(TIME, t) VMOD_A(INT, fallback),
-    "VCL 4.0: a time as seconds since the epoch.")
-VMOD_FUNC(std, time2real, REAL, VMOD_A(TIME, t) VMOD_A(REAL, fallback),
-    "VCL 4.0: a time as a real.")
+VMOD_FUNC(std, real2time, TIME, VMOD_A(REAL, r) VMOD_D(TIME, base, "now"),
+    "VCL 4.0: the real as a time; base is 4.1's fallback.")
+VMOD_FUNC(std, time2integer, INT, VMOD_A(TIME, t) VMOD_D(INT, base, "0"),
+    "VCL 4.0: the time as an integer; base is 4.1's fallback.")
+VMOD_FUNC(std, time2real, REAL, VMOD_A(TIME, t) VMOD_D(REAL, base, "0.0"),
+    "VCL 4.0: the time as a real; base is 4.1's fallback.")
 VMOD_FUNC(std, real2integer, INT, VMOD_A(REAL, r) VMOD_A(INT, fallback),
     "VCL 4.0: a real rounded towards zero; fallback if it does not fit.")
 VMOD_FUNC(std, round, REAL, VMOD_A(REAL, r),

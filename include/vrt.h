@@ -246,48 +246,10 @@ VCL_STRING VRT_GetHdr(VRT_CTX, VCL_HEADER);
 void VRT_SetHdr(VRT_CTX, VCL_HEADER, const struct strands *value);
 void VRT_UnsetHdr(VRT_CTX, VCL_HEADER);
 
-/* Fields ------------------------------------------------------------------*/
-
-VCL_STRING VRT_r_req_method(VRT_CTX);
-VCL_STRING VRT_r_req_url(VRT_CTX);
-VCL_STRING VRT_r_req_proto(VRT_CTX);
-VCL_STRING VRT_r_req_xid(VRT_CTX);
-VCL_STRING VRT_r_bereq_method(VRT_CTX);
-VCL_STRING VRT_r_bereq_url(VRT_CTX);
-VCL_STRING VRT_r_bereq_xid(VRT_CTX);
-VCL_INT VRT_r_resp_status(VRT_CTX);
-void VRT_l_resp_status(VRT_CTX, VCL_INT);
-VCL_STRING VRT_r_resp_reason(VRT_CTX);
-void VRT_l_resp_reason(VRT_CTX, const struct strands *);
-VCL_INT VRT_r_beresp_status(VRT_CTX);
-void VRT_l_beresp_status(VRT_CTX, VCL_INT);
-VCL_STRING VRT_r_beresp_reason(VRT_CTX);
-void VRT_l_beresp_reason(VRT_CTX, const struct strands *);
-VCL_BACKEND VRT_r_req_backend_hint(VRT_CTX);
-void VRT_l_req_backend_hint(VRT_CTX, VCL_BACKEND);
-VCL_BACKEND VRT_r_bereq_backend(VRT_CTX);
-void VRT_l_bereq_backend(VRT_CTX, VCL_BACKEND);
-
 /* The cache (1.1) ----------------------------------------------------------*/
 
 /* hash_data(): feed the lookup key (vcl_hash only). */
 void VRT_hashdata(VRT_CTX, const struct strands *);
-VCL_BOOL VRT_r_req_hash_always_miss(VRT_CTX);
-void VRT_l_req_hash_always_miss(VRT_CTX, VCL_BOOL);
-/* Durations left from now: ttl can be negative (stale). */
-VCL_DURATION VRT_r_beresp_ttl(VRT_CTX);
-void VRT_l_beresp_ttl(VRT_CTX, VCL_DURATION);
-VCL_DURATION VRT_r_beresp_grace(VRT_CTX);
-void VRT_l_beresp_grace(VRT_CTX, VCL_DURATION);
-VCL_DURATION VRT_r_beresp_keep(VRT_CTX);
-void VRT_l_beresp_keep(VRT_CTX, VCL_DURATION);
-VCL_BOOL VRT_r_beresp_uncacheable(VRT_CTX);
-void VRT_l_beresp_uncacheable(VRT_CTX, VCL_BOOL);
-VCL_BOOL VRT_r_bereq_uncacheable(VRT_CTX);
-VCL_DURATION VRT_r_obj_ttl(VRT_CTX);
-VCL_DURATION VRT_r_obj_grace(VRT_CTX);
-VCL_DURATION VRT_r_obj_keep(VRT_CTX);
-VCL_INT VRT_r_obj_hits(VRT_CTX);
 
 /* Bodies, logging, failure ------------------------------------------------*/
 

@@ -39,13 +39,19 @@ struct backend {
 	struct sockaddr_storage	sa[2];		/* const: IPv4, IPv6 */
 	socklen_t		salen[2];	/* const; 0 if none */
 	char			ip[2][64];	/* const */
-	char			host[256];	/* const: .host or .path */
 	char			port[16];	/* const */
 	char			*hosthdr;	/* const */
 	vtim_dur		connect_timeout;	/* const; < 0 param */
 	vtim_dur		first_byte_timeout;	/* const; < 0 param */
 	vtim_dur		between_bytes_timeout;	/* const; < 0 param */
 	unsigned		max_connections;	/* const */
+	unsigned		proxy_header;	/* const; used with issue 15 */
+	const struct vrt_backend_probe *probe;	/* const; issue 15 */
+	/*
+	 * No address: the host did not resolve when the VCL loaded.  The
+	 * backend exists (the VCL loads) but is sick, fetches fail fast.
+	 */
+	unsigned		sick;		/* const */
 	struct lock		mtx;
 	TAILQ_HEAD(vbc_head_s, vbc) idle;	/* mtx; most recent first */
 	unsigned		n_idle;		/* mtx */
@@ -79,49 +85,76 @@ be_resolve(const char *host, const char *port, int family,
 	return (0);
 }
 
+/* A .path backend: a Unix domain socket. */
+static int
+be_unix(const char *path, struct sockaddr_storage *sa, socklen_t *sl,
+    char *ip, size_t iplen)
+{
+	struct sockaddr_un *sun = (struct sockaddr_un *)(void *)sa;
+
+	if (strlen(path) >= sizeof sun->sun_path)
+		return (-1);
+	memset(sa, 0, sizeof *sa);
+	sun->sun_family = AF_UNIX;
+	memcpy(sun->sun_path, path, strlen(path) + 1);
+	*sl = (socklen_t)sizeof *sun;
+	(void)snprintf(ip, iplen, "%s", path);
+	return (0);
+}
+
 struct backend *
 BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
 {
 	const struct vrt_endpoint *ep;
 	struct backend *be;
+	const char *port;
+	int ok = 0;
 
-	CHECK_OBJ(vrt, VRT_BACKEND_MAGIC);
+	if (vrt == NULL || vrt->magic != VRT_BACKEND_MAGIC ||
+	    vrt->vcl_name == NULL || vrt->endpoint == NULL ||
+	    vrt->endpoint->magic != VRT_ENDPOINT_MAGIC ||
+	    (vrt->endpoint->host == NULL && vrt->endpoint->path == NULL)) {
+		(void)snprintf(err, errlen, "backend %s: incomplete "
+		    "declaration", vrt == NULL || vrt->vcl_name == NULL ?
+		    "(unnamed)" : vrt->vcl_name);
+		return (NULL);
+	}
 	ep = vrt->endpoint;
-	CHECK_OBJ(ep, VRT_ENDPOINT_MAGIC);
+	port = ep->port != NULL ? ep->port : "80";
 	ALLOC_OBJ(be, BACKEND_MAGIC);
 	if (be == NULL) {
 		(void)snprintf(err, errlen, "out of memory");
 		return (NULL);
 	}
 	be->vcl_name = strdup(vrt->vcl_name);
-	(void)snprintf(be->port, sizeof be->port, "%s", ep->port);
-	(void)snprintf(be->host, sizeof be->host, "%s",
-	    ep->path != NULL ? ep->path : ep->host != NULL ? ep->host : "");
-	if (ep->path != NULL) {
-		struct sockaddr_un *sun = (void *)&be->sa[0];
-
-		if (strlen(ep->path) < sizeof sun->sun_path) {
-			sun->sun_family = AF_UNIX;
-			memcpy(sun->sun_path, ep->path, strlen(ep->path) + 1);
-			be->salen[0] = sizeof *sun;
-			(void)snprintf(be->ip[0], sizeof be->ip[0], "%s",
-			    ep->path);
-		}
-	} else {
-		(void)be_resolve(ep->host, ep->port, AF_INET, &be->sa[0],
-		    &be->salen[0], be->ip[0], sizeof be->ip[0]);
-		(void)be_resolve(ep->host, ep->port, AF_INET6, &be->sa[1],
-		    &be->salen[1], be->ip[1], sizeof be->ip[1]);
-	}
-	/*
-	 * A name that does not resolve now makes a sick backend, not a
-	 * VCL that fails to load: its fetches fail fast with a 503.
-	 */
 	if (be->vcl_name == NULL) {
 		(void)snprintf(err, errlen, "out of memory");
 		FREE_OBJ(be);
 		return (NULL);
 	}
+	if (ep->path != NULL) {
+		(void)snprintf(be->port, sizeof be->port, "-");
+		if (be_unix(ep->path, &be->sa[0], &be->salen[0], be->ip[0],
+		    sizeof be->ip[0]) == 0)
+			ok = 1;
+	} else {
+		(void)snprintf(be->port, sizeof be->port, "%s", port);
+		if (be_resolve(ep->host, port, AF_INET, &be->sa[0],
+		    &be->salen[0], be->ip[0], sizeof be->ip[0]) == 0)
+			ok = 1;
+		if (be_resolve(ep->host, port, AF_INET6, &be->sa[1],
+		    &be->salen[1], be->ip[1], sizeof be->ip[1]) == 0)
+			ok = 1;
+	}
+	if (!ok) {
+		/* Not a load failure: DNS may be back before it matters. */
+		be->sick = 1;
+		VSL(SLT_Error, 0, "backend %s: no address for %s%s%s, sick",
+		    be->vcl_name, ep->path != NULL ? ep->path : ep->host,
+		    ep->path != NULL ? "" : ":", ep->path != NULL ? "" : port);
+	}
+	be->proxy_header = vrt->proxy_header;
+	be->probe = vrt->probe;
 	if (vrt->hosthdr != NULL)
 		be->hosthdr = strdup(vrt->hosthdr);
 	be->connect_timeout = vrt->connect_timeout;
@@ -174,6 +207,14 @@ BACKEND_Delete(struct backend **bep)
 	free(be->hosthdr);
 	VSC_Sub(n_backend, 1);
 	FREE_OBJ(be);
+}
+
+int
+BACKEND_Healthy(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (!be->sick);
 }
 
 const struct director *
@@ -384,6 +425,12 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	CHECK_OBJ(be, BACKEND_MAGIC);
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	*reused = 0;
+	if (be->sick) {
+		VSC_Count(wrk->stats, backend_fail, 1);
+		VSLb(vsl, SLT_FetchError, "backend %s: no address",
+		    be->vcl_name);
+		return (NULL);
+	}
 	if (!force_fresh) {
 		vbc = be_get_idle(be, vsl);
 		if (vbc != NULL) {
@@ -404,15 +451,6 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		VSC_Count(wrk->stats, backend_busy, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: busy (max_connections %u)",
 		    be->vcl_name, be->max_connections);
-		return (NULL);
-	}
-	if (be->salen[0] == 0 && be->salen[1] == 0) {
-		LOCK_Lock(&be->mtx);
-		be->n_conn--;
-		LOCK_Unlock(&be->mtx);
-		VSC_Count(wrk->stats, backend_fail, 1);
-		VSLb(vsl, SLT_FetchError, "backend %s: no address (%s did not "
-		    "resolve when the VCL loaded)", be->vcl_name, be->host);
 		return (NULL);
 	}
 	for (u = 0; u < 2; u++) {

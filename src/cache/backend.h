@@ -45,6 +45,8 @@ struct backend *BACKEND_New(const struct vrt_backend *vrt, char *err,
 void BACKEND_Delete(struct backend **bep);
 const struct director *BACKEND_Director(const struct backend *be);
 const char *BACKEND_Name(const struct backend *be);
+/* 0 when it has no address (its host did not resolve at load). */
+int BACKEND_Healthy(const struct backend *be);
 
 /* Effective timeouts: the backend's own, else the parameter. */
 vtim_dur BACKEND_ConnectTimeout(const struct backend *be);

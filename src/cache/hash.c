@@ -270,6 +270,8 @@ HSH_Unwait(struct boc *boc)
 struct hsh_found {
 	vtim_real		now;
 	unsigned		always_miss;
+	vtim_dur		ttl_cap;	/* req.ttl, or < 0 */
+	vtim_dur		grace_cap;	/* req.grace, or < 0 */
 	struct objcore		*hit;
 	struct objcore		*grace;
 	struct objcore		*marker;
@@ -284,6 +286,7 @@ hsh_consider(void *priv, struct objcore *oc)
 {
 	struct hsh_found *f = priv;
 	vtim_real fresh;
+	vtim_dur grace;
 
 	if (oc->flags & (OC_F_DYING | OC_F_FAILED))
 		return (0);
@@ -302,11 +305,17 @@ hsh_consider(void *priv, struct objcore *oc)
 			f->marker = oc;
 		return (0);
 	}
+	/* req.ttl and req.grace only ever shorten what the object has. */
+	if (f->ttl_cap >= 0 && oc->t_origin + f->ttl_cap < fresh)
+		fresh = oc->t_origin + f->ttl_cap;
+	grace = oc->grace;
+	if (f->grace_cap >= 0 && f->grace_cap < grace)
+		grace = f->grace_cap;
 	if (f->now < fresh && !(oc->rfc_flags & RFC_F_NO_CACHE)) {
 		f->hit = oc;
 		return (1);
 	}
-	if (f->now < fresh + oc->grace && (f->grace == NULL ||
+	if (f->now < fresh + grace && (f->grace == NULL ||
 	    oc->t_origin > f->grace->t_origin))
 		f->grace = oc;
 	if (oc->obj != NULL && (f->stale == NULL ||
@@ -319,6 +328,17 @@ enum hsh_lookup
 HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
     const struct http *req, struct ws *ws, unsigned always_miss,
     struct objcore **ocp, struct boc **bocp, struct objcore **busyp)
+{
+
+	return (HSH_LookupCapped(wrk, digest, req, ws, always_miss, -1, -1,
+	    ocp, bocp, busyp));
+}
+
+enum hsh_lookup
+HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
+    const struct http *req, struct ws *ws, unsigned always_miss,
+    vtim_dur ttl_cap, vtim_dur grace_cap, struct objcore **ocp,
+    struct boc **bocp, struct objcore **busyp)
 {
 	struct hsh_shard *sh;
 	struct objhead *oh;
@@ -334,6 +354,8 @@ HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	memset(&f, 0, sizeof f);
 	f.now = TIM_real();
 	f.always_miss = always_miss;
+	f.ttl_cap = ttl_cap;
+	f.grace_cap = grace_cap;
 	sh = &hsh_shards[shard];
 	LOCK_Lock(&sh->mtx);
 	oh = hsh_get_objhead_locked(sh, digest);

@@ -69,6 +69,15 @@ enum hsh_lookup HSH_Lookup(struct worker *wrk,
     const unsigned char digest[SHA256_LEN], const struct http *req,
     struct ws *ws, unsigned always_miss, struct objcore **ocp,
     struct boc **bocp, struct objcore **busyp);
+/*
+ * The same with each object's TTL and grace capped (req.ttl, req.grace);
+ * a negative cap is none.
+ */
+enum hsh_lookup HSH_LookupCapped(struct worker *wrk,
+    const unsigned char digest[SHA256_LEN], const struct http *req,
+    struct ws *ws, unsigned always_miss, vtim_dur ttl_cap,
+    vtim_dur grace_cap, struct objcore **ocp, struct boc **bocp,
+    struct objcore **busyp);
 /* A request stops waiting on boc (woken or timed out). */
 void HSH_Unwait(struct boc *boc);
 

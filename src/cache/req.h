@@ -29,6 +29,7 @@ struct busyobj;
 struct director;
 struct objcore;
 struct vcl;
+struct vrt_ip;
 
 /* The steps, from req_steps.h; DONE ends the machine. */
 enum req_step {
@@ -133,6 +134,22 @@ struct req {
 	struct vsl_log		vsl[1];
 	uintptr_t		ws_req;		/* per-request snapshot */
 	struct ws		ws[1];
+
+	/*
+	 * VCL runtime (vrt_var.c): valid only while vrt_vxid == vxid, so
+	 * that no reset code elsewhere has to know about them.
+	 */
+	uint32_t		vrt_vxid;
+	unsigned		vrt_trace;
+	unsigned		vrt_ttl_set;
+	unsigned		vrt_grace_set;
+	vtim_dur		vrt_ttl;	/* req.ttl */
+	vtim_dur		vrt_grace;	/* req.grace */
+	const char		*vrt_identity;	/* client.identity, in ws */
+	const struct vrt_ip	*vrt_client_ip;	/* made once, in ws */
+	unsigned		vrt_sess_set;	/* bit i: vrt_sess_tmo[i] */
+	vtim_dur		vrt_sess_tmo[3];	/* sess.timeout_idle... */
+
 	/* VCL (issue 12) */
 	const char		*client_identity;	/* in ws, or NULL */
 };

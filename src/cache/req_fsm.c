@@ -36,6 +36,7 @@
 #include "cache/vary.h"
 #include "cache/session.h"
 #include "cache/vcl.h"
+#include "cache/vrt_priv.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 
@@ -397,8 +398,9 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
 	assert(req->stale == NULL && req->bo == NULL);
-	lr = HSH_Lookup(wrk, req->digest, req->http, req->ws,
-	    req->hash_always_miss || req->force_miss, &oc, &boc, &busy);
+	lr = HSH_LookupCapped(wrk, req->digest, req->http, req->ws,
+	    req->hash_always_miss || req->force_miss, VRT_req_ttl_cap(req),
+	    VRT_req_grace_cap(req), &oc, &boc, &busy);
 	switch (lr) {
 	case HSH_HIT:
 	case HSH_GRACE:

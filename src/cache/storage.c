@@ -110,6 +110,21 @@ STV_Init(void)
 }
 
 struct stevedore *
+STV_Find(const char *name)
+{
+	struct stevedore *stv;
+
+	if (name == NULL)
+		return (NULL);
+	if (stv_transient != NULL && !strcmp(stv_transient->name, name))
+		return (stv_transient);
+	for (stv = stv_first; stv != NULL; stv = stv->next)
+		if (!strcmp(stv->name, name))
+			return (stv);
+	return (NULL);
+}
+
+struct stevedore *
 STV_Pick(void)
 {
 	struct stevedore *stv, *next;

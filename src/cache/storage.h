@@ -52,6 +52,8 @@ extern struct stevedore *stv_transient;
 void STV_Init(void);
 /* The store for a new cacheable object (round-robin). */
 struct stevedore *STV_Pick(void);
+/* The store named so (VCL's storage.<name>), or NULL. */
+struct stevedore *STV_Find(const char *name);
 /*
  * How hard STV_Alloc and STV_Charge try when the store is full, after
  * nuking LRU objects (at most nuke_limit).  A private object, which is

@@ -24,6 +24,7 @@
 #include "cache/obj.h"
 #include "cache/req.h"
 #include "cache/vcl.h"
+#include "cache/vrt_priv.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 #include "vrt.h"
@@ -98,8 +99,12 @@ VRT_StrandsWS(struct ws *ws, const char *h, const struct strands *s)
 	WS_Release(ws, (size_t)(p - b) + 1);
 	return (b);
 overflow:
+	/*
+	 * Not marked overflowed: the callers in VCL fail the method,
+	 * which answers 503 (issue 12); a marked workspace would make the
+	 * request a bare 500 instead.  VRT_SetHdr marks it itself.
+	 */
 	WS_Release(ws, 0);
-	WS_MarkOverflow(ws);
 	return (NULL);
 }
 
@@ -136,6 +141,8 @@ VRT_r_req_hash_always_miss(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_hash_always_miss, VRTV_READ))
+		return (0);
 	return (ctx->req != NULL && ctx->req->hash_always_miss);
 }
 
@@ -144,6 +151,8 @@ VRT_l_req_hash_always_miss(VRT_CTX, VCL_BOOL b)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_hash_always_miss, VRTV_SET))
+		return;
 	if (ctx->req != NULL)
 		ctx->req->hash_always_miss = b ? 1 : 0;
 }
@@ -235,6 +244,8 @@ VRT_r_bereq_uncacheable(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_uncacheable, VRTV_READ))
+		return (0);
 	return (ctx->bo != NULL && ctx->bo->fetch_oc == NULL);
 }
 
@@ -365,6 +376,7 @@ VRT_SetHdr(VRT_CTX, VCL_HEADER hs, const struct strands *value)
 	(void)snprintf(prefix, sizeof prefix, "%s: ", name);
 	line = VRT_StrandsWS(hp->ws, prefix, value);
 	if (line == NULL) {
+		WS_MarkOverflow(hp->ws);
 		VSLb(ctx->vsl, SLT_LostHeader, "%s", name);
 		return;
 	}
@@ -387,6 +399,8 @@ VRT_r_req_method(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_method, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_req, HTTP_HDR_METHOD));
 }
 
@@ -395,6 +409,8 @@ VRT_r_req_url(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_url, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_req, HTTP_HDR_URL));
 }
 
@@ -403,6 +419,8 @@ VRT_r_req_proto(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_proto, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_req, HTTP_HDR_PROTO));
 }
 
@@ -411,6 +429,8 @@ VRT_r_req_xid(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_xid, VRTV_READ))
+		return (NULL);
 	if (ctx->req == NULL)
 		return (NULL);
 	return (WS_Printf(ctx->ws, "%u", ctx->req->vxid));
@@ -421,6 +441,8 @@ VRT_r_bereq_method(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_method, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_bereq, HTTP_HDR_METHOD));
 }
 
@@ -429,6 +451,8 @@ VRT_r_bereq_url(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_url, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_bereq, HTTP_HDR_URL));
 }
 
@@ -437,6 +461,8 @@ VRT_r_bereq_xid(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_xid, VRTV_READ))
+		return (NULL);
 	if (ctx->bo == NULL)
 		return (NULL);
 	return (WS_Printf(ctx->ws, "%u", ctx->bo->vxid));
@@ -479,6 +505,8 @@ VRT_r_resp_status(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_status, VRTV_READ))
+		return (0);
 	return (ctx->http_resp == NULL ? 0 : ctx->http_resp->status);
 }
 
@@ -487,6 +515,8 @@ VRT_l_resp_status(VRT_CTX, VCL_INT status)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_status, VRTV_SET))
+		return;
 	vrt_set_status(ctx, ctx->http_resp, status);
 }
 
@@ -495,6 +525,8 @@ VRT_r_resp_reason(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_reason, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_resp, HTTP_HDR_REASON));
 }
 
@@ -503,6 +535,8 @@ VRT_l_resp_reason(VRT_CTX, const struct strands *s)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_resp_reason, VRTV_SET))
+		return;
 	vrt_set_reason(ctx, ctx->http_resp, s);
 }
 
@@ -511,6 +545,8 @@ VRT_r_beresp_status(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_beresp_status, VRTV_READ))
+		return (0);
 	return (ctx->http_beresp == NULL ? 0 : ctx->http_beresp->status);
 }
 
@@ -519,6 +555,8 @@ VRT_l_beresp_status(VRT_CTX, VCL_INT status)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_beresp_status, VRTV_SET))
+		return;
 	vrt_set_status(ctx, ctx->http_beresp, status);
 }
 
@@ -527,6 +565,8 @@ VRT_r_beresp_reason(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_beresp_reason, VRTV_READ))
+		return (NULL);
 	return (vrt_slot(ctx->http_beresp, HTTP_HDR_REASON));
 }
 
@@ -535,6 +575,8 @@ VRT_l_beresp_reason(VRT_CTX, const struct strands *s)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_beresp_reason, VRTV_SET))
+		return;
 	vrt_set_reason(ctx, ctx->http_beresp, s);
 }
 
@@ -543,6 +585,8 @@ VRT_r_req_backend_hint(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_backend_hint, VRTV_READ))
+		return (NULL);
 	return (ctx->req == NULL ? NULL : ctx->req->director_hint);
 }
 
@@ -551,6 +595,8 @@ VRT_l_req_backend_hint(VRT_CTX, VCL_BACKEND be)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_req_backend_hint, VRTV_SET))
+		return;
 	if (ctx->req != NULL)
 		ctx->req->director_hint = be;
 }
@@ -560,6 +606,8 @@ VRT_r_bereq_backend(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_backend, VRTV_READ))
+		return (NULL);
 	return (ctx->bo == NULL ? NULL : ctx->bo->director);
 }
 
@@ -568,6 +616,8 @@ VRT_l_bereq_backend(VRT_CTX, VCL_BACKEND be)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_backend, VRTV_SET))
+		return;
 	if (ctx->bo != NULL)
 		ctx->bo->director = be;
 }
@@ -669,3 +719,41 @@ VRT_delete_backend(VRT_CTX, VCL_BACKEND *dp)
 	*dp = NULL;
 	BACKEND_Delete(&be);
 }
+
+/* The ABI, linked in ---------------------------------------------------*/
+
+/*
+ * veneerd is linked from a static archive: an object file nobody in the
+ * daemon calls would be left out, and a VCL calling into it would then
+ * fail to load.  Naming every function of vrt.h here pulls them all in
+ * (and makes a missing one a link error, not a load error).
+ */
+typedef void vrt_any_f(void);
+#define VRT_FN(f)	((vrt_any_f *)(f))
+
+vrt_any_f * const VRT_exports[] = {
+#define VCL_VAR(c, name, T, rd, wr, un, fl, doc)			\
+	VRT_FN(VRT_r_##c), VRT_FN(VRT_l_##c), VRT_FN(VRT_u_##c),
+#define VCL_HDR(where, name, rd, wr, un, doc)
+#include "vcl_vars.h"
+#define VMOD_A(T, n)
+#define VMOD_D(T, n, def)
+#define VMOD_O(T, n)
+#define VMOD_E(n, values, def)
+#define VMOD_FUNC(mod, fn, R, args, doc)	VRT_FN(vmod_##mod##_##fn),
+#include "vmod_std.h"
+	VRT_FN(VRT_new_backend), VRT_FN(VRT_delete_backend),
+	VRT_FN(VRT_GetHdr), VRT_FN(VRT_SetHdr), VRT_FN(VRT_UnsetHdr),
+	VRT_FN(VRT_hashdata), VRT_FN(VRT_synth), VRT_FN(VRT_synth_strands),
+	VRT_FN(VRT_log), VRT_FN(VRT_fail), VRT_FN(VRT_StrandsWS),
+	VRT_FN(VRT_STRANDS_string), VRT_FN(VRT_INT_string),
+	VRT_FN(VRT_REAL_string), VRT_FN(VRT_DURATION_string),
+	VRT_FN(VRT_TIME_string), VRT_FN(VRT_BYTES_string),
+	VRT_FN(VRT_BOOL_string), VRT_FN(VRT_BACKEND_string),
+	VRT_FN(VRT_IP_string), VRT_FN(VRT_BLOB_string), VRT_FN(VRT_strcmp),
+	VRT_FN(VRT_re_init), VRT_FN(VRT_re_fini), VRT_FN(VRT_re_match),
+	VRT_FN(VRT_regsub), VRT_FN(VRT_acl_init), VRT_FN(VRT_acl_fini),
+	VRT_FN(VRT_acl_match), VRT_FN(VRT_hit_for_pass),
+	VRT_FN(VRT_ban_string), VRT_FN(VRT_storage_free_space),
+	VRT_FN(VRT_storage_used_space), VRT_FN(VRT_storage_happy),
+};

@@ -1,57 +1,193 @@
 /*
  * SPDX-License-Identifier: BSD-2-Clause
  *
- * vrt_var.c -- the accessors of include/vcl_vars.h that the 1.x runtime
- * (vrt.c) did not have: request lines, addresses, names, and the
- * variables of features not built yet, which read as their neutral
- * value and ignore sets (the compiler has warned about them).  As
- * everywhere in VRT, a variable asked for where it does not exist logs
- * VCL_Error and fails the method instead of crashing.
+ * vrt_var.c -- the accessors of include/vcl_vars.h: VRT_r_ (read),
+ * VRT_l_ (set) and VRT_u_ (unset) of every VCL variable, and the IP
+ * values of the session's addresses.  Each checks that what it needs
+ * exists in this context: the compiler already refused illegal uses,
+ * but a mistake must fail the method with VCL_Error, never crash.
  */
 
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
+#include <unistd.h>
 
 #include "common/miniobj.h"
+#include "common/param.h"
 #include "cache/backend.h"
-#include "cache/child.h"
 #include "cache/fetch.h"
 #include "cache/http.h"
 #include "cache/obj.h"
+#include "cache/child.h"
 #include "cache/req.h"
 #include "cache/session.h"
+#include "cache/vrt_priv.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 #include "vrt.h"
 
-/* Request and response lines --------------------------------------------*/
+/* The table, for context checks ------------------------------------------*/
 
-static void
-vrt_set_line(VRT_CTX, struct http *hp, unsigned slot, VCL_STRANDS s,
-    const char *what)
+static const struct vrtv_spec {
+	const char		*name;
+	unsigned		can[3];		/* by enum vrtv_op */
+	unsigned		flags;
+} vrtv_spec[VRTV__MAX] = {
+#define VCL_VAR(c, name, T, rd, wr, un, fl, doc)			\
+	[VRTV_##c] = { name, { rd, wr, un }, fl },
+#define VCL_HDR(where, name, rd, wr, un, doc)
+#include "vcl_vars.h"
+};
+
+static const char * const vrtv_method[VCL_MET__MAX] = {
+#define VCL_MET(l, U, side, rets)	[VCL_MET_##U] = "vcl_" #l,
+#include "vcl_returns.h"
+};
+
+static const char * const vrtv_opname[] = {
+	[VRTV_READ] = "read",
+	[VRTV_SET] = "set",
+	[VRTV_UNSET] = "unset",
+};
+
+int
+VRTV_Check(VRT_CTX, enum vrtv_id id, enum vrtv_op op)
 {
-	const char *v;
+	const struct vrtv_spec *vs;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (hp == NULL) {
-		VRT_fail(ctx, "%s is not available here", what);
-		return;
+	assert(id < VRTV__MAX);
+	assert(op <= VRTV_UNSET);
+	vs = &vrtv_spec[id];
+	if ((unsigned)ctx->method < VCL_MET__MAX &&
+	    (vs->can[op] & (1U << ctx->method)) != 0)
+		return (1);
+	VRT_fail(ctx, "%s cannot be %s in %s", vs->name, vrtv_opname[op],
+	    (unsigned)ctx->method < VCL_MET__MAX ?
+	    vrtv_method[ctx->method] : "this context");
+	return (0);
+}
+
+const char *
+VRTV_Name(enum vrtv_id id)
+{
+
+	assert(id < VRTV__MAX);
+	return (vrtv_spec[id].name);
+}
+
+unsigned
+VRTV_Flags(enum vrtv_id id)
+{
+
+	assert(id < VRTV__MAX);
+	return (vrtv_spec[id].flags);
+}
+
+/* IP values ---------------------------------------------------------------*/
+
+int
+VRT_ip_from_sa(struct vrt_ip *ip, const struct sockaddr *sa)
+{
+
+	memset(ip, 0, sizeof *ip);
+	ip->magic = VRT_IP_MAGIC;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *sin = (const void *)sa;
+
+		ip->family = AF_INET;
+		ip->port = ntohs(sin->sin_port);
+		memcpy(ip->addr, &sin->sin_addr, 4);
+		return (1);
 	}
-	v = VRT_StrandsWS(hp->ws, NULL, s);
-	if (v == NULL || *v == '\0') {
-		VRT_fail(ctx, "%s: %s", what, v == NULL ?
-		    "workspace overflow" : "cannot be empty");
-		return;
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 = (const void *)sa;
+
+		ip->family = AF_INET6;
+		ip->port = ntohs(sin6->sin6_port);
+		memcpy(ip->addr, &sin6->sin6_addr, 16);
+		return (1);
 	}
-	HTTP_SetSlot(hp, slot, v);
+	/* Unix sockets read as 0.0.0.0:0, as Varnish documents. */
+	ip->family = AF_INET;
+	return (0);
+}
+
+VCL_STRING
+VRT_IP_string(VRT_CTX, VCL_IP ip)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (ip == NULL)
+		return (NULL);
+	CHECK_OBJ(ip, VRT_IP_MAGIC);
+	if (inet_ntop(ip->family, ip->addr, buf, sizeof buf) == NULL)
+		return (NULL);
+	return (WS_Copy(ctx->ws, buf, strlen(buf)));
+}
+
+/* The local address of the session's socket, on the workspace. */
+static VCL_IP
+vrt_local_ip(VRT_CTX)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof ss;
+	struct vrt_ip *ip;
+
+	if (ctx->sp == NULL) {
+		VRT_fail(ctx, "server.ip/local.ip: no session here");
+		return (NULL);
+	}
+	ip = WS_Alloc(ctx->ws, sizeof *ip);
+	if (ip == NULL) {
+		VRT_fail(ctx, "out of workspace for an IP");
+		return (NULL);
+	}
+	if (getsockname(ctx->sp->fd, (struct sockaddr *)&ss, &l) != 0)
+		ss.ss_family = AF_UNSPEC;
+	(void)VRT_ip_from_sa(ip, (struct sockaddr *)&ss);
+	return (ip);
+}
+
+VCL_IP
+VRT_r_server_ip(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (vrt_local_ip(ctx));
+}
+
+/* Helpers -----------------------------------------------------------------*/
+
+static const char * const vrt_method_name[VCL_MET__MAX] = {
+#define VCL_MET(l, U, side, rets)	[VCL_MET_##U] = "vcl_" #l,
+#include "vcl_returns.h"
+};
+
+/*
+ * Is the variable usable in this method?  The compiler checked, so a
+ * "no" is a compiler bug or hand-written C: fail the method, loudly.
+ */
+static int
+vrt_ok(VRT_CTX, const char *name, unsigned methods)
+{
+
+	if ((unsigned)ctx->method < VCL_MET__MAX &&
+	    (methods & (1U << ctx->method)) != 0)
+		return (1);
+	VRT_fail(ctx, "%s is not available in %s", name,
+	    (unsigned)ctx->method < VCL_MET__MAX ?
+	    vrt_method_name[ctx->method] : "this method");
+	return (0);
 }
 
 static const char *
-vrt_line(const struct http *hp, unsigned slot)
+vrt_slot(const struct http *hp, unsigned slot)
 {
 
 	if (hp == NULL || hp->hd[slot].b == NULL)
@@ -59,549 +195,1324 @@ vrt_line(const struct http *hp, unsigned slot)
 	return (hp->hd[slot].b);
 }
 
-void
-VRT_l_req_method(VRT_CTX, VCL_STRANDS s)
-{
-	vrt_set_line(ctx, ctx->http_req, HTTP_HDR_METHOD, s, "req.method");
-}
-
-void
-VRT_l_req_url(VRT_CTX, VCL_STRANDS s)
-{
-	vrt_set_line(ctx, ctx->http_req, HTTP_HDR_URL, s, "req.url");
-}
-
-void
-VRT_l_req_proto(VRT_CTX, VCL_STRANDS s)
-{
-	vrt_set_line(ctx, ctx->http_req, HTTP_HDR_PROTO, s, "req.proto");
-}
-
-void
-VRT_l_bereq_method(VRT_CTX, VCL_STRANDS s)
-{
-	vrt_set_line(ctx, ctx->http_bereq, HTTP_HDR_METHOD, s,
-	    "bereq.method");
-}
-
-void
-VRT_l_bereq_url(VRT_CTX, VCL_STRANDS s)
-{
-	vrt_set_line(ctx, ctx->http_bereq, HTTP_HDR_URL, s, "bereq.url");
-}
-
-void
-VRT_l_bereq_proto(VRT_CTX, VCL_STRANDS s)
-{
-	vrt_set_line(ctx, ctx->http_bereq, HTTP_HDR_PROTO, s, "bereq.proto");
-}
-
-VCL_STRING
-VRT_r_bereq_proto(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_line(ctx->http_bereq, HTTP_HDR_PROTO));
-}
-
-VCL_STRING
-VRT_r_beresp_proto(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_line(ctx->http_beresp, HTTP_HDR_PROTO));
-}
-
-VCL_STRING
-VRT_r_resp_proto(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_line(ctx->http_resp, HTTP_HDR_PROTO));
-}
-
-VCL_INT
-VRT_r_obj_status(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->http_obj == NULL ? 0 : ctx->http_obj->status);
-}
-
-VCL_STRING
-VRT_r_obj_reason(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_line(ctx->http_obj, HTTP_HDR_REASON));
-}
-
-VCL_BOOL
-VRT_r_obj_uncacheable(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->req == NULL || ctx->req->is_pass ||
-	    ctx->req->objcore == NULL);
-}
-
-VCL_BOOL
-VRT_r_resp_is_streaming(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->req != NULL && ctx->req->boc != NULL);
-}
-
-/* The request ---------------------------------------------------------*/
-
-VCL_INT
-VRT_r_req_restarts(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->req == NULL ? 0 : (VCL_INT)ctx->req->restarts);
-}
-
-VCL_TIME
-VRT_r_req_time(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->req == NULL ? 0 : ctx->req->t_first);
-}
-
-VCL_BACKEND
-VRT_r_req_backend(VRT_CTX)
-{
-	return (VRT_r_req_backend_hint(ctx));
-}
-
-void
-VRT_l_req_backend(VRT_CTX, VCL_BACKEND be)
-{
-	VRT_l_req_backend_hint(ctx, be);
-}
-
-/* The top request is the request: no ESI here. */
-VCL_STRING
-VRT_r_req_top_method(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_line(ctx->http_req_top, HTTP_HDR_METHOD));
-}
-
-VCL_STRING
-VRT_r_req_top_url(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_line(ctx->http_req_top, HTTP_HDR_URL));
-}
-
-VCL_STRING
-VRT_r_req_top_proto(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_line(ctx->http_req_top, HTTP_HDR_PROTO));
-}
-
-VCL_TIME
-VRT_r_req_top_time(VRT_CTX)
-{
-	return (VRT_r_req_time(ctx));
-}
-
-/* The backend request and response ------------------------------------*/
-
-VCL_INT
-VRT_r_bereq_retries(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->bo == NULL ? 0 : (VCL_INT)ctx->bo->retries);
-}
-
-#define VRT_BO_TIMEOUT(f)						\
-VCL_DURATION								\
-VRT_r_bereq_##f(VRT_CTX)						\
-{									\
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
-	return (ctx->bo == NULL ? 0 : ctx->bo->f);			\
-}									\
-void									\
-VRT_l_bereq_##f(VRT_CTX, VCL_DURATION d)				\
-{									\
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
-	if (ctx->bo != NULL)						\
-		ctx->bo->f = d < 0 ? 0 : d;				\
-}
-
-VRT_BO_TIMEOUT(connect_timeout)
-VRT_BO_TIMEOUT(first_byte_timeout)
-VRT_BO_TIMEOUT(between_bytes_timeout)
-
-VCL_BOOL
-VRT_r_bereq_is_bgfetch(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->bo != NULL && ctx->bo->is_bg);
-}
-
-VCL_BOOL
-VRT_r_beresp_was_304(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->bo != NULL && ctx->bo->reval);
-}
-
-VCL_STRING
-VRT_r_beresp_backend_name(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->bo == NULL || ctx->bo->director == NULL)
-		return (NULL);
-	return (ctx->bo->director->vcl_name);
-}
-
-/* Streaming is how every fetch is delivered here: always on. */
-VCL_BOOL
-VRT_r_beresp_do_stream(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (1);
-}
-
-void
-VRT_l_beresp_do_stream(VRT_CTX, VCL_BOOL b)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (!b)
-		VSLb(ctx->vsl, SLT_VCL_Log, "beresp.do_stream = false is "
-		    "ignored: responses are always streamed");
-}
-
-/* Features not built yet: neutral reads, ignored sets (warned at compile). */
-#define VRT_MISSING_BOOL(name)						\
-VCL_BOOL								\
-VRT_r_##name(VRT_CTX)							\
-{									\
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
-	return (0);							\
-}									\
-void									\
-VRT_l_##name(VRT_CTX, VCL_BOOL b)					\
-{									\
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
-	(void)b;							\
-}
-
-VRT_MISSING_BOOL(req_esi)
-VRT_MISSING_BOOL(req_hash_ignore_busy)
-VRT_MISSING_BOOL(beresp_do_esi)
-VRT_MISSING_BOOL(beresp_do_gzip)
-VRT_MISSING_BOOL(beresp_do_gunzip)
-VRT_MISSING_BOOL(resp_do_esi)
-
-VCL_BOOL
-VRT_r_req_can_gzip(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
-}
-
-VCL_INT
-VRT_r_req_esi_level(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
-}
-
-#define VRT_MISSING_DUR(name)						\
-VCL_DURATION								\
-VRT_r_##name(VRT_CTX)							\
-{									\
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
-	return (-1);							\
-}									\
-void									\
-VRT_l_##name(VRT_CTX, VCL_DURATION d)					\
-{									\
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
-	(void)d;							\
-}									\
-void									\
-VRT_u_##name(VRT_CTX)							\
-{									\
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
-}
-
-VRT_MISSING_DUR(req_ttl)
-VRT_MISSING_DUR(req_grace)
-
-VCL_STRING
-VRT_r_beresp_storage_hint(VRT_CTX)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (NULL);
-}
-
-void
-VRT_l_beresp_storage_hint(VRT_CTX, VCL_STRANDS s)
-{
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)s;
-}
-
-/* Addresses and names ---------------------------------------------------*/
-
-static struct sess *
-vrt_sess(VRT_CTX)
+static VCL_INT
+vrt_status(const struct http *hp)
 {
 
-	if (ctx->sp != NULL)
-		return (ctx->sp);
-	if (ctx->bo != NULL && ctx->bo->req != NULL)
-		return (ctx->bo->req->sp);
-	return (NULL);
+	return (hp == NULL ? 0 : (VCL_INT)hp->status);
 }
 
-/* An IP value on the workspace from a socket address. */
-static VCL_IP
-vrt_ip(VRT_CTX, const struct sockaddr_storage *ss)
+static void
+vrt_set_slot(VRT_CTX, struct http *hp, unsigned slot, VCL_STRANDS v)
 {
-	struct vrt_ip *ip;
+	const char *s;
 
-	ip = WS_Alloc(ctx->ws, sizeof *ip);
-	if (ip == NULL) {
-		VRT_fail(ctx, "workspace overflow making an IP");
-		return (NULL);
+	if (hp == NULL)
+		return;
+	s = VRT_StrandsWS(ctx->ws, NULL, v);
+	if (s == NULL) {
+		VRT_fail(ctx, "out of workspace setting a request line");
+		return;
 	}
-	INIT_OBJ(ip, VRT_IP_MAGIC);
-	ip->family = ss->ss_family;
-	if (ss->ss_family == AF_INET) {
-		const struct sockaddr_in *s4 = (const void *)ss;
+	HTTP_SetSlot(hp, slot, s);
+}
 
-		memcpy(ip->addr, &s4->sin_addr, 4);
-		ip->port = ntohs(s4->sin_port);
-	} else if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *s6 = (const void *)ss;
+static const struct objcore *
+vrt_oc(VRT_CTX)
+{
 
-		memcpy(ip->addr, &s6->sin6_addr, 16);
-		ip->port = ntohs(s6->sin6_port);
+	return (ctx->req == NULL ? NULL : ctx->req->objcore);
+}
+
+/* The request's VCL runtime fields, reset when a new request uses it. */
+static struct req *
+vrt_ext(VRT_CTX)
+{
+	struct req *req = ctx->req;
+
+	if (req == NULL)
+		return (NULL);
+	CHECK_OBJ(req, REQ_MAGIC);
+	if (req->vrt_vxid != req->vxid) {
+		req->vrt_vxid = req->vxid;
+		req->vrt_trace = 0;
+		req->vrt_ttl_set = req->vrt_grace_set = 0;
+		req->vrt_identity = NULL;
+		req->vrt_client_ip = NULL;
+		req->vrt_sess_set = 0;
+	}
+	return (req);
+}
+
+/* req.ttl (0) and req.grace (1): -1 when VCL did not set them. */
+static VCL_DURATION
+vrt_req_dur(VRT_CTX, int grace)
+{
+	struct req *req = vrt_ext(ctx);
+
+	if (req == NULL)
+		return (-1);
+	if (grace)
+		return (req->vrt_grace_set ? req->vrt_grace : -1);
+	return (req->vrt_ttl_set ? req->vrt_ttl : -1);
+}
+
+/* For the lookup (req_fsm.c): what VCL set for this request, or -1. */
+double
+VRT_req_ttl_cap(struct req *req)
+{
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	if (req->vrt_vxid != req->vxid || !req->vrt_ttl_set)
+		return (-1);
+	return (req->vrt_ttl);
+}
+
+double
+VRT_req_grace_cap(struct req *req)
+{
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	if (req->vrt_vxid != req->vxid || !req->vrt_grace_set)
+		return (-1);
+	return (req->vrt_grace);
+}
+
+static void
+vrt_set_req_dur(VRT_CTX, int grace, VCL_DURATION v)
+{
+	struct req *req = vrt_ext(ctx);
+
+	if (req == NULL)
+		return;
+	if (grace) {
+		req->vrt_grace = v;
+		req->vrt_grace_set = 1;
 	} else {
-		/* A Unix socket: 0.0.0.0, as Varnish reports it. */
-		ip->family = AF_INET;
+		req->vrt_ttl = v;
+		req->vrt_ttl_set = 1;
 	}
+}
+
+static VCL_DURATION
+vrt_sess_dur(VRT_CTX, int i)
+{
+	struct req *req = vrt_ext(ctx);
+
+	if (req != NULL && (req->vrt_sess_set & (1U << i)))
+		return (req->vrt_sess_tmo[i]);
+	switch (i) {
+	case 0:		return (cache_param->timeout_idle);
+	case 1:		return (cache_param->send_timeout);
+	default:	return (cache_param->idle_send_timeout);
+	}
+}
+
+/* Kept for this request only: the session's pool applies the params. */
+static void
+vrt_set_sess_dur(VRT_CTX, int i, VCL_DURATION v)
+{
+	struct req *req = vrt_ext(ctx);
+
+	if (req == NULL)
+		return;
+	req->vrt_sess_tmo[i] = v;
+	req->vrt_sess_set |= 1U << i;
+}
+
+static VCL_STRING
+vrt_hostname(void)
+{
+	static char name[256];
+
+	if (name[0] == '\0' && gethostname(name, sizeof name - 1) != 0)
+		(void)snprintf(name, sizeof name, "localhost");
+	return (name);
+}
+
+static VCL_STRING
+vrt_sess_xid(VRT_CTX)
+{
+
+	if (ctx->sp == NULL)
+		return (NULL);
+	return (WS_Printf(ctx->ws, "%u", (unsigned)ctx->sp->vxid));
+}
+
+/* client.ip and remote.ip: the peer, made at most once per request. */
+static VCL_IP
+vrt_remote_ip(VRT_CTX)
+{
+	struct req *req = vrt_ext(ctx);
+	struct vrt_ip *ip;
+	struct ws *ws;
+
+	if (req != NULL && req->vrt_client_ip != NULL)
+		return (req->vrt_client_ip);
+	if (ctx->sp == NULL)
+		return (NULL);
+	ws = req != NULL ? req->ws : ctx->ws;
+	ip = WS_Alloc(ws, sizeof *ip);
+	if (ip == NULL) {
+		VRT_fail(ctx, "out of workspace for client.ip");
+		return (NULL);
+	}
+	(void)VRT_ip_from_sa(ip, (const struct sockaddr *)&ctx->sp->remote);
+	if (req != NULL)
+		req->vrt_client_ip = ip;
 	return (ip);
 }
 
-VCL_IP
-VRT_r_client_ip(VRT_CTX)
+static VCL_STRING
+vrt_client_identity(VRT_CTX)
 {
-	struct sess *sp;
+	struct req *req = vrt_ext(ctx);
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	sp = vrt_sess(ctx);
-	return (sp == NULL ? NULL : vrt_ip(ctx, &sp->remote));
+	if (req == NULL && ctx->bo != NULL)
+		req = ctx->bo->req;
+	if (req != NULL && req->vrt_vxid == req->vxid &&
+	    req->vrt_identity != NULL)
+		return (req->vrt_identity);
+	return (VRT_IP_string(ctx, vrt_remote_ip(ctx)));
 }
 
-VCL_IP
-VRT_r_remote_ip(VRT_CTX)
+static void
+vrt_set_identity(VRT_CTX, VCL_STRANDS v)
 {
-	return (VRT_r_client_ip(ctx));
+	struct req *req = vrt_ext(ctx);
+
+	if (req == NULL)
+		return;
+	req->vrt_identity = VRT_StrandsWS(req->ws, NULL, v);
+	if (req->vrt_identity == NULL)
+		VRT_fail(ctx, "out of workspace setting client.identity");
+}
+
+/* resp.body / beresp.body: replace the synthetic body. */
+static void
+vrt_set_body(VRT_CTX, VCL_STRANDS v)
+{
+
+	if (ctx->method == VCL_MET_BACKEND_ERROR && ctx->bo != NULL) {
+		ctx->bo->synth_body = NULL;
+		ctx->bo->synth_len = 0;
+	} else if (ctx->method == VCL_MET_SYNTH && ctx->req != NULL) {
+		ctx->req->synth_body = NULL;
+		ctx->req->synth_len = 0;
+	}
+	VRT_synth_strands(ctx, v);
+}
+
+/*
+ * unset bereq.body: the fetch sends the request body only for the
+ * methods that have one (see http1_fetch.c), so there is nothing to
+ * drop yet.
+ */
+static void
+vrt_unset_bereq_body(VRT_CTX)
+{
+
+	(void)ctx;
+}
+
+/* The accessors (made from include/vcl_vars.h) --------------------------*/
+
+VCL_STRING
+VRT_r_local_endpoint(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "local.endpoint",
+	    VM_CLIENT | VM_BACKEND))
+		return (NULL);
+	return (ctx->sp != NULL && ctx->sp->ls != NULL ?
+	    ctx->sp->ls->arg : NULL);
 }
 
 VCL_IP
 VRT_r_local_ip(VRT_CTX)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof ss;
-	struct sess *sp;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	sp = vrt_sess(ctx);
-	if (sp == NULL)
+	if (!vrt_ok(ctx, "local.ip",
+	    VM_CLIENT | VM_BACKEND))
 		return (NULL);
-	memset(&ss, 0, sizeof ss);
-	if (getsockname(sp->fd, (struct sockaddr *)&ss, &sl) != 0)
-		return (NULL);
-	return (vrt_ip(ctx, &ss));
-}
-
-VCL_IP
-VRT_r_server_ip(VRT_CTX)
-{
-	return (VRT_r_local_ip(ctx));
-}
-
-VCL_STRING
-VRT_r_local_endpoint(VRT_CTX)
-{
-	struct sess *sp;
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	sp = vrt_sess(ctx);
-	return (sp == NULL || sp->ls == NULL ? NULL : sp->ls->arg);
+	return (vrt_local_ip(ctx));
 }
 
 VCL_STRING
 VRT_r_local_socket(VRT_CTX)
 {
-	struct sess *sp;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	sp = vrt_sess(ctx);
-	return (sp == NULL || sp->ls == NULL ? NULL : sp->ls->name);
+	if (!vrt_ok(ctx, "local.socket",
+	    VM_CLIENT | VM_BACKEND))
+		return (NULL);
+	return (ctx->sp != NULL && ctx->sp->ls != NULL ?
+	    ctx->sp->ls->name : NULL);
+}
+
+VCL_IP
+VRT_r_remote_ip(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "remote.ip",
+	    VM_CLIENT | VM_BACKEND))
+		return (NULL);
+	return (vrt_remote_ip(ctx));
 }
 
 VCL_STRING
 VRT_r_client_identity(VRT_CTX)
 {
-	struct sess *sp;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->req != NULL && ctx->req->client_identity != NULL)
-		return (ctx->req->client_identity);
-	sp = vrt_sess(ctx);
-	return (sp == NULL ? NULL : sp->client_ip);
+	if (!vrt_ok(ctx, "client.identity",
+	    VM_CLIENT | VM_BACKEND))
+		return (NULL);
+	return (vrt_client_identity(ctx));
 }
 
 void
-VRT_l_client_identity(VRT_CTX, VCL_STRANDS s)
+VRT_l_client_identity(VRT_CTX, VCL_STRING_SET v)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->req == NULL)
+	if (!vrt_ok(ctx, "client.identity",
+	    VM_CLIENT))
 		return;
-	ctx->req->client_identity = VRT_StrandsWS(ctx->ws, NULL, s);
-	if (ctx->req->client_identity == NULL)
-		VRT_fail(ctx, "workspace overflow setting client.identity");
+	vrt_set_identity(ctx, v);
+}
+
+VCL_IP
+VRT_r_client_ip(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "client.ip",
+	    VM_CLIENT | VM_BACKEND))
+		return (NULL);
+	return (vrt_remote_ip(ctx));
 }
 
 VCL_STRING
 VRT_r_server_hostname(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (child_args != NULL ? child_args->hostname : NULL);
+	if (!vrt_ok(ctx, "server.hostname",
+	    VM_ALL))
+		return (NULL);
+	return (vrt_hostname());
 }
 
 VCL_STRING
 VRT_r_server_identity(VRT_CTX)
 {
-	return (VRT_r_server_hostname(ctx));
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "server.identity",
+	    VM_ALL))
+		return (NULL);
+	return (vrt_hostname());
 }
 
 VCL_TIME
 VRT_r_now(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "now",
+	    VM_ALL))
+		return (0.0);
 	return (ctx->now);
 }
 
-/* 7.1's other variables -------------------------------------------------*/
+/* req.can_gzip: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_req_can_gzip(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* req.esi: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_req_esi(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* req.esi: VV_MISSING, a set does nothing. */
+void
+VRT_l_req_esi(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+/* req.esi_level: VV_MISSING, reads as 0. */
+VCL_INT
+VRT_r_req_esi_level(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+VCL_DURATION
+VRT_r_req_grace(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.grace",
+	    VM_CLIENT))
+		return (0.0);
+	return (vrt_req_dur(ctx, 1));
+}
+
+void
+VRT_l_req_grace(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.grace",
+	    VM_CLIENT))
+		return;
+	vrt_set_req_dur(ctx, 1, v);
+}
+
+VCL_BLOB
+VRT_r_req_hash(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.hash",
+	    VM_(HIT) | VM_(MISS) | VM_(PASS) | VM_(PURGE) | VM_(DELIVER)))
+		return (NULL);
+	return (NULL);
+}
+
+/* req.hash_ignore_busy: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_req_hash_ignore_busy(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* req.hash_ignore_busy: VV_MISSING, a set does nothing. */
+void
+VRT_l_req_hash_ignore_busy(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+/* req.hash_ignore_vary: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_req_hash_ignore_vary(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* req.hash_ignore_vary: VV_MISSING, a set does nothing. */
+void
+VRT_l_req_hash_ignore_vary(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
 
 VCL_BOOL
 VRT_r_req_is_hitmiss(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.is_hitmiss",
+	    VM_CLIENT))
+		return (0);
 	return (ctx->req != NULL && ctx->req->is_hitmiss);
 }
 
 VCL_BOOL
 VRT_r_req_is_hitpass(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.is_hitpass",
+	    VM_CLIENT))
+		return (0);
 	return (ctx->req != NULL && ctx->req->is_hitpass);
+}
+
+void
+VRT_l_req_method(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.method",
+	    VM_CLIENT))
+		return;
+	vrt_set_slot(ctx, ctx->http_req, HTTP_HDR_METHOD, v);
+}
+
+void
+VRT_l_req_proto(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.proto",
+	    VM_CLIENT))
+		return;
+	vrt_set_slot(ctx, ctx->http_req, HTTP_HDR_PROTO, v);
+}
+
+VCL_INT
+VRT_r_req_restarts(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.restarts",
+	    VM_CLIENT))
+		return (0);
+	return (ctx->req != NULL ? (VCL_INT)ctx->req->restarts : 0);
+}
+
+/* req.storage: VV_MISSING, reads as NULL. */
+VCL_STRING
+VRT_r_req_storage(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (NULL);
+}
+
+/* req.storage: VV_MISSING, a set does nothing. */
+void
+VRT_l_req_storage(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+VCL_TIME
+VRT_r_req_time(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.time",
+	    VM_CLIENT))
+		return (0.0);
+	return (ctx->req != NULL ? ctx->req->t_first : ctx->now);
+}
+
+VCL_BOOL
+VRT_r_req_trace(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.trace",
+	    VM_CLIENT))
+		return (0);
+	return (vrt_ext(ctx) != NULL && vrt_ext(ctx)->vrt_trace);
+}
+
+void
+VRT_l_req_trace(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.trace",
+	    VM_CLIENT))
+		return;
+	if (vrt_ext(ctx) != NULL)
+		vrt_ext(ctx)->vrt_trace = v ? 1 : 0;
 }
 
 VCL_STRING
 VRT_r_req_transport(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.transport",
+	    VM_CLIENT))
+		return (NULL);
 	return ("HTTP/1");
 }
 
-VRT_MISSING_BOOL(req_trace)
-
-VCL_STRING
-VRT_r_sess_xid(VRT_CTX)
+VCL_DURATION
+VRT_r_req_ttl(VRT_CTX)
 {
-	struct sess *sp;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	sp = vrt_sess(ctx);
-	if (sp == NULL)
+	if (!vrt_ok(ctx, "req.ttl",
+	    VM_CLIENT))
+		return (0.0);
+	return (vrt_req_dur(ctx, 0));
+}
+
+void
+VRT_l_req_ttl(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.ttl",
+	    VM_CLIENT))
+		return;
+	vrt_set_req_dur(ctx, 0, v);
+}
+
+void
+VRT_l_req_url(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req.url",
+	    VM_CLIENT))
+		return;
+	vrt_set_slot(ctx, ctx->http_req, HTTP_HDR_URL, v);
+}
+
+VCL_STRING
+VRT_r_req_top_method(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req_top.method",
+	    VM_CLIENT))
 		return (NULL);
-	return (WS_Printf(ctx->ws, "%u", sp->vxid));
+	return (vrt_slot(ctx->http_req_top, HTTP_HDR_METHOD));
+}
+
+VCL_STRING
+VRT_r_req_top_proto(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req_top.proto",
+	    VM_CLIENT))
+		return (NULL);
+	return (vrt_slot(ctx->http_req_top, HTTP_HDR_PROTO));
+}
+
+VCL_TIME
+VRT_r_req_top_time(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req_top.time",
+	    VM_CLIENT))
+		return (0.0);
+	return (ctx->req != NULL ? ctx->req->t_first : ctx->now);
+}
+
+VCL_STRING
+VRT_r_req_top_url(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "req_top.url",
+	    VM_CLIENT))
+		return (NULL);
+	return (vrt_slot(ctx->http_req_top, HTTP_HDR_URL));
+}
+
+VCL_DURATION
+VRT_r_bereq_between_bytes_timeout(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.between_bytes_timeout",
+	    VM_BACKEND))
+		return (0.0);
+	return (ctx->bo != NULL ?
+	    ctx->bo->between_bytes_timeout : 0);
+}
+
+void
+VRT_l_bereq_between_bytes_timeout(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.between_bytes_timeout",
+	    VM_BACKEND))
+		return;
+	if (ctx->bo != NULL)
+		ctx->bo->between_bytes_timeout = v;
+}
+
+void
+VRT_u_bereq_body(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.body",
+	    VM_(BACKEND_FETCH)))
+		return;
+	vrt_unset_bereq_body(ctx);
+}
+
+VCL_DURATION
+VRT_r_bereq_connect_timeout(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.connect_timeout",
+	    VM_(PIPE) | VM_BACKEND))
+		return (0.0);
+	return (ctx->bo != NULL ? ctx->bo->connect_timeout : 0);
+}
+
+void
+VRT_l_bereq_connect_timeout(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.connect_timeout",
+	    VM_(PIPE) | VM_BACKEND))
+		return;
+	if (ctx->bo != NULL)
+		ctx->bo->connect_timeout = v;
+}
+
+VCL_DURATION
+VRT_r_bereq_first_byte_timeout(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.first_byte_timeout",
+	    VM_BACKEND))
+		return (0.0);
+	return (ctx->bo != NULL ?
+	    ctx->bo->first_byte_timeout : 0);
+}
+
+void
+VRT_l_bereq_first_byte_timeout(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.first_byte_timeout",
+	    VM_BACKEND))
+		return;
+	if (ctx->bo != NULL)
+		ctx->bo->first_byte_timeout = v;
+}
+
+VCL_BLOB
+VRT_r_bereq_hash(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.hash",
+	    VM_(PIPE) | VM_BACKEND))
+		return (NULL);
+	return (NULL);
+}
+
+VCL_BOOL
+VRT_r_bereq_is_bgfetch(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.is_bgfetch",
+	    VM_BACKEND))
+		return (0);
+	return (ctx->bo != NULL && ctx->bo->is_bg);
+}
+
+void
+VRT_l_bereq_method(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.method",
+	    VM_(PIPE) | VM_BACKEND))
+		return;
+	vrt_set_slot(ctx, ctx->http_bereq, HTTP_HDR_METHOD, v);
+}
+
+VCL_STRING
+VRT_r_bereq_proto(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.proto",
+	    VM_(PIPE) | VM_BACKEND))
+		return (NULL);
+	return (vrt_slot(ctx->http_bereq, HTTP_HDR_PROTO));
+}
+
+void
+VRT_l_bereq_proto(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.proto",
+	    VM_(PIPE) | VM_BACKEND))
+		return;
+	vrt_set_slot(ctx, ctx->http_bereq, HTTP_HDR_PROTO, v);
+}
+
+VCL_INT
+VRT_r_bereq_retries(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.retries",
+	    VM_BACKEND))
+		return (0);
+	return (ctx->bo != NULL ? (VCL_INT)ctx->bo->retries : 0);
 }
 
 VCL_TIME
 VRT_r_bereq_time(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->bo == NULL ? 0 : ctx->bo->t_first);
+	if (!vrt_ok(ctx, "bereq.time",
+	    VM_(PIPE) | VM_BACKEND))
+		return (0.0);
+	return (ctx->bo != NULL ? ctx->bo->t_first : ctx->now);
+}
+
+VCL_BOOL
+VRT_r_bereq_trace(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.trace",
+	    VM_BACKEND))
+		return (0);
+	return (0);
+}
+
+void
+VRT_l_bereq_url(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "bereq.url",
+	    VM_(PIPE) | VM_BACKEND))
+		return;
+	vrt_set_slot(ctx, ctx->http_bereq, HTTP_HDR_URL, v);
 }
 
 VCL_DURATION
 VRT_r_beresp_age(VRT_CTX)
 {
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->bo == NULL)
-		return (0);
-	return (ctx->now - ctx->bo->t_origin);
-}
 
-VCL_TIME
-VRT_r_beresp_time(VRT_CTX)
-{
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->bo == NULL ? 0 : ctx->bo->t_beresp);
+	if (!vrt_ok(ctx, "beresp.age",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return (0.0);
+	return (ctx->bo != NULL ? ctx->now - ctx->bo->t_origin : 0);
 }
 
 VCL_BACKEND
 VRT_r_beresp_backend(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->bo == NULL ? NULL : ctx->bo->director);
+	if (!vrt_ok(ctx, "beresp.backend",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return (NULL);
+	return (ctx->bo != NULL ? ctx->bo->director : NULL);
 }
 
-/* set beresp.body / resp.body: the synthetic body, replaced. */
-void
-VRT_l_beresp_body(VRT_CTX, VCL_STRANDS s)
+/* beresp.backend.ip: VV_MISSING, reads as NULL. */
+VCL_IP
+VRT_r_beresp_backend_ip(VRT_CTX)
 {
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->bo != NULL)
-		ctx->bo->synth_len = 0;
-	VRT_synth_strands(ctx, s);
-}
 
-void
-VRT_l_resp_body(VRT_CTX, VCL_STRANDS s)
-{
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->req != NULL)
-		ctx->req->synth_len = 0;
-	VRT_synth_strands(ctx, s);
+	return (NULL);
 }
 
 VCL_STRING
-VRT_r_obj_proto(VRT_CTX)
+VRT_r_beresp_backend_name(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_line(ctx->http_obj, HTTP_HDR_PROTO));
+	if (!vrt_ok(ctx, "beresp.backend.name",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return (NULL);
+	return (ctx->bo != NULL && ctx->bo->director != NULL ?
+	    ctx->bo->director->vcl_name : NULL);
+}
+
+void
+VRT_l_beresp_body(VRT_CTX, VCL_BODY_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "beresp.body",
+	    VM_(BACKEND_ERROR)))
+		return;
+	vrt_set_body(ctx, v);
+}
+
+/* beresp.do_esi: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_beresp_do_esi(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* beresp.do_esi: VV_MISSING, a set does nothing. */
+void
+VRT_l_beresp_do_esi(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+/* beresp.do_gunzip: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_beresp_do_gunzip(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* beresp.do_gunzip: VV_MISSING, a set does nothing. */
+void
+VRT_l_beresp_do_gunzip(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+/* beresp.do_gzip: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_beresp_do_gzip(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* beresp.do_gzip: VV_MISSING, a set does nothing. */
+void
+VRT_l_beresp_do_gzip(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+VCL_BOOL
+VRT_r_beresp_do_stream(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "beresp.do_stream",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return (0);
+	return (1);
+}
+
+void
+VRT_l_beresp_do_stream(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "beresp.do_stream",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return;
+	/* Streaming is how every fetch is delivered here. */
+	(void)v;
+}
+
+/* beresp.filters: VV_MISSING, reads as NULL. */
+VCL_STRING
+VRT_r_beresp_filters(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (NULL);
+}
+
+/* beresp.filters: VV_MISSING, a set does nothing. */
+void
+VRT_l_beresp_filters(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+VCL_STRING
+VRT_r_beresp_proto(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "beresp.proto",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return (NULL);
+	return (vrt_slot(ctx->http_beresp, HTTP_HDR_PROTO));
+}
+
+void
+VRT_l_beresp_proto(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "beresp.proto",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return;
+	vrt_set_slot(ctx, ctx->http_beresp, HTTP_HDR_PROTO, v);
+}
+
+/* beresp.storage: VV_MISSING, reads as NULL. */
+VCL_STRING
+VRT_r_beresp_storage(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (NULL);
+}
+
+/* beresp.storage: VV_MISSING, a set does nothing. */
+void
+VRT_l_beresp_storage(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+/* beresp.storage_hint: VV_MISSING, reads as NULL. */
+VCL_STRING
+VRT_r_beresp_storage_hint(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (NULL);
+}
+
+/* beresp.storage_hint: VV_MISSING, a set does nothing. */
+void
+VRT_l_beresp_storage_hint(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+VCL_TIME
+VRT_r_beresp_time(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "beresp.time",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return (0.0);
+	return (ctx->bo != NULL ? ctx->bo->t_beresp : ctx->now);
+}
+
+/* beresp.transit_buffer: VV_MISSING, reads as 0. */
+VCL_BYTES
+VRT_r_beresp_transit_buffer(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* beresp.transit_buffer: VV_MISSING, a set does nothing. */
+void
+VRT_l_beresp_transit_buffer(VRT_CTX, VCL_BYTES_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+VCL_BOOL
+VRT_r_beresp_was_304(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "beresp.was_304",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return (0);
+	return (ctx->bo != NULL && ctx->bo->reval);
 }
 
 VCL_DURATION
 VRT_r_obj_age(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->req == NULL || ctx->req->objcore == NULL)
+	if (!vrt_ok(ctx, "obj.age",
+	    VM_(HIT) | VM_(DELIVER)))
+		return (0.0);
+	return (vrt_oc(ctx) != NULL ? ctx->now - vrt_oc(ctx)->t_origin : 0);
+}
+
+/* obj.can_esi: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_obj_can_esi(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+VCL_STRING
+VRT_r_obj_proto(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "obj.proto",
+	    VM_(HIT)))
+		return (NULL);
+	return (vrt_slot(ctx->http_obj, HTTP_HDR_PROTO));
+}
+
+VCL_STRING
+VRT_r_obj_reason(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "obj.reason",
+	    VM_(HIT)))
+		return (NULL);
+	return (vrt_slot(ctx->http_obj, HTTP_HDR_REASON));
+}
+
+VCL_INT
+VRT_r_obj_status(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "obj.status",
+	    VM_(HIT)))
 		return (0);
-	return (ctx->now - ctx->req->objcore->t_origin);
+	return (vrt_status(ctx->http_obj));
+}
+
+/* obj.storage: VV_MISSING, reads as NULL. */
+VCL_STRING
+VRT_r_obj_storage(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (NULL);
 }
 
 VCL_TIME
 VRT_r_obj_time(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	if (ctx->req == NULL || ctx->req->objcore == NULL)
-		return (0);
-	return (ctx->req->objcore->t_origin);
+	if (!vrt_ok(ctx, "obj.time",
+	    VM_(HIT) | VM_(DELIVER)))
+		return (0.0);
+	return (vrt_oc(ctx) != NULL ? vrt_oc(ctx)->t_origin : 0);
 }
 
-VCL_TIME
-VRT_r_resp_time(VRT_CTX)
+VCL_BOOL
+VRT_r_obj_uncacheable(VRT_CTX)
 {
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (ctx->now);
+	if (!vrt_ok(ctx, "obj.uncacheable",
+	    VM_(DELIVER)))
+		return (0);
+	return (ctx->req != NULL && (ctx->req->is_hitmiss ||
+	    ctx->req->is_hitpass || ctx->req->is_pass));
+}
+
+void
+VRT_l_resp_body(VRT_CTX, VCL_BODY_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "resp.body",
+	    VM_(SYNTH)))
+		return;
+	vrt_set_body(ctx, v);
+}
+
+/* resp.do_esi: VV_MISSING, reads as 0. */
+VCL_BOOL
+VRT_r_resp_do_esi(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0);
+}
+
+/* resp.do_esi: VV_MISSING, a set does nothing. */
+void
+VRT_l_resp_do_esi(VRT_CTX, VCL_BOOL_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+/* resp.filters: VV_MISSING, reads as NULL. */
+VCL_STRING
+VRT_r_resp_filters(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (NULL);
+}
+
+/* resp.filters: VV_MISSING, a set does nothing. */
+void
+VRT_l_resp_filters(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+VCL_BOOL
+VRT_r_resp_is_streaming(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "resp.is_streaming",
+	    VM_(DELIVER) | VM_(SYNTH)))
+		return (0);
+	return (ctx->req != NULL && ctx->req->boc != NULL);
+}
+
+VCL_STRING
+VRT_r_resp_proto(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "resp.proto",
+	    VM_(DELIVER) | VM_(SYNTH)))
+		return (NULL);
+	return (vrt_slot(ctx->http_resp, HTTP_HDR_PROTO));
+}
+
+void
+VRT_l_resp_proto(VRT_CTX, VCL_STRING_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "resp.proto",
+	    VM_(DELIVER) | VM_(SYNTH)))
+		return;
+	vrt_set_slot(ctx, ctx->http_resp, HTTP_HDR_PROTO, v);
+}
+
+VCL_STRING
+VRT_r_sess_xid(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "sess.xid",
+	    VM_CLIENT | VM_BACKEND))
+		return (NULL);
+	return (vrt_sess_xid(ctx));
+}
+
+VCL_DURATION
+VRT_r_sess_timeout_idle(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "sess.timeout_idle",
+	    VM_CLIENT))
+		return (0.0);
+	return (vrt_sess_dur(ctx, 0));
+}
+
+void
+VRT_l_sess_timeout_idle(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "sess.timeout_idle",
+	    VM_CLIENT))
+		return;
+	vrt_set_sess_dur(ctx, 0, v);
+}
+
+/* sess.timeout_linger: VV_MISSING, reads as 0.0. */
+VCL_DURATION
+VRT_r_sess_timeout_linger(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (0.0);
+}
+
+/* sess.timeout_linger: VV_MISSING, a set does nothing. */
+void
+VRT_l_sess_timeout_linger(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)v;
+}
+
+VCL_DURATION
+VRT_r_sess_send_timeout(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "sess.send_timeout",
+	    VM_CLIENT))
+		return (0.0);
+	return (vrt_sess_dur(ctx, 1));
+}
+
+void
+VRT_l_sess_send_timeout(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "sess.send_timeout",
+	    VM_CLIENT))
+		return;
+	vrt_set_sess_dur(ctx, 1, v);
+}
+
+VCL_DURATION
+VRT_r_sess_idle_send_timeout(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "sess.idle_send_timeout",
+	    VM_CLIENT))
+		return (0.0);
+	return (vrt_sess_dur(ctx, 2));
+}
+
+void
+VRT_l_sess_idle_send_timeout(VRT_CTX, VCL_DURATION_SET v)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!vrt_ok(ctx, "sess.idle_send_timeout",
+	    VM_CLIENT))
+		return;
+	vrt_set_sess_dur(ctx, 2, v);
 }

@@ -600,6 +600,35 @@ is_num(enum vtype t)
 	    t == V_BYTES || t == V_TIME);
 }
 
+/*
+ * A constant string where an IP is wanted, as published VCL writes
+ * std.ip(req.http.X-Real-IP, "0.0.0.0"): a numeric address becomes a
+ * static IP (port 80, std.ip's default); a name is not looked up.
+ */
+static const char *
+e_ip_literal(struct vcc *tl, const struct expr *e, const char *what)
+{
+	unsigned char a[16];
+	char buf[64];
+	unsigned n, i;
+	int fam;
+
+	memset(a, 0, sizeof a);
+	fam = strchr(e->lit, ':') != NULL ? AF_INET6 : AF_INET;
+	if (inet_pton(fam, e->lit, a) != 1)
+		vcc_error(tl, e->t0, "%s needs an IP: \"%s\" is not a "
+		    "numeric address (names are not resolved here)", what,
+		    e->lit);
+	n = P(tl)->nanon++;
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_ip "
+	    "vgc_ip_anon_%u = { VRT_IP_MAGIC, %d, 80, {", n, fam);
+	for (i = 0; i < sizeof a; i++)
+		vbuf_printf(tl, &P(tl)->decl, "%s%u", i ? ", " : " ", a[i]);
+	vbuf_printf(tl, &P(tl)->decl, " } };\n");
+	(void)snprintf(buf, sizeof buf, "(&vgc_ip_anon_%u)", n);
+	return (vcc_strdup(tl, buf));
+}
+
 /* e converted for a place of type want, or an error that says why not. */
 static const char *
 e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
@@ -613,6 +642,8 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 		return (e->c);
 	if (want == V_REAL && e->t == V_INT)
 		return (cat3(tl, "(VCL_REAL)(", e->c, ")"));
+	if (want == V_IP && e->t == V_STRING && e->lit != NULL)
+		return (e_ip_literal(tl, e, what));
 	if ((want == V_DURATION || want == V_BYTES) &&
 	    (e->t == V_INT || e->t == V_REAL) && e->constant)
 		vcc_error(tl, e->t0, "%s needs %s: a number with a unit "
@@ -1942,6 +1973,10 @@ parse_backend(struct vcc *tl)
 					vcc_error(tl, t, "no probe named %s",
 					    tk_str(tl, t));
 				ps->used = 1;
+				/* The probe may be defined further down. */
+				vbuf_printf(tl, &P(tl)->decl, "static const "
+				    "struct vrt_backend_probe vgc_probe_%u;\n",
+				    ps->idx);
 				(void)snprintf(buf, sizeof buf,
 				    "&vgc_probe_%u", ps->idx);
 				probe = vcc_strdup(tl, buf);
