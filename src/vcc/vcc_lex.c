@@ -275,6 +275,13 @@ vcc_readfile(const char *path)
 		len += n;
 		if (n == 0)
 			break;
+		/* include "/dev/zero" must not eat the manager's memory. */
+		if (len > VCC_MAX_FILE) {
+			(void)fclose(f);
+			free(buf);
+			errno = EFBIG;
+			return (NULL);
+		}
 	}
 	(void)fclose(f);
 	buf[len] = '\0';
@@ -430,6 +437,10 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 			t->e = q;
 			t->num = strtod(vcc_strndup(tl, p, (size_t)(q - p)),
 			    NULL);
+			/* Anything bigger is no INT, nor a sane REAL in C. */
+			if (t->num > 9e18)
+				vcc_error(tl, t, "number too big (VCL numbers "
+				    "are at most 9e18)");
 			p = q;
 			continue;
 		}

@@ -34,6 +34,33 @@ enum vtype {
 	V_ENUM, V_ACL, V_PROBE, V_SUB, V_REGEX,
 };
 
+/* s made safe inside a C comment: a file name may hold a star-slash. */
+static const char *
+vcc_cmt(struct vcc *tl, const char *s)
+{
+	char *r, *p;
+
+	r = vcc_strdup(tl, s);
+	for (p = r; (p = strstr(p, "*/")) != NULL; p++)
+		p[1] = '|';
+	return (r);
+}
+
+/* The C literal of "file:line:col" for t, for the runtime's messages. */
+static const char *
+vcc_where(struct vcc *tl, const struct token *t)
+{
+	char buf[64];
+	char *r;
+	size_t l;
+
+	(void)snprintf(buf, sizeof buf, ":%u:%u", t->line, t->col);
+	l = strlen(t->src->name) + strlen(buf) + 1;
+	r = vcc_alloc(tl, l);
+	(void)snprintf(r, l, "%s%s", t->src->name, buf);
+	return (vcc_cstr(tl, r));
+}
+
 static const char * const vtype_name[] = {
 	"VOID", "STRING", "STRANDS", "INT", "REAL", "BOOL", "DURATION",
 	"BYTES", "TIME", "IP", "BACKEND", "BLOB", "BODY", "HTTP", "HEADER",
@@ -177,6 +204,7 @@ struct vsub {
 	size_t			nchecks, cchecks;
 	struct vcall		*calls;
 	size_t			ncalls, ccalls;
+	size_t			nlen;		/* strlen(name) */
 	struct vsub		*next;
 };
 
@@ -187,10 +215,20 @@ struct vsym {
 	unsigned		used;
 	unsigned		none;		/* backend ... none */
 	unsigned		builtin;
+	size_t			nlen;		/* strlen(name) */
 	struct vsym		*next;
 };
 
+/*
+ * How deep blocks, parentheses, unary operators and calls may nest: the
+ * parser recurses, and a VCL of 100000 '(' must be an error, not a
+ * crashed manager.
+ */
+#define VCC_MAX_NEST	100
+#define VCC_MAX_CALLS	1000
+
 struct vparse {
+	unsigned		nest;
 	struct vbuf		decl;		/* file-level declarations */
 	struct vbuf		load;		/* LOAD event */
 	struct vbuf		discard;	/* DISCARD event */
@@ -296,9 +334,13 @@ static struct vsym *
 sym_find(struct vsym *l, const char *name, size_t len)
 {
 
-	for (; l != NULL; l = l->next)
-		if (strlen(l->name) == len && !memcmp(l->name, name, len))
+	/* Lists, but a VCL of thousands of subs must not strlen each. */
+	for (; l != NULL; l = l->next) {
+		if (l->nlen == 0)
+			l->nlen = strlen(l->name);
+		if (l->nlen == len && !memcmp(l->name, name, len))
 			return (l);
+	}
 	return (NULL);
 }
 
@@ -327,9 +369,12 @@ sub_find(struct vcc *tl, const struct token *t)
 	struct vsub *s;
 	size_t len = (size_t)(t->e - t->b);
 
-	for (s = P(tl)->subs; s != NULL; s = s->next)
-		if (strlen(s->name) == len && !memcmp(s->name, t->b, len))
+	for (s = P(tl)->subs; s != NULL; s = s->next) {
+		if (s->nlen == 0)
+			s->nlen = strlen(s->name);
+		if (s->nlen == len && !memcmp(s->name, t->b, len))
 			return (s);
+	}
 	return (NULL);
 }
 
@@ -693,8 +738,12 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat)
 	if (re == NULL) {
 		(void)pcre2_get_error_message(err, msg, sizeof msg);
 		et = *t;
-		/* Point into the literal where we can (one-line strings). */
-		if (t->b[0] == '"' && t->b[1] != '"' && off <= strlen(pat)) {
+		/*
+		 * Point into the literal where we can: a one-line string,
+		 * the offset inside its text (or its closing quote).
+		 */
+		if (t->b[0] == '"' && t->b[1] != '"' && t->dec != NULL &&
+		    off <= strlen(t->dec)) {
 			et.b = t->b + 1 + off;
 			et.e = et.b + 1;
 			et.col = t->col + 1 + (unsigned)off;
@@ -712,8 +761,8 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat)
 		vbuf_printf(tl, &P(tl)->decl, "static VCL_REGEX vgc_re_%u;\n",
 		    s->idx);
 		vbuf_printf(tl, &P(tl)->load, "\t\tif (VRT_re_init(ctx, "
-		    "&vgc_re_%u, %s, \"%s:%u:%u\"))\n\t\t\treturn (-1);\n",
-		    s->idx, vcc_cstr(tl, pat), t->src->name, t->line, t->col);
+		    "&vgc_re_%u, %s, %s))\n\t\t\treturn (-1);\n",
+		    s->idx, vcc_cstr(tl, pat), vcc_where(tl, t));
 		vbuf_printf(tl, &P(tl)->discard,
 		    "\t\tVRT_re_fini(&vgc_re_%u);\n", s->idx);
 	}
@@ -1050,6 +1099,14 @@ parse_prim(struct vcc *tl)
 	    "or a function call), found '%s'", tk_desc(tl, t));
 }
 
+static void
+nest_in(struct vcc *tl, const struct token *t)
+{
+
+	if (++P(tl)->nest > VCC_MAX_NEST)
+		vcc_error(tl, t, "nested more than %u deep", VCC_MAX_NEST);
+}
+
 static struct expr *
 parse_unary(struct vcc *tl)
 {
@@ -1058,7 +1115,9 @@ parse_unary(struct vcc *tl)
 
 	if (vcc_is(t, "-")) {
 		tl->pos++;
+		nest_in(tl, t);
 		e = parse_unary(tl);
+		P(tl)->nest--;
 		if (!is_num(e->t) || e->t == V_TIME)
 			vcc_error(tl, t, "cannot negate %s",
 			    vtype_a[e->t]);
@@ -1226,7 +1285,9 @@ parse_not(struct vcc *tl)
 	if (!vcc_is(t, "!"))
 		return (parse_cmp(tl));
 	tl->pos++;
+	nest_in(tl, t);
 	e = parse_not(tl);
+	P(tl)->nest--;
 	return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
 }
 
@@ -1252,6 +1313,7 @@ parse_expr(struct vcc *tl)
 	struct expr *a, *b;
 	const struct token *op;
 
+	nest_in(tl, tk(tl));
 	a = parse_and(tl);
 	while (vcc_is(tk(tl), "||")) {
 		op = tk_next(tl);
@@ -1259,6 +1321,7 @@ parse_expr(struct vcc *tl)
 		a = e_new(tl, V_BOOL, op, "(%s ||\n\t    %s)", e_bool(tl, a),
 		    e_bool(tl, b));
 	}
+	P(tl)->nest--;
 	return (a);
 }
 
@@ -1351,6 +1414,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	sub_check(tl, t, CK_SET, v->wr, v->name);
 	e = parse_expr(tl);
 	if (vcc_is(op, "=")) {
+		/* Setters of strings take strands (VCL_STRING_SET). */
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
 		    v->t == V_STRING ? e_strands(tl, e) :
 		    e_convert(tl, e, v->t, v->name));
@@ -1405,8 +1469,12 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 		return;
 	}
 	v = var_find(t);
-	if (v == NULL)
-		vcc_error(tl, t, "unknown variable '%s'", tk_str(tl, t));
+	if (v == NULL) {
+		hn = var_suggest(tl, tk_str(tl, t));
+		vcc_error(tl, t, "unknown variable '%s'%s%s%s",
+		    tk_str(tl, t), *hn ? "; did you mean " : "", hn,
+		    *hn ? "?" : "");
+	}
 	if (v->un == VM_NONE)
 		vcc_error(tl, t, "%s cannot be unset", v->name);
 	var_flags(tl, t, v);
@@ -1550,7 +1618,8 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		vcc_error(tl, t, "`%s` without an `if` before it",
 		    tk_str(tl, t));
 	tl->pos++;
-	emit(tl, out, ind, "/* %s:%u */\n", t->src->name, t->line);
+	emit(tl, out, ind, "/* %s:%u */\n", vcc_cmt(tl, t->src->name),
+	    t->line);
 	if (vcc_is(t, "set")) {
 		parse_set(tl, out, ind);
 	} else if (vcc_is(t, "unset") || vcc_is(t, "remove")) {
@@ -1677,6 +1746,7 @@ static void
 parse_block(struct vcc *tl, struct vbuf *out, unsigned ind)
 {
 
+	nest_in(tl, tk(tl));
 	while (!vcc_is(tk(tl), "}")) {
 		if (tk(tl)->tok == T_EOF)
 			vcc_error(tl, tk(tl), "expected '}' before the end "
@@ -1684,6 +1754,7 @@ parse_block(struct vcc *tl, struct vbuf *out, unsigned ind)
 		parse_statement(tl, out, ind);
 	}
 	tl->pos++;
+	P(tl)->nest--;
 }
 
 /* Declarations ----------------------------------------------------------*/
@@ -1832,6 +1903,8 @@ parse_backend(struct vcc *tl)
 	double ct = -1, fbt = -1, bbt = -1;
 	unsigned maxc = 0, proxy = 0;
 	char buf[64], hostport[600];
+	const struct token *seen[16];
+	unsigned nseen = 0, u;
 
 	nt = tk_expect_id(tl, "the backend's name");
 	s = sym_find_t(P(tl)->backends, nt);
@@ -1849,6 +1922,14 @@ parse_backend(struct vcc *tl)
 	while (!vcc_is(tk(tl), "}")) {
 		tk_expect(tl, ".");
 		ft = tk_expect_id(tl, "a backend field");
+		/* A field given twice is a mistake either way. */
+		for (u = 0; u < nseen; u++)
+			if (vcc_idlen(seen[u]) == vcc_idlen(ft) &&
+			    !strncmp(seen[u]->b, ft->b, vcc_idlen(ft)))
+				vcc_error(tl, ft, "backend %s has .%s twice",
+				    s->name, tk_str(tl, ft));
+		if (nseen < 16)
+			seen[nseen++] = ft;
 		if (vcc_is(ft, "host") || vcc_is(ft, "host_header") ||
 		    vcc_is(ft, "path")) {
 			t = field_value(tl, tk_str(tl, ft), T_STR);
@@ -1894,6 +1975,9 @@ parse_backend(struct vcc *tl)
 				    "vgc_probe_anon_%u", P(tl)->nanon++);
 				probe = cat3(tl, "&", parse_probe_body(tl,
 				    vcc_strdup(tl, buf), NULL), "");
+				/* .probe = { } with or without ;. */
+				if (vcc_is(tk(tl), ";"))
+					tl->pos++;
 			} else {
 				t = tk_expect_id(tl, "a probe's name or { }");
 				ps = sym_find_t(P(tl)->probes, t);
@@ -2023,9 +2107,8 @@ parse_acl(struct vcc *tl)
 		else if (fam == AF_INET6 && inet_pton(AF_INET6, a, buf) != 1)
 			vcc_error(tl, at, "\"%s\" is not an IPv6 address", a);
 		tk_expect(tl, ";");
-		vbuf_printf(tl, &vb, "\t{ %u, %u, %s, %ld, \"%s:%u:%u\" },\n",
-		    neg, opt, vcc_cstr(tl, a), mask, at->src->name, at->line,
-		    at->col);
+		vbuf_printf(tl, &vb, "\t{ %u, %u, %s, %ld, %s },\n",
+		    neg, opt, vcc_cstr(tl, a), mask, vcc_where(tl, at));
 		n++;
 	}
 	tl->pos++;
@@ -2055,7 +2138,7 @@ parse_sub(struct vcc *tl)
 	P(tl)->cur = s;
 	tk_expect(tl, "{");
 	vbuf_printf(tl, &s->body, "\t/* sub %s, %s:%u */\n", s->name,
-	    nt->src->name, nt->line);
+	    vcc_cmt(tl, nt->src->name), nt->line);
 	parse_block(tl, &s->body, 1);
 	P(tl)->cur = NULL;
 }
@@ -2219,6 +2302,9 @@ reach_walk(struct vcc *tl, struct vsub *s, unsigned mask, unsigned depth)
 		    "it calls): recursion is not allowed", s->name);
 	if ((s->reach & mask) == mask && depth > 0)
 		return;
+	if (depth > VCC_MAX_CALLS)
+		vcc_error(tl, s->t, "subs call each other more than %u deep",
+		    VCC_MAX_CALLS);
 	s->reach |= mask;
 	s->mark = 1;
 	for (i = 0; i < s->ncalls; i++) {
@@ -2359,7 +2445,7 @@ emit_program(struct vcc *tl)
 
 	vbuf_printf(tl, &out, "/*\n * Generated by veneerd's VCL compiler "
 	    "from %s: do not edit.\n */\n\n#include \"vrt.h\"\n\n",
-	    p->mainname);
+	    vcc_cmt(tl, p->mainname));
 	vbuf_cat(tl, &out, p->decl.s != NULL ? p->decl.s : "");
 	vbuf_cat(tl, &out, "\n");
 	for (s = p->subs; s != NULL; s = s->next)
@@ -2370,7 +2456,8 @@ emit_program(struct vcc *tl)
 		if (s->method >= 0)
 			continue;
 		vbuf_printf(tl, &out, "\nstatic enum vcl_ret\nvgc_sub_%u"
-		    "(VRT_CTX)\n{\n\n%s\treturn (VCL_RET_NONE);\n}\n",
+		    "(VRT_CTX)\n{\n\n\t(void)ctx;\n%s"
+		    "\treturn (VCL_RET_NONE);\n}\n",
 		    s->idx, s->body.s != NULL ? s->body.s : "");
 	}
 	for (u = 0; u < NMETHS; u++) {
@@ -2443,6 +2530,12 @@ vcc_read_main(struct vcc *tl, const char *file)
 		len += n;
 		if (n == 0)
 			break;
+		if (len > VCC_MAX_FILE) {
+			(void)fclose(f);
+			free(text);
+			vcc_error(tl, NULL, "%s is more than %u MB: not a VCL "
+			    "file", file, VCC_MAX_FILE >> 20);
+		}
 	}
 	(void)fclose(f);
 	text[len] = '\0';

@@ -17,6 +17,9 @@
 
 #include "vcc/vcc.h"
 
+/* No VCL file is bigger; reading one stops there (/dev/zero). */
+#define VCC_MAX_FILE	(64U << 20)
+
 /* A growing string. */
 struct vbuf {
 	char		*s;

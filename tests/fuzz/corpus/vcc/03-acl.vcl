@@ -1,0 +1,1 @@
+vcl 4.1; import std; backend default { .host = "127.0.0.1"; .port = "8080"; } acl a { "10.0.0.0"/8; !"10.1.2.3"; "::1"; ("x.example"); } sub vcl_recv { if (client.ip ~ a) { std.log("a" + req.url); return (purge); } set req.http.x = regsub(req.url, "\?.*", ""); }

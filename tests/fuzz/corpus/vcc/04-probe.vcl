@@ -1,0 +1,1 @@
+vcl 4.1; probe p { .request = "GET / HTTP/1.1" "Host: x"; .window = 5; .threshold = 3; } backend b { .host = "::1"; .probe = p; } backend c { .path = "/s"; .probe = { .url = "/"; } } sub vcl_backend_fetch { set bereq.backend = c; }

@@ -1,0 +1,1 @@
+vcl 4.1; backend default { .host = "127.0.0.1"; .port = "8080"; } sub vcl_backend_response { set beresp.ttl = 1h + 10s; set beresp.ttl *= 2; if (beresp.status >= 500 || !beresp.http.x) { return (pass(10s)); } unset beresp.http.Set-Cookie; }
