@@ -509,8 +509,8 @@ VCL_VAR(sess_xid, "sess.xid", STRING,
 VCL_VAR(sess_timeout_idle, "sess.timeout_idle", DURATION,
     VM_CLIENT,
     VM_CLIENT,
-    VM_NONE, 0,
-    "This session's timeout_idle.")
+    VM_NONE, VV_MISSING,
+    "This session's timeout_idle (read back, not applied yet).")
 VCL_VAR(sess_timeout_linger, "sess.timeout_linger", DURATION,
     VM_CLIENT,
     VM_CLIENT,
@@ -519,13 +519,14 @@ VCL_VAR(sess_timeout_linger, "sess.timeout_linger", DURATION,
 VCL_VAR(sess_send_timeout, "sess.send_timeout", DURATION,
     VM_CLIENT,
     VM_CLIENT,
-    VM_NONE, 0,
-    "This session's send_timeout.")
+    VM_NONE, VV_MISSING,
+    "This session's send_timeout (read back, not applied yet).")
 VCL_VAR(sess_idle_send_timeout, "sess.idle_send_timeout", DURATION,
     VM_CLIENT,
     VM_CLIENT,
-    VM_NONE, 0,
-    "This session's idle_send_timeout.")
+    VM_NONE, VV_MISSING,
+    "This session's idle_send_timeout (read back, not applied "
+    "yet).")
 #undef VCL_VAR
 #endif
 

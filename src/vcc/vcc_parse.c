@@ -230,6 +230,8 @@ struct vsym {
 struct vparse {
 	unsigned		nest;
 	struct vbuf		decl;		/* file-level declarations */
+	struct vbuf		chunks;		/* pieces of long subs */
+	unsigned		nchunks;
 	struct vbuf		load;		/* LOAD event */
 	struct vbuf		discard;	/* DISCARD event */
 	struct vsub		*subs;
@@ -2126,11 +2128,35 @@ parse_acl(struct vcc *tl)
 	    s->idx);
 }
 
+/*
+ * A sub's body goes into functions of at most VCC_CHUNK statements each,
+ * called in turn: cc's time grows faster than a function's length, and a
+ * 2,000-line VCL must build in well under two seconds.
+ */
+#define VCC_CHUNK	20
+
+static void
+flush_chunk(struct vcc *tl, struct vsub *s, struct vbuf *chunk)
+{
+	unsigned idx = P(tl)->nchunks++;
+
+	vbuf_printf(tl, &P(tl)->chunks, "\nstatic enum vcl_ret\n"
+	    "vgc_chunk_%u(VRT_CTX)\n{\n\n\t(void)ctx;\n%s"
+	    "\treturn (VCL_RET_NONE);\n}\n", idx, chunk->s);
+	vbuf_printf(tl, &s->body, "\t{\n\t\tenum vcl_ret r = "
+	    "vgc_chunk_%u(ctx);\n\t\tif (r != VCL_RET_NONE)\n"
+	    "\t\t\treturn (r);\n\t}\n", idx);
+	chunk->len = 0;
+	chunk->s[0] = '\0';
+}
+
 static void
 parse_sub(struct vcc *tl)
 {
 	const struct token *nt;
+	struct vbuf chunk = { NULL, 0, 0 };
 	struct vsub *s;
+	unsigned n = 0;
 
 	nt = tk_expect_id(tl, "the sub's name");
 	s = sub_find(tl, nt);
@@ -2139,7 +2165,20 @@ parse_sub(struct vcc *tl)
 	tk_expect(tl, "{");
 	vbuf_printf(tl, &s->body, "\t/* sub %s, %s:%u */\n", s->name,
 	    vcc_cmt(tl, nt->src->name), nt->line);
-	parse_block(tl, &s->body, 1);
+	vbuf_cat(tl, &chunk, "");
+	while (!vcc_is(tk(tl), "}")) {
+		if (tk(tl)->tok == T_EOF)
+			vcc_error(tl, tk(tl), "expected '}' before the end "
+			    "of the file");
+		parse_statement(tl, &chunk, 1);
+		if (++n == VCC_CHUNK) {
+			flush_chunk(tl, s, &chunk);
+			n = 0;
+		}
+	}
+	tl->pos++;
+	if (n > 0)
+		flush_chunk(tl, s, &chunk);
 	P(tl)->cur = NULL;
 }
 
@@ -2452,6 +2491,7 @@ emit_program(struct vcc *tl)
 		if (s->method < 0)
 			vbuf_printf(tl, &out, "static enum vcl_ret vgc_sub_%u"
 			    "(VRT_CTX);\t/* %s */\n", s->idx, s->name);
+	vbuf_cat(tl, &out, p->chunks.s != NULL ? p->chunks.s : "");
 	for (s = p->subs; s != NULL; s = s->next) {
 		if (s->method >= 0)
 			continue;
