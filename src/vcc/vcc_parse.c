@@ -2156,7 +2156,7 @@ parse_sub(struct vcc *tl)
 	const struct token *nt;
 	struct vbuf chunk = { NULL, 0, 0 };
 	struct vsub *s;
-	unsigned n = 0;
+	unsigned n = 0, flushed = 0;
 
 	nt = tk_expect_id(tl, "the sub's name");
 	s = sub_find(tl, nt);
@@ -2174,10 +2174,14 @@ parse_sub(struct vcc *tl)
 		if (++n == VCC_CHUNK) {
 			flush_chunk(tl, s, &chunk);
 			n = 0;
+			flushed = 1;
 		}
 	}
 	tl->pos++;
-	if (n > 0)
+	/* A short sub (builtin.vcl's: the hit path) stays in line. */
+	if (n > 0 && !flushed)
+		vbuf_cat(tl, &s->body, chunk.s);
+	else if (n > 0)
 		flush_chunk(tl, s, &chunk);
 	P(tl)->cur = NULL;
 }
