@@ -1,0 +1,131 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vcc_comp.h -- what the parts of the VCL compiler's parser share: the
+ * types of values, the parse state, and the functions one part calls in
+ * another (vcc_parse.c: tokens, expressions, statements, checks and the
+ * C file; vcc_decl.c: backends, probes and ACLs).
+ */
+
+#ifndef VENEER_VCC_COMP_H
+#define VENEER_VCC_COMP_H
+
+#include "vcc/vcc_priv.h"
+
+enum vtype {
+	V_VOID, V_STRING, V_STRANDS, V_INT, V_REAL, V_BOOL, V_DURATION,
+	V_BYTES, V_TIME, V_IP, V_BACKEND, V_BLOB, V_BODY, V_HTTP, V_HEADER,
+	V_ENUM, V_ACL, V_PROBE, V_SUB, V_REGEX,
+};
+
+/* The parser's state ----------------------------------------------------*/
+
+enum ckind { CK_READ, CK_SET, CK_UNSET, CK_RET, CK_USE };
+
+struct vcheck {
+	const struct token	*t;
+	enum ckind		kind;
+	unsigned		mask;
+	const char		*what;
+};
+
+struct vsub;
+
+struct vcall {
+	struct vsub		*to;
+	const struct token	*t;
+};
+
+struct vsub {
+	const char		*name;
+	const struct token	*t;
+	int			method;		/* index in vcc_meths, or -1 */
+	unsigned		idx;
+	unsigned		defined;
+	unsigned		reach;		/* methods that run it */
+	unsigned		called;
+	unsigned		mark;
+	struct vbuf		body;
+	struct vcheck		*checks;
+	size_t			nchecks, cchecks;
+	struct vcall		*calls;
+	size_t			ncalls, ccalls;
+	size_t			nlen;		/* strlen(name) */
+	struct vsub		*next;
+};
+
+struct vsym {
+	const char		*name;
+	const struct token	*t;
+	unsigned		idx;
+	unsigned		used;
+	unsigned		none;		/* backend ... none */
+	unsigned		builtin;
+	size_t			nlen;		/* strlen(name) */
+	struct vsym		*next;
+};
+
+/*
+ * How deep blocks, parentheses, unary operators and calls may nest: the
+ * parser recurses, and a VCL of 100000 '(' must be an error, not a
+ * crashed manager.
+ */
+#define VCC_MAX_NEST	100
+#define VCC_MAX_CALLS	1000
+
+struct vparse {
+	unsigned		nest;
+	struct vbuf		decl;		/* file-level declarations */
+	struct vbuf		chunks;		/* pieces of long subs */
+	unsigned		nchunks;
+	struct vbuf		load;		/* LOAD event */
+	struct vbuf		discard;	/* DISCARD event */
+	struct vsub		*subs;
+	unsigned		nsubs;
+	struct vsym		*backends, *probes, *acls, *hdrs, *res;
+	unsigned		nbackends, nprobes, nacls, nhdrs, nres;
+	struct vsym		*default_be;
+	unsigned		imported_std;
+	unsigned		nanon;
+	const char		*mainname;
+	struct vsub		*cur;		/* being parsed */
+};
+
+#define P(tl)	((struct vparse *)(tl)->p)
+
+struct expr {
+	enum vtype		t;
+	char			*c;
+	char			**pcs;		/* STRING pieces */
+	unsigned		npcs;
+	unsigned		constant;
+	const char		*lit;		/* constant STRING value */
+	const char		*hdr;		/* a header: its gethdr_s */
+	const struct token	*t0;
+};
+
+/* vcc_parse.c */
+char *cat3(struct vcc *tl, const char *a, const char *b, const char *c);
+const char *e_convert(struct vcc *tl, struct expr *e, enum vtype want,
+    const char *what);
+const char *parse_lit(struct vcc *tl, const struct token **tp);
+struct expr *parse_prim(struct vcc *tl);
+struct vsym *sym_find_t(struct vsym *l, const struct token *t);
+const struct token *tk(const struct vcc *tl);
+const char *tk_desc(struct vcc *tl, const struct token *t);
+void tk_expect(struct vcc *tl, const char *op);
+const struct token *tk_expect_id(struct vcc *tl, const char *what);
+const struct token *tk_next(struct vcc *tl);
+const struct token *tk_peek(const struct vcc *tl, unsigned n);
+char *tk_str(struct vcc *tl, const struct token *t);
+const char *vcc_where(struct vcc *tl, const struct token *t);
+
+/* vcc_decl.c */
+void parse_acl(struct vcc *tl);
+void parse_backend(struct vcc *tl);
+const char *parse_probe_body(struct vcc *tl, const char *cname,
+    const char *vname);
+struct vsym *sym_add(struct vcc *tl, struct vsym **list, unsigned *n,
+    const struct token *t, const char *kind);
+
+#endif /* VENEER_VCC_COMP_H */

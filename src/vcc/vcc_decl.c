@@ -1,0 +1,389 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vcc_decl.c -- the VCL compiler's declarations: backends (.host emitted
+ * as a name, resolved when the VCL loads), probes with their defaults and
+ * checks, and ACLs (numeric entries checked now, names resolved at
+ * load).  Each emits its static data and its LOAD and DISCARD steps.
+ */
+
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "vcc/vcc_comp.h"
+#include "vrt.h"
+
+/* Declarations ----------------------------------------------------------*/
+
+struct vsym *
+sym_add(struct vcc *tl, struct vsym **list, unsigned *n,
+    const struct token *t, const char *kind)
+{
+	struct vsym *s;
+
+	s = sym_find_t(*list, t);
+	if (s != NULL)
+		vcc_error(tl, t, "%s %s is declared twice (first at %s:%u)",
+		    kind, tk_str(tl, t), s->t->src->name, s->t->line);
+	s = vcc_alloc(tl, sizeof *s);
+	s->name = tk_str(tl, t);
+	s->t = t;
+	s->idx = (*n)++;
+	s->builtin = t->src->builtin;
+	s->next = *list;
+	*list = s;
+	return (s);
+}
+
+/* A field value: `.name = value;` with value's token checked by kind. */
+static const struct token *
+field_value(struct vcc *tl, const char *field, enum tok want)
+{
+	const struct token *t;
+
+	tk_expect(tl, "=");
+	t = tk(tl);
+	if (want != T_EOF && t->tok != want)
+		vcc_error(tl, t, ".%s takes %s, found '%s'", field,
+		    want == T_STR ? "a string" : "a number", tk_desc(tl, t));
+	return (t);
+}
+
+static double
+field_duration(struct vcc *tl, const char *field)
+{
+	struct expr *e;
+
+	(void)field_value(tl, field, T_EOF);
+	e = parse_prim(tl);
+	if (e->t != V_DURATION)
+		(void)e_convert(tl, e, V_DURATION, cat3(tl, ".", field, ""));
+	tk_expect(tl, ";");
+	return (strtod(e->c + strlen("((VCL_DURATION)"), NULL));
+}
+
+static unsigned
+field_uint(struct vcc *tl, const char *field, unsigned max)
+{
+	const struct token *t = field_value(tl, field, T_NUM);
+
+	if (t->is_real || t->num > max)
+		vcc_error(tl, t, ".%s takes a whole number up to %u", field,
+		    max);
+	tl->pos++;
+	tk_expect(tl, ";");
+	return ((unsigned)t->num);
+}
+
+const char *
+parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
+{
+	const struct token *t, *ft;
+	const char *url = NULL, *req = NULL;
+	double timeout = 2, interval = 5;
+	unsigned window = 8, threshold = 3, initial = ~0U, exp = 200;
+	unsigned seen = 0;
+	struct vbuf vb = { NULL, 0, 0 };
+
+	tk_expect(tl, "{");
+	while (!vcc_is(tk(tl), "}")) {
+		tk_expect(tl, ".");
+		ft = tk_expect_id(tl, "a probe field");
+		if (vcc_is(ft, "url")) {
+			t = field_value(tl, "url", T_STR);
+			url = parse_lit(tl, &t);
+			tk_expect(tl, ";");
+		} else if (vcc_is(ft, "request")) {
+			(void)field_value(tl, "request", T_STR);
+			while (tk(tl)->tok == T_STR) {
+				vbuf_cat(tl, &vb, tk_next(tl)->dec);
+				vbuf_cat(tl, &vb, "\r\n");
+			}
+			vbuf_cat(tl, &vb, "\r\n");
+			req = vcc_strdup(tl, vb.s);
+			tk_expect(tl, ";");
+		} else if (vcc_is(ft, "timeout"))
+			timeout = field_duration(tl, "timeout");
+		else if (vcc_is(ft, "interval"))
+			interval = field_duration(tl, "interval");
+		else if (vcc_is(ft, "window"))
+			window = field_uint(tl, "window", 64);
+		else if (vcc_is(ft, "threshold"))
+			threshold = field_uint(tl, "threshold", 64);
+		else if (vcc_is(ft, "initial"))
+			initial = field_uint(tl, "initial", 64);
+		else if (vcc_is(ft, "expected_response"))
+			exp = field_uint(tl, "expected_response", 999);
+		else
+			vcc_error(tl, ft, "unknown probe field .%s; a probe "
+			    "has .url .request .timeout .interval .window "
+			    ".threshold .initial .expected_response",
+			    tk_str(tl, ft));
+		seen++;
+	}
+	t = tk(tl);
+	tl->pos++;
+	if (url != NULL && req != NULL)
+		vcc_error(tl, t, "a probe has .url or .request, not both");
+	if (threshold > window)
+		vcc_error(tl, t, "probe .threshold (%u) is more than .window "
+		    "(%u)", threshold, window);
+	if (initial == ~0U)
+		initial = threshold > 0 ? threshold - 1 : 0;
+	if (initial > threshold)
+		vcc_error(tl, t, "probe .initial (%u) is more than "
+		    ".threshold (%u)", initial, threshold);
+	if (url == NULL && req == NULL)
+		url = "/";
+	(void)seen;
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_backend_probe "
+	    "%s = {\n\t.magic = VRT_BACKEND_PROBE_MAGIC,\n"
+	    "\t.vcl_name = %s,\n\t.url = %s,\n\t.request = %s,\n"
+	    "\t.timeout = %.17g,\n\t.interval = %.17g,\n"
+	    "\t.exp_status = %u,\n\t.window = %u,\n\t.threshold = %u,\n"
+	    "\t.initial = %u,\n};\n", cname,
+	    vname != NULL ? vcc_cstr(tl, vname) : "NULL",
+	    url != NULL ? vcc_cstr(tl, url) : "NULL",
+	    req != NULL ? vcc_cstr(tl, req) : "NULL",
+	    timeout, interval, exp, window, threshold, initial);
+	return (cname);
+}
+
+void
+parse_backend(struct vcc *tl)
+{
+	const struct token *nt, *ft, *t;
+	struct vsym *s, *ps;
+	const char *host = NULL, *port = NULL, *path = NULL, *hh = NULL;
+	const char *probe = "NULL";
+	double ct = -1, fbt = -1, bbt = -1;
+	unsigned maxc = 0, proxy = 0;
+	char buf[64], hostport[600];
+	const struct token *seen[16];
+	unsigned nseen = 0, u;
+
+	nt = tk_expect_id(tl, "the backend's name");
+	s = sym_find_t(P(tl)->backends, nt);
+	if (P(tl)->default_be == NULL)
+		P(tl)->default_be = s;
+	vbuf_printf(tl, &P(tl)->decl, "static VCL_BACKEND vgc_be_%u;\n",
+	    s->idx);
+	if (vcc_is(tk(tl), "none")) {
+		tl->pos++;
+		tk_expect(tl, ";");
+		s->none = 1;
+		return;
+	}
+	tk_expect(tl, "{");
+	while (!vcc_is(tk(tl), "}")) {
+		tk_expect(tl, ".");
+		ft = tk_expect_id(tl, "a backend field");
+		/* A field given twice is a mistake either way. */
+		for (u = 0; u < nseen; u++)
+			if (vcc_idlen(seen[u]) == vcc_idlen(ft) &&
+			    !strncmp(seen[u]->b, ft->b, vcc_idlen(ft)))
+				vcc_error(tl, ft, "backend %s has .%s twice",
+				    s->name, tk_str(tl, ft));
+		if (nseen < 16)
+			seen[nseen++] = ft;
+		if (vcc_is(ft, "host") || vcc_is(ft, "host_header") ||
+		    vcc_is(ft, "path")) {
+			t = field_value(tl, tk_str(tl, ft), T_STR);
+			tl->pos++;
+			if (vcc_is(ft, "host"))
+				host = t->dec;
+			else if (vcc_is(ft, "path"))
+				path = t->dec;
+			else
+				hh = t->dec;
+			if (*t->dec == '\0')
+				vcc_error(tl, t, ".%s is empty",
+				    tk_str(tl, ft));
+			tk_expect(tl, ";");
+		} else if (vcc_is(ft, "port")) {
+			t = field_value(tl, "port", T_EOF);
+			tl->pos++;
+			if (t->tok == T_STR)
+				port = t->dec;
+			else if (t->tok == T_NUM && !t->is_real)
+				port = tk_str(tl, t);
+			else
+				vcc_error(tl, t, ".port takes a port number "
+				    "or service name");
+			tk_expect(tl, ";");
+		} else if (vcc_is(ft, "connect_timeout"))
+			ct = field_duration(tl, "connect_timeout");
+		else if (vcc_is(ft, "first_byte_timeout"))
+			fbt = field_duration(tl, "first_byte_timeout");
+		else if (vcc_is(ft, "between_bytes_timeout"))
+			bbt = field_duration(tl, "between_bytes_timeout");
+		else if (vcc_is(ft, "max_connections"))
+			maxc = field_uint(tl, "max_connections", 1000000);
+		else if (vcc_is(ft, "proxy_header")) {
+			t = tk_peek(tl, 1);
+			proxy = field_uint(tl, "proxy_header", 2);
+			if (proxy != 1 && proxy != 2)
+				vcc_error(tl, t, ".proxy_header is 1 or 2");
+		} else if (vcc_is(ft, "probe")) {
+			tk_expect(tl, "=");
+			if (vcc_is(tk(tl), "{")) {
+				(void)snprintf(buf, sizeof buf,
+				    "vgc_probe_anon_%u", P(tl)->nanon++);
+				probe = cat3(tl, "&", parse_probe_body(tl,
+				    vcc_strdup(tl, buf), NULL), "");
+				/* .probe = { } with or without ;. */
+				if (vcc_is(tk(tl), ";"))
+					tl->pos++;
+			} else {
+				t = tk_expect_id(tl, "a probe's name or { }");
+				ps = sym_find_t(P(tl)->probes, t);
+				if (ps == NULL)
+					vcc_error(tl, t, "no probe named %s",
+					    tk_str(tl, t));
+				ps->used = 1;
+				/* The probe may be defined further down. */
+				vbuf_printf(tl, &P(tl)->decl, "static const "
+				    "struct vrt_backend_probe vgc_probe_%u;\n",
+				    ps->idx);
+				(void)snprintf(buf, sizeof buf,
+				    "&vgc_probe_%u", ps->idx);
+				probe = vcc_strdup(tl, buf);
+				tk_expect(tl, ";");
+			}
+		} else
+			vcc_error(tl, ft, "unknown backend field .%s; a "
+			    "backend has .host .port .path "
+			    ".connect_timeout .first_byte_timeout "
+			    ".between_bytes_timeout .max_connections "
+			    ".host_header .proxy_header .probe",
+			    tk_str(tl, ft));
+	}
+	t = tk(tl);
+	tl->pos++;
+	if (host == NULL && path == NULL)
+		vcc_error(tl, nt, "backend %s needs .host (or .path for a "
+		    "Unix socket)", s->name);
+	if (host != NULL && path != NULL)
+		vcc_error(tl, nt, "backend %s has both .host and .path",
+		    s->name);
+	if (path != NULL && path[0] != '/')
+		vcc_error(tl, nt, "backend %s: .path must be absolute",
+		    s->name);
+	if (port == NULL)
+		port = "80";
+	if (hh == NULL && host != NULL) {
+		(void)snprintf(hostport, sizeof hostport, "%s%s%s%s%s",
+		    strchr(host, ':') != NULL ? "[" : "", host,
+		    strchr(host, ':') != NULL ? "]" : "",
+		    strcmp(port, "80") ? ":" : "",
+		    strcmp(port, "80") ? port : "");
+		hh = hostport;
+	}
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_endpoint "
+	    "vgc_ep_%u = {\n\t.magic = VRT_ENDPOINT_MAGIC,\n\t.host = %s,\n"
+	    "\t.port = %s,\n\t.path = %s,\n};\n", s->idx,
+	    host != NULL ? vcc_cstr(tl, host) : "NULL", vcc_cstr(tl, port),
+	    path != NULL ? vcc_cstr(tl, path) : "NULL");
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_backend "
+	    "vgc_bedef_%u = {\n\t.magic = VRT_BACKEND_MAGIC,\n"
+	    "\t.vcl_name = %s,\n\t.endpoint = &vgc_ep_%u,\n"
+	    "\t.hosthdr = %s,\n\t.connect_timeout = %.17g,\n"
+	    "\t.first_byte_timeout = %.17g,\n"
+	    "\t.between_bytes_timeout = %.17g,\n"
+	    "\t.max_connections = %u,\n\t.proxy_header = %u,\n"
+	    "\t.probe = %s,\n};\n", s->idx, vcc_cstr(tl, s->name), s->idx,
+	    hh != NULL ? vcc_cstr(tl, hh) : "NULL", ct, fbt, bbt, maxc,
+	    proxy, probe);
+	vbuf_printf(tl, &P(tl)->load, "\t\tvgc_be_%u = VRT_new_backend(ctx, "
+	    "&vgc_bedef_%u);\n\t\tif (vgc_be_%u == NULL)\n"
+	    "\t\t\treturn (-1);\n", s->idx, s->idx, s->idx);
+	vbuf_printf(tl, &P(tl)->discard,
+	    "\t\tVRT_delete_backend(ctx, &vgc_be_%u);\n", s->idx);
+	(void)t;
+}
+
+void
+parse_acl(struct vcc *tl)
+{
+	const struct token *nt, *t, *at;
+	struct vsym *s;
+	struct vbuf vb = { NULL, 0, 0 };
+	unsigned n = 0, neg, opt;
+	unsigned char buf[16];
+	long mask;
+	int fam;
+	const char *a;
+
+	nt = tk_expect_id(tl, "the acl's name");
+	s = sym_find_t(P(tl)->acls, nt);
+	if (tk(tl)->tok == T_ID)		/* acl name -flags */
+		(void)tk_next(tl);
+	tk_expect(tl, "{");
+	while (!vcc_is(tk(tl), "}")) {
+		neg = opt = 0;
+		mask = -1;
+		if (vcc_is(tk(tl), "!")) {
+			neg = 1;
+			tl->pos++;
+		}
+		if (vcc_is(tk(tl), "(")) {
+			opt = 1;
+			tl->pos++;
+		}
+		at = tk(tl);
+		if (at->tok != T_STR)
+			vcc_error(tl, at, "expected an address in quotes, "
+			    "found '%s'", tk_desc(tl, at));
+		tl->pos++;
+		a = at->dec;
+		if (opt)
+			tk_expect(tl, ")");
+		fam = strchr(a, ':') != NULL ? AF_INET6 : AF_INET;
+		if (vcc_is(tk(tl), "/")) {
+			tl->pos++;
+			t = tk(tl);
+			if (t->tok != T_NUM || t->is_real)
+				vcc_error(tl, t, "expected a prefix length "
+				    "after '/'");
+			tl->pos++;
+			if (t->num > 128)
+				vcc_error(tl, t, "prefix length %.0f is more "
+				    "than any address has", t->num);
+			mask = (long)t->num;
+			if (inet_pton(fam, a, buf) != 1)
+				vcc_error(tl, at, "\"%s\" is not an IP "
+				    "address; a /mask needs one", a);
+			if (mask > (fam == AF_INET ? 32 : 128))
+				vcc_error(tl, t, "prefix length %ld is more "
+				    "than %s has", mask, fam == AF_INET ?
+				    "IPv4 (32)" : "IPv6 (128)");
+		} else if (strspn(a, "0123456789.") == strlen(a) &&
+		    inet_pton(AF_INET, a, buf) != 1)
+			vcc_error(tl, at, "\"%s\" is not an IPv4 address", a);
+		else if (fam == AF_INET6 && inet_pton(AF_INET6, a, buf) != 1)
+			vcc_error(tl, at, "\"%s\" is not an IPv6 address", a);
+		tk_expect(tl, ";");
+		vbuf_printf(tl, &vb, "\t{ %u, %u, %s, %ld, %s },\n",
+		    neg, opt, vcc_cstr(tl, a), mask, vcc_where(tl, at));
+		n++;
+	}
+	tl->pos++;
+	vbuf_printf(tl, &P(tl)->decl, "static VCL_ACL vgc_acl_%u;\n",
+	    s->idx);
+	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_acl_entry "
+	    "vgc_acle_%u[] = {\n%s\t{ 0, 0, NULL, 0, NULL }\n};\n"
+	    "static const struct vrt_acl_spec vgc_acls_%u = { %s, %u, "
+	    "vgc_acle_%u };\n", s->idx, vb.s != NULL ? vb.s : "", s->idx,
+	    vcc_cstr(tl, s->name), n, s->idx);
+	vbuf_printf(tl, &P(tl)->load, "\t\tif (VRT_acl_init(ctx, "
+	    "&vgc_acl_%u, &vgc_acls_%u))\n\t\t\treturn (-1);\n", s->idx,
+	    s->idx);
+	vbuf_printf(tl, &P(tl)->discard, "\t\tVRT_acl_fini(&vgc_acl_%u);\n",
+	    s->idx);
+}
+
