@@ -549,8 +549,24 @@ struct std_file {
 	char			*data;
 };
 
-static pthread_mutex_t std_file_mtx = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t std_file_mtx = PTHREAD_MUTEX_INITIALIZER; /* adds */
 static struct std_file *std_files;
+
+/*
+ * Entries are only ever added, at the head, published with a release
+ * store: lookups (every request that calls std.fileread) take no lock.
+ */
+static struct std_file *
+std_file_find(const char *path)
+{
+	struct std_file *f;
+
+	for (f = __atomic_load_n(&std_files, __ATOMIC_ACQUIRE); f != NULL;
+	    f = f->next)
+		if (!strcmp(f->path, path))
+			return (f);
+	return (NULL);
+}
 
 static char *
 std_slurp(const char *path)
@@ -587,7 +603,7 @@ std_slurp(const char *path)
 VCL_STRING
 vmod_std_fileread(VRT_CTX, VCL_STRING path)
 {
-	struct std_file *f;
+	struct std_file *f, *old;
 	char *data;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
@@ -595,11 +611,7 @@ vmod_std_fileread(VRT_CTX, VCL_STRING path)
 		VRT_fail(ctx, "std.fileread: no file name");
 		return (NULL);
 	}
-	(void)pthread_mutex_lock(&std_file_mtx);
-	for (f = std_files; f != NULL; f = f->next)
-		if (!strcmp(f->path, path))
-			break;
-	(void)pthread_mutex_unlock(&std_file_mtx);
+	f = std_file_find(path);
 	if (f != NULL)
 		return (f->data);
 	data = std_slurp(path);
@@ -617,10 +629,19 @@ vmod_std_fileread(VRT_CTX, VCL_STRING path)
 	}
 	f->data = data;
 	(void)pthread_mutex_lock(&std_file_mtx);
-	f->next = std_files;
-	std_files = f;
+	old = std_file_find(path);	/* another request was first */
+	if (old == NULL) {
+		f->next = std_files;
+		__atomic_store_n(&std_files, f, __ATOMIC_RELEASE);
+	}
 	(void)pthread_mutex_unlock(&std_file_mtx);
-	return (data);
+	if (old != NULL) {
+		free(f->path);
+		free(f->data);
+		free(f);
+		f = old;
+	}
+	return (f->data);
 }
 
 /* Messages ----------------------------------------------------------------*/
