@@ -42,47 +42,12 @@ o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	(void)ORIGIN_Respond(oc, 200, hdrs, body, -1);
 }
 
-struct t {
-	struct origin	*o;
-	struct vnd	*v;
-	struct client	*cl;
-};
-
-/* Start veneerd with the VCL body after the header and backend. */
-static void
-t_start(struct t *t, const char *vcl)
-{
-	char *path, *text;
-	FILE *f;
-
-	o_count = 0;
-	t->o = ORIGIN_New(o_handler, NULL);
-	t->v = VND_New();
-	ck_assert_int_gt(asprintf(&path, "%s/t.vcl", VND_Dir(t->v)), 0);
-	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nimport std;\n"
-	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n%s",
-	    ORIGIN_Port(t->o), vcl), 0);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_ge(fputs(text, f), 0);
-	ck_assert_int_eq(fclose(f), 0);
-	VND_Arg(t->v, "-f");
-	VND_Arg(t->v, path);
-	VND_Param(t->v, "vcc_err_unref", "off");
-	VND_Start(t->v);
-	t->cl = VND_Connect(t->v);
-	free(path);
-	free(text);
-}
-
 /* Start veneerd with vcl/examples/NAME, its backend pointed at ours. */
 static void
-t_start_example(struct t *t, const char *name)
+t_start_example(struct hx_vcl *t, const char *name)
 {
-	char *path, *text, *p, port[16];
-	FILE *f;
+	char *path, *text, *vcl, *p;
 
-	o_count = 0;
 	t->o = ORIGIN_New(o_handler, NULL);
 	t->v = VND_New();
 	ck_assert_int_gt(asprintf(&path, "%s/vcl/examples/%s",
@@ -92,54 +57,28 @@ t_start_example(struct t *t, const char *name)
 	free(path);
 	p = strstr(text, "\"8080\"");
 	ck_assert_ptr_nonnull(p);
-	(void)snprintf(port, sizeof port, "%d", ORIGIN_Port(t->o));
-	ck_assert_int_gt(asprintf(&path, "%s/%s", VND_Dir(t->v), name), 0);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_ge(fprintf(f, "%.*s\"%s\"%s", (int)(p - text), text,
-	    port, p + 6), 0);
-	ck_assert_int_eq(fclose(f), 0);
-	VND_Arg(t->v, "-f");
-	VND_Arg(t->v, path);
+	ck_assert_int_gt(asprintf(&vcl, "%.*s\"%d\"%s", (int)(p - text), text,
+	    ORIGIN_Port(t->o), p + 6), 0);
+	VND_VclFile(t->v, name, vcl);
 	VND_Start(t->v);
 	t->cl = VND_Connect(t->v);
-	free(path);
+	free(vcl);
 	free(text);
 }
 
-static void
-t_finish(struct t *t)
-{
-
-	CLIENT_Free(&t->cl);
-	VND_Stop(t->v);
-	VND_Free(&t->v);
-	ORIGIN_Free(&t->o);
-}
-
 static struct hx_msg *
-t_get(struct t *t, const char *method, const char *url, const char *hdrs)
+t_get(struct hx_vcl *t, const char *method, const char *url, const char *hdrs)
 {
 
 	return (CLIENT_Fetch(t->cl, method, url, hdrs, HX_T_SLOW));
 }
 
-static void
-hdr_is(const struct hx_msg *m, const char *name, const char *want)
-{
-	const char *v = HX_Header(m, name);
-
-	ck_assert_msg(v != NULL && !strcmp(v, want),
-	    "%s: expected \"%s\", got \"%s\"", name, want,
-	    v == NULL ? "(none)" : v);
-}
-
 START_TEST(issue_0012_headers_url_regsub)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tset req.http.X-Vcl = \"recv\";\n"
 	    "\tset req.url = regsub(req.url, \"^/old/(\\w+)/(\\w+)\","
@@ -159,30 +98,30 @@ START_TEST(issue_0012_headers_url_regsub)
 	    "}\n");
 	m = t_get(&t, "GET", "/old/a/b", "Host: www.example.com\r\n");
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Url", "/new/b/a");
-	hdr_is(m, "X-Seen-Host", "example.com");
-	hdr_is(m, "X-Beresp", "br 200");
+	HX_HeaderIs(m, "X-Url", "/new/b/a");
+	HX_HeaderIs(m, "X-Seen-Host", "example.com");
+	HX_HeaderIs(m, "X-Beresp", "br 200");
 	ck_assert_ptr_null(HX_Header(m, "X-Seen-Vcl"));
-	hdr_is(m, "X-All", "a+b+c");
-	hdr_is(m, "X-Hits", "0");
-	hdr_is(m, "X-Status", "201");
+	HX_HeaderIs(m, "X-All", "a+b+c");
+	HX_HeaderIs(m, "X-Hits", "0");
+	HX_HeaderIs(m, "X-Status", "201");
 	ck_assert_ptr_null(HX_Header(m, "Via"));
 	HX_MsgFree(&m);
 	/* The rewritten URL is the key: a hit. */
 	m = t_get(&t, "GET", "/old/a/b", "Host: www.example.com\r\n");
-	hdr_is(m, "X-Hits", "1");
+	HX_HeaderIs(m, "X-Hits", "1");
 	ck_assert_str_eq((const char *)m->body, "n=1");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_synth_custom)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tif (req.url == \"/teapot\") {\n"
 	    "\t\treturn (synth(418, \"Short and stout\"));\n"
@@ -208,29 +147,29 @@ START_TEST(issue_0012_synth_custom)
 	    "}\n");
 	m = t_get(&t, "GET", "/teapot", NULL);
 	ck_assert_int_eq(m->status, 418);
-	hdr_is(m, "X-Reason", "Short and stout");
-	hdr_is(m, "Content-Type", "text/plain");
+	HX_HeaderIs(m, "X-Reason", "Short and stout");
+	HX_HeaderIs(m, "Content-Type", "text/plain");
 	ck_assert_str_eq((const char *)m->body, "I am 418.");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/body", NULL);
 	ck_assert_str_eq(m->body, "replaced HTTP/1");
-	hdr_is(m, "X-Sess", "true");
+	HX_HeaderIs(m, "X-Sess", "true");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/moved/x", NULL);
 	ck_assert_int_eq(m->status, 301);
-	hdr_is(m, "Location", "https://example.com/moved/x");
+	HX_HeaderIs(m, "Location", "https://example.com/moved/x");
 	HX_MsgFree(&m);
 	ck_assert_uint_eq(ORIGIN_NReq(t.o), 0);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_acl_and_pass_pipe)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "acl local { \"127.0.0.0\"/8; !\"127.0.0.2\"; \"::1\"; }\n"
 	    "acl other { \"192.0.2.0\"/24; }\n"
 	    "sub vcl_recv {\n"
@@ -244,22 +183,22 @@ START_TEST(issue_0012_acl_and_pass_pipe)
 	    "}\n");
 	m = t_get(&t, "GET", "/pass", NULL);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Client", "127.0.0.1");
-	hdr_is(m, "X-Port", "true");
+	HX_HeaderIs(m, "X-Client", "127.0.0.1");
+	HX_HeaderIs(m, "X-Port", "true");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/pass", NULL);
 	ck_assert_str_eq((const char *)m->body, "n=2");	/* not cached */
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_restart_and_hash_data)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tif (req.restarts > 0) { set req.url = \"/second\"; }\n"
 	    "}\n"
@@ -274,8 +213,8 @@ START_TEST(issue_0012_restart_and_hash_data)
 	    "}\n");
 	m = t_get(&t, "GET", "/restart", NULL);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Url", "/second");
-	hdr_is(m, "X-Restarts", "1");
+	HX_HeaderIs(m, "X-Url", "/second");
+	HX_HeaderIs(m, "X-Restarts", "1");
 	HX_MsgFree(&m);
 	/* hash_data(req.http.X-Lang): one object per language. */
 	m = t_get(&t, "GET", "/l", "X-Lang: en\r\n");
@@ -287,16 +226,16 @@ START_TEST(issue_0012_restart_and_hash_data)
 	m = t_get(&t, "GET", "/l", "X-Lang: en\r\n");
 	ck_assert_str_eq((const char *)m->body, "n=3");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_pass_duration_and_purge)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tif (req.method == \"PURGE\") { return (purge); }\n"
 	    "}\n"
@@ -322,16 +261,16 @@ START_TEST(issue_0012_pass_duration_and_purge)
 	m = t_get(&t, "GET", "/p", NULL);
 	ck_assert_str_eq((const char *)m->body, "n=4");	/* purged */
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_std)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv { return (synth(200)); }\n"
 	    "sub vcl_synth {\n"
 	    "\tset resp.http.X-Lower = std.tolower(\"AbC\" + 1);\n"
@@ -349,7 +288,8 @@ START_TEST(issue_0012_std)
 	    "\tset resp.http.X-Port = std.port(std.ip(\"192.0.2.7\", p = \"81\"));\n"
 	    "\tif (std.random(1, 2) >= 1) { set resp.http.X-Rnd = \"ok\"; }\n"
 	    "\tset resp.http.X-T2I = std.time2integer(std.real2time(5.5, now), 0);\n"
-	    "\tset resp.http.X-Time = std.time(\"Sun, 06 Nov 1994 08:49:37 GMT\", now);\n"
+	    "\tset resp.http.X-Time =\n"
+	    "\t    std.time(\"Sun, 06 Nov 1994 08:49:37 GMT\", now);\n"
 	    "\tset resp.http.X-Healthy = std.healthy(default);\n"
 	    "\tstd.log(\"logged\");\n"
 	    "\tstd.timestamp(\"vcl\");\n"
@@ -358,34 +298,34 @@ START_TEST(issue_0012_std)
 	    "}\n");
 	m = t_get(&t, "GET", "/", NULL);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Lower", "abc1");
-	hdr_is(m, "X-Upper", "ABC");
-	hdr_is(m, "X-Int", "42");
-	hdr_is(m, "X-Int-Bad", "7");
-	hdr_is(m, "X-Real", "1.500");
-	hdr_is(m, "X-Dur", "60.000");
-	hdr_is(m, "X-Bytes", "1024B");
-	hdr_is(m, "X-Sort", "/a?a=1&b=2&c=3");
-	hdr_is(m, "X-Strstr", "world");
-	hdr_is(m, "X-Ip", "192.0.2.7");
-	hdr_is(m, "X-Ip-Bad", "::1");
-	hdr_is(m, "X-Port", "81");
-	hdr_is(m, "X-Rnd", "ok");
-	hdr_is(m, "X-T2I", "5");
-	hdr_is(m, "X-Time", "Sun, 06 Nov 1994 08:49:37 GMT");
-	hdr_is(m, "X-Healthy", "true");
+	HX_HeaderIs(m, "X-Lower", "abc1");
+	HX_HeaderIs(m, "X-Upper", "ABC");
+	HX_HeaderIs(m, "X-Int", "42");
+	HX_HeaderIs(m, "X-Int-Bad", "7");
+	HX_HeaderIs(m, "X-Real", "1.500");
+	HX_HeaderIs(m, "X-Dur", "60.000");
+	HX_HeaderIs(m, "X-Bytes", "1024B");
+	HX_HeaderIs(m, "X-Sort", "/a?a=1&b=2&c=3");
+	HX_HeaderIs(m, "X-Strstr", "world");
+	HX_HeaderIs(m, "X-Ip", "192.0.2.7");
+	HX_HeaderIs(m, "X-Ip-Bad", "::1");
+	HX_HeaderIs(m, "X-Port", "81");
+	HX_HeaderIs(m, "X-Rnd", "ok");
+	HX_HeaderIs(m, "X-T2I", "5");
+	HX_HeaderIs(m, "X-Time", "Sun, 06 Nov 1994 08:49:37 GMT");
+	HX_HeaderIs(m, "X-Healthy", "true");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 /* A backend name that does not resolve: sick, 503, not a load failure. */
 START_TEST(issue_0012_unresolvable_backend_is_sick)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "backend ghost { .host = \"no-such-host.invalid\"; }\n"
 	    "sub vcl_recv {\n"
 	    "\tif (req.url == \"/ghost\") { set req.backend_hint = ghost; }\n"
@@ -397,13 +337,13 @@ START_TEST(issue_0012_unresolvable_backend_is_sick)
 	ck_assert_int_eq(m->status, 200);
 	HX_MsgFree(&m);
 	ck_assert_uint_ge(VND_Counter(t.v, "MAIN.backend_fail"), 1);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_include_and_vcl_init)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 	char *path;
 	FILE *f;
@@ -434,32 +374,32 @@ START_TEST(issue_0012_include_and_vcl_init)
 	t.cl = VND_Connect(t.v);
 	free(path);
 	m = t_get(&t, "GET", "/", NULL);
-	hdr_is(m, "X-Inc", "yes");
+	HX_HeaderIs(m, "X-Inc", "yes");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_example_host_normalize)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
 	t_start_example(&t, "host-normalize.vcl");
 	m = t_get(&t, "GET", "/", "Host: WWW.Example.com:80\r\n");
-	hdr_is(m, "X-Seen-Host", "example.com");
+	HX_HeaderIs(m, "X-Seen-Host", "example.com");
 	ck_assert_str_eq(m->body, "n=1");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/", "Host: example.com\r\n");
 	ck_assert_str_eq(m->body, "n=1");		/* the same object */
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_example_images)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
 	t_start_example(&t, "images.vcl");
@@ -477,47 +417,47 @@ START_TEST(issue_0012_example_images)
 	m = t_get(&t, "GET", "/page", "Cookie: s=1\r\n");
 	ck_assert_str_eq(m->body, "n=3");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_example_x_hit)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
 	t_start_example(&t, "x-hit.vcl");
 	m = t_get(&t, "GET", "/", NULL);
-	hdr_is(m, "X-Hit", "0");
+	HX_HeaderIs(m, "X-Hit", "0");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/", NULL);
-	hdr_is(m, "X-Hit", "1");
+	HX_HeaderIs(m, "X-Hit", "1");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 /* The wrong way shows its bug: the header is stored with the object. */
 START_TEST(issue_0012_example_x_hit_wrong)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
 	t_start_example(&t, "x-hit-wrong.vcl");
 	m = t_get(&t, "GET", "/", NULL);
-	hdr_is(m, "X-Hit", "0");
+	HX_HeaderIs(m, "X-Hit", "0");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/", NULL);
 	ck_assert_str_eq(m->body, "n=1");		/* a hit ... */
-	hdr_is(m, "X-Hit", "0");			/* ... saying 0 */
+	HX_HeaderIs(m, "X-Hit", "0");			/* ... saying 0 */
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_example_cache_everything)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
 	t_start_example(&t, "cache-everything.vcl");
@@ -527,13 +467,13 @@ START_TEST(issue_0012_example_cache_everything)
 	m = t_get(&t, "GET", "/cookie", "Cookie: a=2\r\n");
 	ck_assert_str_eq(m->body, "n=1");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_example_security_filter)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
 	t_start_example(&t, "security-filter.vcl");
@@ -548,43 +488,43 @@ START_TEST(issue_0012_example_security_filter)
 	ck_assert_int_eq(m->status, 200);
 	HX_MsgFree(&m);
 	ck_assert_uint_eq(ORIGIN_NReq(t.o), 1);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_example_multi_site)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
 	t_start_example(&t, "multi-site.vcl");
 	m = t_get(&t, "GET", "/p?b=2&utm_source=x&a=1&fbclid=z",
 	    "Host: shop.example.com\r\n");
-	hdr_is(m, "X-Url", "/p?a=1&b=2");
+	HX_HeaderIs(m, "X-Url", "/p?a=1&b=2");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/index.html", "Host: shop.example.com\r\n");
-	hdr_is(m, "X-Url", "/");
+	HX_HeaderIs(m, "X-Url", "/");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/article.php?id=42&x=1",
 	    "Host: news.example.com\r\n");
-	hdr_is(m, "X-Url", "/a/42");
+	HX_HeaderIs(m, "X-Url", "/a/42");
 	HX_MsgFree(&m);
 	m = t_get(&t, "GET", "/shoes", "Host: www.example.com\r\n"
 	    "User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)\r\n");
 	ck_assert_int_eq(m->status, 302);
-	hdr_is(m, "Location", "https://m.example.com/shoes");
+	HX_HeaderIs(m, "Location", "https://m.example.com/shoes");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 /* VCL 4.0's return (fetch) in vcl_hit refreshes the object. */
 START_TEST(issue_0012_hit_return_fetch_refreshes)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_hit {\n"
 	    "\tif (req.http.X-Refresh) { return (fetch); }\n"
 	    "}\n");
@@ -598,7 +538,7 @@ START_TEST(issue_0012_hit_return_fetch_refreshes)
 	m = t_get(&t, "GET", "/r", NULL);
 	ck_assert_str_eq(m->body, "n=2");		/* ... and stored */
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 

@@ -38,64 +38,13 @@ o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	(void)ORIGIN_Respond(oc, 200, hdrs, body, -1);
 }
 
-struct t {
-	struct origin	*o;
-	struct vnd	*v;
-	struct client	*cl;
-};
-
-static void
-t_start(struct t *t, const char *vcl)
-{
-	char *path, *text;
-	FILE *f;
-
-	o_count = 0;
-	t->o = ORIGIN_New(o_handler, NULL);
-	t->v = VND_New();
-	ck_assert_int_gt(asprintf(&path, "%s/t.vcl", VND_Dir(t->v)), 0);
-	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nimport std;\n"
-	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n%s",
-	    ORIGIN_Port(t->o), vcl), 0);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_ge(fputs(text, f), 0);
-	ck_assert_int_eq(fclose(f), 0);
-	VND_Arg(t->v, "-f");
-	VND_Arg(t->v, path);
-	VND_Start(t->v);
-	t->cl = VND_Connect(t->v);
-	free(path);
-	free(text);
-}
-
-static void
-t_finish(struct t *t)
-{
-
-	CLIENT_Free(&t->cl);
-	VND_Stop(t->v);
-	VND_Free(&t->v);
-	ORIGIN_Free(&t->o);
-}
-
-static void
-hdr_is(const struct hx_msg *m, const char *name, const char *want)
-{
-	const char *v = HX_Header(m, name);
-
-	ck_assert_msg(v != NULL && !strcmp(v, want),
-	    "%s: expected \"%s\", got \"%s\"", name, want,
-	    v == NULL ? "(none)" : v);
-}
-
 /* vcl_pipe reads and sets the backend request before it is sent. */
 START_TEST(issue_0012_pipe_sets_bereq)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tif (req.http.Upgrade) { return (pipe); }\n"
 	    "}\n"
@@ -108,10 +57,10 @@ START_TEST(issue_0012_pipe_sets_bereq)
 	m = CLIENT_Fetch(t.cl, "GET", "/ws", "Upgrade: websocket\r\n"
 	    "Connection: close\r\n", HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Seen-Vcl", "pipe GET /ws websocket");
-	hdr_is(m, "X-Url", "/piped/ws");
+	HX_HeaderIs(m, "X-Seen-Vcl", "pipe GET /ws websocket");
+	HX_HeaderIs(m, "X-Url", "/piped/ws");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
@@ -122,10 +71,10 @@ END_TEST
  */
 START_TEST(issue_0012_writable_variables)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tset req.url = req.url + \"?r=1\";\n"
 	    "\tif (req.method == \"POST\") { set req.method = \"GET\"; }\n"
@@ -173,20 +122,20 @@ START_TEST(issue_0012_writable_variables)
 	ck_assert_int_eq(m->status, 202);
 	/* A new status brings its own reason, as in Varnish. */
 	ck_assert_str_eq(m->reason, "Seen Accepted");
-	hdr_is(m, "X-Be-Reason", "Made");
-	hdr_is(m, "X-Method", "GET");
-	hdr_is(m, "X-Url", "/a?r=1&b=2");
-	hdr_is(m, "X-Seen-Vcl", "recv fetch");
-	hdr_is(m, "X-Ttl", "50.000");
-	hdr_is(m, "X-Backend", "default");
-	hdr_is(m, "X-Identity", "me");
-	hdr_is(m, "X-Obj-Ttl", "true");
-	hdr_is(m, "X-Hits", "0");
+	HX_HeaderIs(m, "X-Be-Reason", "Made");
+	HX_HeaderIs(m, "X-Method", "GET");
+	HX_HeaderIs(m, "X-Url", "/a?r=1&b=2");
+	HX_HeaderIs(m, "X-Seen-Vcl", "recv fetch");
+	HX_HeaderIs(m, "X-Ttl", "50.000");
+	HX_HeaderIs(m, "X-Backend", "default");
+	HX_HeaderIs(m, "X-Identity", "me");
+	HX_HeaderIs(m, "X-Obj-Ttl", "true");
+	HX_HeaderIs(m, "X-Hits", "0");
 	HX_MsgFree(&m);
 	/* Stored with its new status: a hit. */
 	m = CLIENT_Fetch(t.cl, "GET", "/a", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 202);
-	hdr_is(m, "X-Hits", "1");
+	HX_HeaderIs(m, "X-Hits", "1");
 	ck_assert_str_eq((const char *)m->body, "n=1");
 	HX_MsgFree(&m);
 	/* hash_always_miss fetches anew each time, and stores it. */
@@ -203,17 +152,17 @@ START_TEST(issue_0012_writable_variables)
 	m = CLIENT_Fetch(t.cl, "GET", "/uncacheable", NULL, HX_T_SLOW);
 	ck_assert_str_eq((const char *)m->body, "n=5");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 /* In vcl_synth and vcl_backend_error: status, reason, headers, body. */
 START_TEST(issue_0012_synth_and_backend_error_variables)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "backend down { .host = \"127.0.0.1\"; .port = \"1\"; }\n"
 	    "sub vcl_recv {\n"
 	    "\tif (req.url == \"/down\") {\n"
@@ -243,21 +192,21 @@ START_TEST(issue_0012_synth_and_backend_error_variables)
 	m = CLIENT_Fetch(t.cl, "GET", "/x", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 299);
 	ck_assert_str_eq(m->reason, "Fine");
-	hdr_is(m, "X-Synth", "/x");
-	hdr_is(m, "X-Ip", "192.0.2.9");	/* a constant IP fallback */
+	HX_HeaderIs(m, "X-Synth", "/x");
+	HX_HeaderIs(m, "X-Ip", "192.0.2.9");	/* a constant IP fallback */
 	ck_assert_str_eq((const char *)m->body, "synth for /x");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/x", "X-Real-IP: 10.1.2.3\r\n",
 	    HX_T_SLOW);
-	hdr_is(m, "X-Ip", "10.1.2.3");
+	HX_HeaderIs(m, "X-Ip", "10.1.2.3");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/down", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 502);
 	ck_assert_str_eq(m->reason, "Origin Away");
-	hdr_is(m, "X-Error", "be /down");
+	HX_HeaderIs(m, "X-Error", "be /down");
 	ck_assert_str_eq((const char *)m->body, "down: Origin Away");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
@@ -269,10 +218,10 @@ END_TEST
  */
 START_TEST(issue_0012_remaining_actions)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_init { return (ok); }\n"
 	    "sub vcl_recv {\n"
 	    "\tif (req.url ~ \"^/pass\") { return (pass); }\n"
@@ -308,7 +257,7 @@ START_TEST(issue_0012_remaining_actions)
 	    "sub vcl_deliver { return (deliver); }\n");
 	m = CLIENT_Fetch(t.cl, "GET", "/a", NULL, HX_T_SLOW);
 	ck_assert_str_eq((const char *)m->body, "n=1");
-	hdr_is(m, "X-Retries", "0");
+	HX_HeaderIs(m, "X-Retries", "0");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/a", NULL, HX_T_SLOW);
 	ck_assert_str_eq((const char *)m->body, "n=1");	/* lookup: hit */
@@ -322,32 +271,32 @@ START_TEST(issue_0012_remaining_actions)
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/retry", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Retries", "1");
+	HX_HeaderIs(m, "X-Retries", "1");
 	/* fetched twice */
 	ck_assert_str_eq((const char *)m->body, "n=5");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/error", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 503);
-	hdr_is(m, "X-Be-Error", "/error");
+	HX_HeaderIs(m, "X-Be-Error", "/error");
 	HX_MsgFree(&m);
 	/* error(status, reason) starts vcl_backend_error there. */
 	m = CLIENT_Fetch(t.cl, "GET", "/teapot", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 418);
 	ck_assert_str_eq(m->reason, "Short and stout");
-	hdr_is(m, "X-Be-Error", "/teapot");
+	HX_HeaderIs(m, "X-Be-Error", "/teapot");
 	HX_MsgFree(&m);
 	ck_assert_uint_eq(__atomic_load_n(&o_count, __ATOMIC_RELAXED), 5);
 	m = CLIENT_Fetch(t.cl, "GET", "/refused", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 502);
 	ck_assert_str_eq(m->reason, "Bad Gateway");
-	hdr_is(m, "X-Be-Error", "/refused");
+	HX_HeaderIs(m, "X-Be-Error", "/refused");
 	HX_MsgFree(&m);
 	ck_assert_uint_eq(__atomic_load_n(&o_count, __ATOMIC_RELAXED), 6);
 	m = CLIENT_Fetch(t.cl, "GET", "/abandon", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 503);
 	ck_assert_ptr_null(HX_Header(m, "X-Be-Error"));
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
@@ -399,7 +348,7 @@ END_TEST
 /* The std functions the other VCL tests do not call. */
 START_TEST(issue_0012_std_remaining)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 	char *vcl, *file;
 	FILE *f;
@@ -443,7 +392,7 @@ START_TEST(issue_0012_std_remaining)
 	    "\tset resp.http.X-Ban-Bad = std.ban(\"no such ban\");\n"
 	    "\tset resp.http.X-Ban-Error = std.ban_error() != \"\";\n"
 	    "}\n", file, file, file), 0);
-	t_start(&t, vcl);
+	HXV_Start(&t, o_handler, vcl);
 	m = CLIENT_Fetch(t.cl, "GET", "/rollback",
 	    "X-Multi: a\r\nX-Multi: b\r\n", HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
@@ -451,22 +400,22 @@ START_TEST(issue_0012_std_remaining)
 	 * std.rollback() is a stub that logs VCL_Error for now, so the
 	 * change stays; when rollback exists this must say "/rollback".
 	 */
-	hdr_is(m, "X-Url", "/changed");
-	hdr_is(m, "X-Seen-Vcl", "a|b");		/* collected */
+	HX_HeaderIs(m, "X-Url", "/changed");
+	HX_HeaderIs(m, "X-Seen-Vcl", "a|b");		/* collected */
 	/* Also a stub for now (bodies are streamed, not kept): false. */
-	hdr_is(m, "X-Body", "false");
-	hdr_is(m, "X-Round", "3.000");
-	hdr_is(m, "X-R2i", "-2");
-	hdr_is(m, "X-T2r", "5.000");
-	hdr_is(m, "X-Exists", "true");
-	hdr_is(m, "X-Read", "from a file");
-	hdr_is(m, "X-Env", "unset");
+	HX_HeaderIs(m, "X-Body", "false");
+	HX_HeaderIs(m, "X-Round", "3.000");
+	HX_HeaderIs(m, "X-R2i", "-2");
+	HX_HeaderIs(m, "X-T2r", "5.000");
+	HX_HeaderIs(m, "X-Exists", "true");
+	HX_HeaderIs(m, "X-Read", "from a file");
+	HX_HeaderIs(m, "X-Env", "unset");
 	/* No bans yet (they come with the admin CLI): false, and why. */
-	hdr_is(m, "X-Ban", "false");
-	hdr_is(m, "X-Ban-Bad", "false");
-	hdr_is(m, "X-Ban-Error", "true");
+	HX_HeaderIs(m, "X-Ban", "false");
+	HX_HeaderIs(m, "X-Ban-Bad", "false");
+	HX_HeaderIs(m, "X-Ban-Error", "true");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 	(void)unlink(file);
 	free(file);
 	free(vcl);

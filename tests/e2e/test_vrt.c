@@ -32,64 +32,12 @@ o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	    body, -1);
 }
 
-struct t {
-	struct origin	*o;
-	struct vnd	*v;
-	struct client	*cl;
-};
-
-static void
-t_start(struct t *t, const char *vcl)
-{
-	char *path, *text;
-	FILE *f;
-
-	o_count = 0;
-	t->o = ORIGIN_New(o_handler, NULL);
-	t->v = VND_New();
-	ck_assert_int_gt(asprintf(&path, "%s/t.vcl", VND_Dir(t->v)), 0);
-	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nimport std;\n"
-	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n%s",
-	    ORIGIN_Port(t->o), vcl), 0);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_ge(fputs(text, f), 0);
-	ck_assert_int_eq(fclose(f), 0);
-	VND_Arg(t->v, "-f");
-	VND_Arg(t->v, path);
-	VND_Param(t->v, "vcc_err_unref", "off");
-	VND_Start(t->v);
-	t->cl = VND_Connect(t->v);
-	free(path);
-	free(text);
-}
-
-static void
-t_finish(struct t *t)
-{
-
-	CLIENT_Free(&t->cl);
-	VND_Stop(t->v);
-	VND_Free(&t->v);
-	ORIGIN_Free(&t->o);
-}
-
-static void
-hdr_is(const struct hx_msg *m, const char *name, const char *want)
-{
-	const char *v = HX_Header(m, name);
-
-	ck_assert_msg(v != NULL && !strcmp(v, want),
-	    "%s: expected \"%s\", got \"%s\"", name, want,
-	    v == NULL ? "(none)" : v);
-}
-
 START_TEST(issue_0012_client_side_variables)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tset req.http.X-In-Method = req.method;\n"
 	    "\treturn (synth(200));\n"
@@ -120,33 +68,33 @@ START_TEST(issue_0012_client_side_variables)
 	    "}\n");
 	m = CLIENT_Fetch(t.cl, "GET", "/top?x=1", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Client", "127.0.0.1");
-	hdr_is(m, "X-Remote", "127.0.0.1");
-	hdr_is(m, "X-Server", "127.0.0.1");
-	hdr_is(m, "X-Local", "127.0.0.1");
-	hdr_is(m, "X-Identity", "127.0.0.1");
-	hdr_is(m, "X-Method", "GET");
-	hdr_is(m, "X-Proto", "HTTP/1.1");
-	hdr_is(m, "X-Restarts", "0");
-	hdr_is(m, "X-Transport", "HTTP/1");
-	hdr_is(m, "X-Req-Ttl", "-1.000");
-	hdr_is(m, "X-Top-Url", "/top?x=1");
-	hdr_is(m, "X-Hostname", "yes");
-	hdr_is(m, "X-Port", "yes");
-	hdr_is(m, "X-Empty", "-a-b-");
-	hdr_is(m, "X-Sub", "b/c:a");
-	hdr_is(m, "X-Status", "200");
+	HX_HeaderIs(m, "X-Client", "127.0.0.1");
+	HX_HeaderIs(m, "X-Remote", "127.0.0.1");
+	HX_HeaderIs(m, "X-Server", "127.0.0.1");
+	HX_HeaderIs(m, "X-Local", "127.0.0.1");
+	HX_HeaderIs(m, "X-Identity", "127.0.0.1");
+	HX_HeaderIs(m, "X-Method", "GET");
+	HX_HeaderIs(m, "X-Proto", "HTTP/1.1");
+	HX_HeaderIs(m, "X-Restarts", "0");
+	HX_HeaderIs(m, "X-Transport", "HTTP/1");
+	HX_HeaderIs(m, "X-Req-Ttl", "-1.000");
+	HX_HeaderIs(m, "X-Top-Url", "/top?x=1");
+	HX_HeaderIs(m, "X-Hostname", "yes");
+	HX_HeaderIs(m, "X-Port", "yes");
+	HX_HeaderIs(m, "X-Empty", "-a-b-");
+	HX_HeaderIs(m, "X-Sub", "b/c:a");
+	HX_HeaderIs(m, "X-Status", "200");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_fetch_and_object_variables)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_backend_response {\n"
 	    "\tset beresp.http.X-Be = beresp.backend.name;\n"
 	    "\tset beresp.http.X-Retries = bereq.retries;\n"
@@ -165,30 +113,30 @@ START_TEST(issue_0012_fetch_and_object_variables)
 	    "}\n");
 	m = CLIENT_Fetch(t.cl, "GET", "/o", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Be", "default");
-	hdr_is(m, "X-Retries", "0");
-	hdr_is(m, "X-Be-Status", "200");
-	hdr_is(m, "X-Uncacheable", "false");
-	hdr_is(m, "X-Ttl", "50.000");
+	HX_HeaderIs(m, "X-Be", "default");
+	HX_HeaderIs(m, "X-Retries", "0");
+	HX_HeaderIs(m, "X-Be-Status", "200");
+	HX_HeaderIs(m, "X-Uncacheable", "false");
+	HX_HeaderIs(m, "X-Ttl", "50.000");
 	/* No gzip yet: the set compiles (with a warning) and does nothing. */
-	hdr_is(m, "X-Gzip", "false");
-	hdr_is(m, "X-Hits", "0");
-	hdr_is(m, "X-Obj-Ttl", "ok");
+	HX_HeaderIs(m, "X-Gzip", "false");
+	HX_HeaderIs(m, "X-Hits", "0");
+	HX_HeaderIs(m, "X-Obj-Ttl", "ok");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/o", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Hits", "1");
+	HX_HeaderIs(m, "X-Hits", "1");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 START_TEST(issue_0012_acl_most_specific_entry)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "acl wide { \"127.0.0.0\"/8; !\"127.0.0.1\"; }\n"
 	    "acl narrow { !\"127.0.0.0\"/8; \"127.0.0.1\"/32; }\n"
 	    "sub vcl_recv { return (synth(200)); }\n"
@@ -199,20 +147,20 @@ START_TEST(issue_0012_acl_most_specific_entry)
 	    "}\n");
 	m = CLIENT_Fetch(t.cl, "GET", "/", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Wide", "false");
-	hdr_is(m, "X-Narrow", "true");
+	HX_HeaderIs(m, "X-Wide", "false");
+	HX_HeaderIs(m, "X-Narrow", "true");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 /* req.ttl and req.grace cap what a lookup accepts as a hit. */
 START_TEST(issue_0012_req_ttl_and_grace_cap_the_lookup)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tif (req.http.X-Fresh) {\n"
 	    "\t\tset req.ttl = 0s;\n"
@@ -227,32 +175,32 @@ START_TEST(issue_0012_req_ttl_and_grace_cap_the_lookup)
 	m = CLIENT_Fetch(t.cl, "GET", "/c", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
 	ck_assert_str_eq(m->body, "n=1");
-	hdr_is(m, "X-Ttl", "-1.000");
+	HX_HeaderIs(m, "X-Ttl", "-1.000");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/c", "X-Lax: 1\r\n", HX_T_SLOW);
 	ck_assert_str_eq(m->body, "n=1");
-	hdr_is(m, "X-Ttl", "3600.000");
+	HX_HeaderIs(m, "X-Ttl", "3600.000");
 	HX_MsgFree(&m);
 	/* A cap of 0: the 100 s object is too old, and no grace either. */
 	m = CLIENT_Fetch(t.cl, "GET", "/c", "X-Fresh: 1\r\n", HX_T_SLOW);
 	ck_assert_str_eq(m->body, "n=2");
-	hdr_is(m, "X-Ttl", "0.000");
+	HX_HeaderIs(m, "X-Ttl", "0.000");
 	HX_MsgFree(&m);
 	m = CLIENT_Fetch(t.cl, "GET", "/c", NULL, HX_T_SLOW);
 	ck_assert_str_eq(m->body, "n=2");
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 
 /* regsuball that cannot fit the workspace fails the request: 503. */
 START_TEST(issue_0012_regsuball_overflow_is_503)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 	char url[1100];
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tset req.http.X-Big = regsuball(req.url, \"a\",\n"
 	    "\t    \"0123456789012345678901234567890123456789"
@@ -265,7 +213,7 @@ START_TEST(issue_0012_regsuball_overflow_is_503)
 	m = CLIENT_Fetch(t.cl, "GET", url, NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 503);
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 

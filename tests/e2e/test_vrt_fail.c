@@ -25,63 +25,12 @@ o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	    "body", -1);
 }
 
-struct t {
-	struct origin	*o;
-	struct vnd	*v;
-	struct client	*cl;
-};
-
-static void
-t_start(struct t *t, const char *vcl)
-{
-	char *path, *text;
-	FILE *f;
-
-	t->o = ORIGIN_New(o_handler, NULL);
-	t->v = VND_New();
-	ck_assert_int_gt(asprintf(&path, "%s/t.vcl", VND_Dir(t->v)), 0);
-	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nimport std;\n"
-	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n%s",
-	    ORIGIN_Port(t->o), vcl), 0);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_ge(fputs(text, f), 0);
-	ck_assert_int_eq(fclose(f), 0);
-	VND_Arg(t->v, "-f");
-	VND_Arg(t->v, path);
-	VND_Param(t->v, "vcc_err_unref", "off");
-	VND_Start(t->v);
-	t->cl = VND_Connect(t->v);
-	free(path);
-	free(text);
-}
-
-static void
-t_finish(struct t *t)
-{
-
-	CLIENT_Free(&t->cl);
-	VND_Stop(t->v);
-	VND_Free(&t->v);
-	ORIGIN_Free(&t->o);
-}
-
-static void
-hdr_is(const struct hx_msg *m, const char *name, const char *want)
-{
-	const char *v = HX_Header(m, name);
-
-	ck_assert_msg(v != NULL && !strcmp(v, want),
-	    "%s: expected \"%s\", got \"%s\"", name, want,
-	    v == NULL ? "(none)" : v);
-}
-
 START_TEST(issue_0012_std_conversion_fallbacks)
 {
-	struct t t;
+	struct hx_vcl t;
 	struct hx_msg *m;
 
-	t_start(&t,
+	HXV_Start(&t, o_handler,
 	    "sub vcl_recv {\n"
 	    "\tif (req.url == \"/nofallback\") {\n"
 	    "\t\tset req.http.X-N = std.integer(req.http.X-Num);\n"
@@ -98,11 +47,11 @@ START_TEST(issue_0012_std_conversion_fallbacks)
 	    "}\n");
 	m = CLIENT_Fetch(t.cl, "GET", "/", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
-	hdr_is(m, "X-Int", "7");
-	hdr_is(m, "X-Dur", "90.000");
-	hdr_is(m, "X-Bytes", "10240B");
-	hdr_is(m, "X-Sort", "/q?a=1&b=2");
-	hdr_is(m, "X-Low", "mixed");
+	HX_HeaderIs(m, "X-Int", "7");
+	HX_HeaderIs(m, "X-Dur", "90.000");
+	HX_HeaderIs(m, "X-Bytes", "10240B");
+	HX_HeaderIs(m, "X-Sort", "/q?a=1&b=2");
+	HX_HeaderIs(m, "X-Low", "mixed");
 	HX_MsgFree(&m);
 	/* No fallback and nothing to convert: this request fails ... */
 	m = CLIENT_Fetch(t.cl, "GET", "/nofallback", NULL, HX_T_SLOW);
@@ -114,7 +63,7 @@ START_TEST(issue_0012_std_conversion_fallbacks)
 	m = CLIENT_Fetch(t.cl, "GET", "/", NULL, HX_T_SLOW);
 	ck_assert_int_eq(m->status, 200);
 	HX_MsgFree(&m);
-	t_finish(&t);
+	HXV_Finish(&t);
 }
 END_TEST
 

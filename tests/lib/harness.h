@@ -137,6 +137,8 @@ unsigned HX_HeaderCount(const struct hx_msg *, const char *name);
 int	HX_HeaderHasToken(const struct hx_msg *, const char *name,
 	    const char *token);
 void	HX_MsgFree(struct hx_msg **);
+/* Fail the test unless header name is there with exactly want. */
+void	HX_HeaderIs(const struct hx_msg *, const char *name, const char *want);
 /* Whether "Name: value\r\n" lines (a test's hdrs argument) have name. */
 int	HX_HasField(const char *hdrs, const char *name);
 
@@ -377,6 +379,21 @@ int	VND_ExecIn(struct vnd *, const char *cwd, int std, double timeout,
 	    ...);
 char	*VND_ExecOut(const struct vnd *);		/* caller frees */
 char	*VND_ExecErr(const struct vnd *);		/* caller frees */
+
+/*
+ * A veneerd running a VCL in front of a scripted origin, for the VCL
+ * tests: the VCL is "vcl 4.1; import std;", a backend default at the
+ * origin, then vcl_body; vcc_err_unref is off.  A client is connected.
+ */
+struct hx_vcl {
+	struct origin	*o;
+	struct vnd	*v;
+	struct client	*cl;
+};
+void	HXV_Start(struct hx_vcl *, origin_handler_f *, const char *vcl_body);
+void	HXV_Finish(struct hx_vcl *);
+/* Write text as DIR/name and give it to veneerd with -f. */
+void	VND_VclFile(struct vnd *, const char *name, const char *text);
 
 /* Counters: the MAIN Stat segment in WORKDIR/_.vsm_child, re-found and
  * re-mapped whenever the child's _.index changes (a restart). */

@@ -269,3 +269,13 @@ HX_MsgFree(struct hx_msg **mp)
 	m->magic = 0;
 	free(m);
 }
+
+void
+HX_HeaderIs(const struct hx_msg *m, const char *name, const char *want)
+{
+	const char *v = HX_Header(m, name);
+
+	ck_assert_msg(v != NULL && !strcmp(v, want),
+	    "%s: expected \"%s\", got \"%s\"", name, want,
+	    v == NULL ? "(none)" : v);
+}

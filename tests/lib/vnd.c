@@ -1060,3 +1060,51 @@ VND_Finish(struct vnd **vp, struct origin **op)
 	    "(see the log)");
 	ORIGIN_Free(op);
 }
+
+/*--------------------------------------------------------------------
+ * A VCL in front of a scripted origin.
+ */
+
+void
+VND_VclFile(struct vnd *v, const char *name, const char *text)
+{
+	char *path;
+	FILE *f;
+
+	assert(v != NULL && v->magic == VND_MAGIC);
+	ck_assert_int_gt(asprintf(&path, "%s/%s", VND_Dir(v), name), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(text, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	VND_Arg(v, "-f");
+	VND_Arg(v, path);
+	free(path);
+}
+
+void
+HXV_Start(struct hx_vcl *t, origin_handler_f *handler, const char *vcl)
+{
+	char *text;
+
+	t->o = ORIGIN_New(handler, NULL);
+	t->v = VND_New();
+	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nimport std;\n"
+	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n%s",
+	    ORIGIN_Port(t->o), vcl), 0);
+	VND_VclFile(t->v, "t.vcl", text);
+	free(text);
+	VND_Param(t->v, "vcc_err_unref", "off");
+	VND_Start(t->v);
+	t->cl = VND_Connect(t->v);
+}
+
+void
+HXV_Finish(struct hx_vcl *t)
+{
+
+	CLIENT_Free(&t->cl);
+	VND_Stop(t->v);
+	VND_Free(&t->v);
+	ORIGIN_Free(&t->o);
+}
