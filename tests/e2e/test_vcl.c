@@ -16,6 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "lib/harness.h"
 
@@ -542,6 +546,68 @@ START_TEST(issue_0012_hit_return_fetch_refreshes)
 }
 END_TEST
 
+/* A one-connection origin on a Unix socket: answers each request "uds". */
+static void *
+uds_origin(void *priv)
+{
+	static const char resp[] = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n"
+	    "Cache-Control: max-age=100\r\n\r\nuds";
+	char buf[4096];
+	int lfd = *(int *)priv, fd;
+	ssize_t n;
+
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0)
+		return (NULL);
+	while ((n = read(fd, buf, sizeof buf - 1)) > 0) {
+		buf[n] = '\0';
+		if (strstr(buf, "\r\n\r\n") == NULL)
+			continue;
+		if (write(fd, resp, strlen(resp)) != (ssize_t)strlen(resp))
+			break;
+	}
+	(void)close(fd);
+	return (NULL);
+}
+
+/* .path: a backend on a Unix domain socket. */
+START_TEST(issue_0012_unix_socket_backend)
+{
+	struct sockaddr_un sun;
+	struct hx_vcl t;
+	struct hx_msg *m;
+	pthread_t thr;
+	char *vcl;
+	int lfd;
+
+	t.v = VND_New();
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	(void)snprintf(sun.sun_path, sizeof sun.sun_path, "%s/be.sock",
+	    VND_Dir(t.v));
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sun, sizeof sun), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	ck_assert_int_eq(pthread_create(&thr, NULL, uds_origin, &lfd), 0);
+	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\n"
+	    "backend default { .path = \"%s\"; }\n", sun.sun_path), 0);
+	VND_VclFile(t.v, "uds.vcl", vcl);
+	free(vcl);
+	VND_Start(t.v);
+	t.cl = VND_Connect(t.v);
+	m = t_get(&t, "GET", "/u", NULL);
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_str_eq(m->body, "uds");
+	HX_MsgFree(&m);
+	CLIENT_Free(&t.cl);
+	VND_Stop(t.v);
+	VND_Free(&t.v);
+	ck_assert_int_eq(pthread_join(thr, NULL), 0);	/* it saw the close */
+	(void)close(lfd);
+}
+END_TEST
+
 static Suite *
 vcl_suite(void)
 {
@@ -560,6 +626,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0012_unresolvable_backend_is_sick);
 	tcase_add_test(tc, issue_0012_include_and_vcl_init);
 	tcase_add_test(tc, issue_0012_hit_return_fetch_refreshes);
+	tcase_add_test(tc, issue_0012_unix_socket_backend);
 	tcase_add_test(tc, issue_0012_example_host_normalize);
 	tcase_add_test(tc, issue_0012_example_images);
 	tcase_add_test(tc, issue_0012_example_x_hit);
