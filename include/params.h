@@ -260,4 +260,18 @@ PARAM(cc_command, STRING, "command", VENEER_CC_COMMAND, NULL, NULL, 0,
     "%% by %. It runs in the VCL's own directory in the workdir, where "
     "vrt.h is. Set it to use another compiler or other flags.")
 
+PARAM(vcc_optimize, BOOL, "bool", "on", NULL, NULL, 0,
+    "Let the VCL compiler make the VCL cheaper without changing what it "
+    "does: one lookup for a run of `==` tests on one field, a header or "
+    "regex match done once while its subject is unchanged, literal "
+    "alternations matched without backtracking, constants folded "
+    "(veneer-vcl(7), \"What the compiler optimises\"). Off compiles "
+    "each statement as written; for comparing, or if you suspect it.")
+PARAM(vcl_profile, BOOL, "bool", "off", NULL, NULL, 0,
+    "Count every VCL condition, sub call and method: how often it ran, "
+    "how often it was true and the time it took, published per loaded "
+    "VCL as the VCLP counters (veneerstat -f 'VCLP.*', and the cost view "
+    "of its screen). Costs about two clock reads per condition while on; "
+    "nothing measurable while off.")
+
 #undef PARAM

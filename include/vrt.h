@@ -18,6 +18,11 @@
  *        BODY; regexes, ACLs, type conversions; backends name their
  *        host (resolved at load, never at compile time) and may have
  *        a probe; module functions (include/vmod_std.h).
+ *   3.0  the optimising compiler and the profiler: VRT_re_init takes
+ *        flags (VRT_RE_MATCH_ONLY: a pattern only ever tested with ~,
+ *        which may be matched without PCRE2), VRT_lit_index (one lookup
+ *        for a chain of `==` tests), ctx->prof, vcl_conf's profile
+ *        points and the VRT_PROF_* macros (-p vcl_profile).
  */
 
 #ifndef VENEER_VRT_H
@@ -28,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VRT_MAJOR_VERSION	2U
+#define VRT_MAJOR_VERSION	3U
 #define VRT_MINOR_VERSION	0U
 
 struct busyobj;
@@ -45,6 +50,7 @@ struct vrt_ip;
 struct vrt_re;
 struct vrt_backend_probe;
 struct vrt_ctx;
+struct vrt_prof;
 struct strands;
 
 /* VCL's types as C sees them. */
@@ -160,6 +166,13 @@ struct vrt_ctx {
 	VCL_TIME		now;
 	void			*specific;
 	struct http		*http_obj;	/* 1.1: vcl_hit, vcl_deliver */
+	/*
+	 * 3.0: the running VCL's profile counters when -p vcl_profile is
+	 * on (or the VCL_time log record is unmasked), else NULL: what the
+	 * VRT_PROF_* macros test, so profiling off costs one predictable
+	 * branch per condition.
+	 */
+	struct vrt_prof		*prof;
 };
 
 #define VRT_CTX		const struct vrt_ctx *ctx
@@ -185,6 +198,9 @@ struct vcl_conf {
 	VCL_BACKEND		*default_director;
 #define VCL_MET(l, U, side, rets)	vcl_method_f *l##_method;
 #include "vcl_returns.h"
+	/* 3.0: what the profiler counts, see "Profiling" below. */
+	const struct vrt_prof_point *prof_points;
+	unsigned		nprof_points;
 };
 
 /* Backends ----------------------------------------------------------------*/
@@ -285,13 +301,47 @@ VCL_STRING VRT_BLOB_string(VRT_CTX, VCL_BLOB);
 /* Comparisons the compiler emits (2.0); NULL is the unset string. */
 int VRT_strcmp(const char *, const char *);	/* NULL != anything */
 
+/*
+ * 3.0: the constants one field is compared with (`req.http.host == "a"`,
+ * `... == "b"`, ...), hashed by the compiler: VRT_lit_index() returns the
+ * index i with VRT_strcmp(s, lits[i]) == 0, or -1 (s NULL or none), so a
+ * chain of such tests costs one lookup.  slot[] has nslot (a power of
+ * two) entries, each an index + 1 or 0 for empty, placed by
+ * VRT_lit_hash(lit) & (nslot - 1) with linear probing.
+ */
+struct vrt_littab {
+	unsigned		nlit;
+	const char * const	*lits;
+	const unsigned		*lens;
+	unsigned		nslot;
+	const unsigned short	*slot;
+};
+int VRT_lit_index(const char *s, const struct vrt_littab *);
+/* FNV-1a, 32 bits: the compiler's hash is the same function. */
+static inline unsigned
+VRT_lit_hash(const char *s, size_t *lenp)
+{
+	unsigned h = 2166136261U;
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p != '\0'; p++)
+		h = (h ^ *p) * 16777619U;
+	*lenp = (size_t)(p - (const unsigned char *)s);
+	return (h);
+}
+
 /* Regular expressions (2.0) -------------------------------------------*/
 
 /*
  * Compiled when the VCL loads (PCRE2, JIT where available); the
  * compiler has already checked the pattern.  where: "file:line:col".
+ * flags: VRT_RE_MATCH_ONLY when the VCL only ever tests the pattern with
+ * ~ and !~ (never regsub): the runtime may then match it another way
+ * that gives the same yes or no (a literal or a set of literals without
+ * PCRE2, `.*` at an unanchored end dropped).
  */
-int VRT_re_init(VRT_CTX, VCL_REGEX *, const char *pattern,
+#define VRT_RE_MATCH_ONLY	1U
+int VRT_re_init(VRT_CTX, VCL_REGEX *, const char *pattern, unsigned flags,
     const char *where);
 void VRT_re_fini(VCL_REGEX *);
 /* subject NULL matches as "". */
@@ -348,6 +398,56 @@ void VRT_ban_string(VRT_CTX, VCL_STRING);
 VCL_BYTES VRT_storage_free_space(VRT_CTX, const char *name);
 VCL_BYTES VRT_storage_used_space(VRT_CTX, const char *name);
 VCL_BOOL VRT_storage_happy(VRT_CTX, const char *name);
+
+/* Profiling (3.0): -p vcl_profile ------------------------------------*/
+
+/*
+ * The compiler numbers what it can count, in vcl_conf.prof_points:
+ * points 0 to VCL_MET__MAX - 1 are the methods (vcl_recv...) in enum
+ * vcl_method order, timed by the runtime around each method call; the
+ * others are each `if`/`elsif` condition and each `call`, in source
+ * order.  For each point the runtime counts evaluations (calls), how
+ * many were true (conditions only) and the nanoseconds spent (a
+ * condition's own evaluation; a call's or method's whole run, the subs
+ * it calls included).
+ */
+enum vrt_prof_kind {
+	VRT_PK_METHOD,
+	VRT_PK_COND,			/* if (...) or elsif (...) */
+	VRT_PK_CALL,			/* call sub; */
+};
+
+struct vrt_prof_point {
+	enum vrt_prof_kind	kind;
+	const char		*sub;		/* "vcl_recv", "mobile" */
+	const char		*file;		/* "/etc/veneer/site.vcl" */
+	unsigned		line;
+	unsigned		col;
+	const char		*text;		/* the condition, or "call x" */
+};
+
+/* A clock for the profile: nanoseconds, cheap (rdtsc where it can). */
+uint64_t VRT_prof_now(void);
+/* Count one evaluation of condition n that took from t0, true or not. */
+void VRT_prof_cond(VRT_CTX, unsigned n, uint64_t t0, int istrue);
+/* Count one call of point n (a call statement) that ran from t0. */
+void VRT_prof_call(VRT_CTX, unsigned n, uint64_t t0);
+
+/* What the compiler wraps conditions and calls in. */
+#define VRT_PROF_COND(ctx, n, e) __extension__ ({			\
+	uint64_t vrt_pt0_ = (ctx)->prof != NULL ? VRT_prof_now() : 0;	\
+	int vrt_pr_ = (e) ? 1 : 0;					\
+	if ((ctx)->prof != NULL)					\
+		VRT_prof_cond((ctx), (n), vrt_pt0_, vrt_pr_);		\
+	vrt_pr_;							\
+})
+#define VRT_PROF_CALL(ctx, n, e) __extension__ ({			\
+	uint64_t vrt_pt0_ = (ctx)->prof != NULL ? VRT_prof_now() : 0;	\
+	enum vcl_ret vrt_pr_ = (e);					\
+	if ((ctx)->prof != NULL)					\
+		VRT_prof_call((ctx), (n), vrt_pt0_);			\
+	vrt_pr_;							\
+})
 
 /* Variables (2.0): the accessors of include/vcl_vars.h ----------------*/
 

@@ -776,4 +776,6 @@ vrt_any_f * const VRT_exports[] = {
 	VRT_FN(VRT_acl_match), VRT_FN(VRT_hit_for_pass),
 	VRT_FN(VRT_ban_string), VRT_FN(VRT_storage_free_space),
 	VRT_FN(VRT_storage_used_space), VRT_FN(VRT_storage_happy),
+	VRT_FN(VRT_lit_index), VRT_FN(VRT_prof_now), VRT_FN(VRT_prof_cond),
+	VRT_FN(VRT_prof_call),
 };

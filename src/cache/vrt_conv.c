@@ -145,6 +145,26 @@ VRT_strcmp(const char *a, const char *b)
 	return (strcmp(a, b));
 }
 
+int
+VRT_lit_index(const char *s, const struct vrt_littab *t)
+{
+	size_t len;
+	unsigned h, i, n;
+
+	if (s == NULL || t->nslot == 0)
+		return (-1);
+	h = VRT_lit_hash(s, &len);
+	for (n = 0; n < t->nslot; n++) {
+		i = t->slot[(h + n) & (t->nslot - 1)];
+		if (i == 0)
+			return (-1);
+		i--;
+		if (t->lens[i] == len && !memcmp(t->lits[i], s, len))
+			return ((int)i);
+	}
+	return (-1);
+}
+
 /* Statements ------------------------------------------------------------*/
 
 void

@@ -44,7 +44,8 @@ vrt_re_matchdata(void)
 }
 
 int
-VRT_re_init(VRT_CTX, VCL_REGEX *rep, const char *pattern, const char *where)
+VRT_re_init(VRT_CTX, VCL_REGEX *rep, const char *pattern, unsigned flags,
+    const char *where)
 {
 	struct vrt_re *re;
 	PCRE2_UCHAR msg[128];
@@ -53,6 +54,7 @@ VRT_re_init(VRT_CTX, VCL_REGEX *rep, const char *pattern, const char *where)
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	assert(rep != NULL);
+	(void)flags;
 	*rep = NULL;
 	if (pattern == NULL) {
 		VRT_fail(ctx, "%s: regex: no pattern", where);

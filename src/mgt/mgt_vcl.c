@@ -101,6 +101,7 @@ MGT_VclCompile(const char *f_arg, const char *b_arg, int print_c)
 	opts.vcl_path = cache_param->vcl_path.s;
 	opts.err_unref = cache_param->vcc_err_unref;
 	opts.allow_inline_c = cache_param->vcc_allow_inline_c;
+	opts.optimize = cache_param->vcc_optimize;
 	if (b_arg != NULL)
 		src = mgt_vcl_b_source(b_arg);
 	else

@@ -16,6 +16,7 @@ struct vcc_opts {
 	unsigned	err_unref;	/* unused backend/sub/acl/probe: error */
 	unsigned	allow_inline_c;	/* C{ }C */
 	unsigned	no_builtin;	/* do not append builtin.vcl (tests) */
+	unsigned	optimize;	/* -p vcc_optimize */
 };
 
 /*

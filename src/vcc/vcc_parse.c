@@ -673,7 +673,7 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat)
 		vbuf_printf(tl, &P(tl)->decl, "static VCL_REGEX vgc_re_%u;\n",
 		    s->idx);
 		vbuf_printf(tl, &P(tl)->load, "\t\tif (VRT_re_init(ctx, "
-		    "&vgc_re_%u, %s, %s))\n\t\t\treturn (-1);\n",
+		    "&vgc_re_%u, %s, 0, %s))\n\t\t\treturn (-1);\n",
 		    s->idx, vcc_cstr(tl, pat), vcc_where(tl, t));
 		vbuf_printf(tl, &P(tl)->discard,
 		    "\t\tVRT_re_fini(&vgc_re_%u);\n", s->idx);

@@ -28,7 +28,7 @@
 #define BE	"vcl 4.1;\nimport std;\n" \
 		"backend default { .host = \"127.0.0.1\"; }\n"
 
-static struct vcc_opts opts = { "", 1, 0, 0 };
+static struct vcc_opts opts = { "", 1, 0, 0, 1 };
 
 /* Compile; returns 0/-1 and leaves the messages in *msgp (caller frees). */
 static int

@@ -36,7 +36,7 @@ re(const char *pattern)
 {
 	VCL_REGEX r;
 
-	ck_assert_int_eq(VRT_re_init(ctx, &r, pattern, "test:1:1"), 0);
+	ck_assert_int_eq(VRT_re_init(ctx, &r, pattern, 0, "test:1:1"), 0);
 	ck_assert_ptr_nonnull(r);
 	return (r);
 }
@@ -77,7 +77,7 @@ START_TEST(test_bad_pattern)
 {
 	VCL_REGEX r = (VCL_REGEX)1;
 
-	ck_assert_int_ne(VRT_re_init(ctx, &r, "(unclosed", "f.vcl:3:9"), 0);
+	ck_assert_int_ne(VRT_re_init(ctx, &r, "(unclosed", 0, "f.vcl:3:9"), 0);
 	ck_assert_ptr_null(r);
 	ck_assert(ctx->failed);
 }

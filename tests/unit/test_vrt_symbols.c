@@ -126,7 +126,8 @@ START_TEST(test_runtime)
 		"VRT_re_match", "VRT_regsub", "VRT_acl_init", "VRT_acl_fini",
 		"VRT_acl_match", "VRT_hit_for_pass", "VRT_ban_string",
 		"VRT_storage_free_space", "VRT_storage_used_space",
-		"VRT_storage_happy",
+		"VRT_storage_happy", "VRT_lit_index", "VRT_prof_now",
+		"VRT_prof_cond", "VRT_prof_call",
 	};
 	size_t i;
 
