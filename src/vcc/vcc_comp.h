@@ -65,6 +65,35 @@ struct vsym {
 	struct vsym		*next;
 };
 
+/* What the frame remembers (vcc_emit.c). */
+struct vlit {
+	const char		*s;
+	unsigned		idx;
+	struct vlit		*next;
+};
+
+struct vsubj {
+	const char		*key;		/* "HDR_REQ host", "var req.url" */
+	const char		*rdc;		/* C that reads it, or NULL */
+	unsigned		idx;
+	unsigned		nreads;		/* sites that read it */
+	unsigned		ncmps;		/* sites comparing with a constant */
+	struct vlit		*lits;
+	unsigned		nlits;
+	unsigned		vslot, kslot;	/* memo slots, ~0U: none */
+	struct vsubj		*next;
+};
+
+struct vrem {
+	struct vsubj		*subj;
+	const char		*pat;		/* the pattern */
+	const char		*re;		/* "vgc_re_3" (match-only) */
+	unsigned		idx;
+	unsigned		nmatch, nsub;	/* ~ sites, regsub() sites */
+	unsigned		slot;
+	struct vrem		*next;
+};
+
 /*
  * How deep blocks, parentheses, unary operators and calls may nest: the
  * parser recurses, and a VCL of 100000 '(' must be an error, not a
@@ -89,6 +118,12 @@ struct vparse {
 	unsigned		nanon;
 	const char		*mainname;
 	struct vsub		*cur;		/* being parsed */
+	struct vsubj		*subjs;
+	unsigned		nsubjs;
+	struct vrem		*rems;
+	unsigned		nrems;
+	struct vbuf		prof;		/* profile points' rows */
+	unsigned		nprof;
 };
 
 #define P(tl)	((struct vparse *)(tl)->p)
@@ -101,6 +136,7 @@ struct expr {
 	unsigned		constant;
 	const char		*lit;		/* constant STRING value */
 	const char		*hdr;		/* a header: its gethdr_s */
+	struct vsubj		*subj;		/* a value the frame may keep */
 	const struct token	*t0;
 };
 
@@ -119,6 +155,29 @@ const struct token *tk_next(struct vcc *tl);
 const struct token *tk_peek(const struct vcc *tl, unsigned n);
 char *tk_str(struct vcc *tl, const struct token *t);
 const char *vcc_where(struct vcc *tl, const struct token *t);
+
+/* vcc_emit.c */
+struct vsubj *OPT_SubjHdr(struct vcc *tl, const char *where,
+    const char *name, const char *rdc);
+struct vsubj *OPT_SubjVar(struct vcc *tl, const char *vname,
+    const char *rdc);
+char *OPT_Read(struct vcc *tl, struct vsubj *s);
+const char *OPT_Eq(struct vcc *tl, struct vsubj *s, const char *lit,
+    int neg);
+const char *OPT_Match(struct vcc *tl, struct vsubj *s, const char *pat,
+    const char *re, int neg);
+const char *OPT_Regsub(struct vcc *tl, struct vsubj *s, const char *pat,
+    const char *re, int all, const char *with);
+void OPT_WriteHdr(struct vcc *tl, struct vbuf *out, unsigned ind,
+    const char *where, const char *name);
+void OPT_WriteVar(struct vcc *tl, struct vbuf *out, unsigned ind,
+    const char *vname);
+void OPT_Clobber(struct vcc *tl, struct vbuf *out, unsigned ind);
+void OPT_EmitFrame(struct vcc *tl, struct vbuf *out);
+unsigned OPT_ProfPoint(struct vcc *tl, unsigned kind,
+    const char *sub, const struct token *a, const struct token *b);
+void OPT_EmitProf(struct vcc *tl, struct vbuf *out,
+    const char * const *meths, unsigned nmeths);
 
 /* vcc_decl.c */
 void parse_acl(struct vcc *tl);

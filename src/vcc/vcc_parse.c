@@ -634,15 +634,21 @@ var_flags(struct vcc *tl, const struct token *t, const struct vvar *v)
 		    "here, but see veneer-vcl(7) for today's", v->name);
 }
 
+/*
+ * The regex object for a pattern; match_only when it is tested with ~
+ * (never regsub) and the compiler may optimise: the runtime may then
+ * match it without PCRE2 (VRT_RE_MATCH_ONLY).
+ */
 static const char *
-regex_ref(struct vcc *tl, const struct token *t, const char *pat)
+regex_ref(struct vcc *tl, const struct token *t, const char *pat,
+    int match_only)
 {
 	pcre2_code *re;
 	PCRE2_SIZE off;
 	PCRE2_UCHAR msg[256];
 	struct token et;
 	struct vsym *s;
-	char buf[64];
+	char buf[64], *key;
 	int err;
 
 	re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &err,
@@ -663,18 +669,21 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat)
 		vcc_error(tl, &et, "bad regular expression: %s", (char *)msg);
 	}
 	pcre2_code_free(re);
-	s = sym_find(P(tl)->res, pat, strlen(pat));
+	match_only = match_only && tl->opts->optimize;
+	key = cat3(tl, match_only ? "~" : "s", pat, "");
+	s = sym_find(P(tl)->res, key, strlen(key));
 	if (s == NULL) {
 		s = vcc_alloc(tl, sizeof *s);
-		s->name = vcc_strdup(tl, pat);
+		s->name = key;
 		s->idx = P(tl)->nres++;
 		s->next = P(tl)->res;
 		P(tl)->res = s;
 		vbuf_printf(tl, &P(tl)->decl, "static VCL_REGEX vgc_re_%u;\n",
 		    s->idx);
 		vbuf_printf(tl, &P(tl)->load, "\t\tif (VRT_re_init(ctx, "
-		    "&vgc_re_%u, %s, 0, %s))\n\t\t\treturn (-1);\n",
-		    s->idx, vcc_cstr(tl, pat), vcc_where(tl, t));
+		    "&vgc_re_%u, %s, %s, %s))\n\t\t\treturn (-1);\n",
+		    s->idx, vcc_cstr(tl, pat), match_only ?
+		    "VRT_RE_MATCH_ONLY" : "0", vcc_where(tl, t));
 		vbuf_printf(tl, &P(tl)->discard,
 		    "\t\tVRT_re_fini(&vgc_re_%u);\n", s->idx);
 	}
@@ -819,10 +828,13 @@ parse_regsub(struct vcc *tl, int all, const struct token *t0)
 	subj = e_string1(tl, s);
 	tk_expect(tl, ",");
 	pat = parse_lit(tl, &rt);
-	re = regex_ref(tl, rt, pat);
+	re = regex_ref(tl, rt, pat, 0);
 	tk_expect(tl, ",");
 	w = parse_expr(tl);
 	tk_expect(tl, ")");
+	if (s->subj != NULL)
+		return (e_new(tl, V_STRING, t0, "%s", OPT_Regsub(tl, s->subj,
+		    pat, re, all, e_string1(tl, w))));
 	return (e_new(tl, V_STRING, t0, "VRT_regsub(ctx, %d, %s, %s, %s)",
 	    all, subj, re, e_string1(tl, w)));
 }
@@ -883,9 +895,13 @@ parse_var(struct vcc *tl, const struct token *t)
 	if (h != NULL) {
 		what = vcc_strndup(tl, t->b, (size_t)(t->e - t->b));
 		sub_check(tl, t, CK_READ, h->rd, what);
-		ref = hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl));
+		hn = vcc_strndup(tl, hn, hl);
+		ref = hdr_ref(tl, h->where, hn);
 		e = e_new(tl, V_STRING, t, "VRT_GetHdr(ctx, %s)", ref);
 		e->hdr = ref;
+		e->subj = OPT_SubjHdr(tl, h->where, hn, e->c);
+		if (e->subj != NULL)
+			e->c = e->pcs[0] = OPT_Read(tl, e->subj);
 		return (e);
 	}
 	v = var_find(t);
@@ -894,7 +910,12 @@ parse_var(struct vcc *tl, const struct token *t)
 			vcc_error(tl, t, "%s cannot be read", v->name);
 		var_flags(tl, t, v);
 		sub_check(tl, t, CK_READ, v->rd, v->name);
-		return (e_new(tl, v->t, t, "VRT_r_%s(ctx)", v->cname));
+		e = e_new(tl, v->t, t, "VRT_r_%s(ctx)", v->cname);
+		if (v->t == V_STRING)
+			e->subj = OPT_SubjVar(tl, v->name, e->c);
+		if (e->subj != NULL)
+			e->c = e->pcs[0] = OPT_Read(tl, e->subj);
+		return (e);
 	}
 	if (!strncmp(name, "storage.", 8)) {
 		const char *dot = strrchr(name, '.');
@@ -1097,6 +1118,7 @@ parse_add(struct vcc *tl)
 			*e = *a;
 			e->constant = 0;
 			e->hdr = NULL;
+			e->subj = NULL;
 			e->npcs = a->npcs + b->npcs;
 			e->pcs = vcc_alloc(tl, sizeof *e->pcs *
 			    (e->npcs + 1));
@@ -1132,7 +1154,7 @@ parse_add(struct vcc *tl)
 static struct expr *
 parse_cmp(struct vcc *tl)
 {
-	struct expr *a, *b;
+	struct expr *a, *b, *eb;
 	const struct token *op, *rt;
 	const char *cop, *re, *pat;
 	struct vsym *acl;
@@ -1159,7 +1181,10 @@ parse_cmp(struct vcc *tl)
 			    "regular expression or an IP against an acl, "
 			    "not %s", vtype_a[a->t]);
 		pat = parse_lit(tl, &rt);
-		re = regex_ref(tl, rt, pat);
+		re = regex_ref(tl, rt, pat, 1);
+		if (a->subj != NULL)
+			return (e_new(tl, V_BOOL, op, "%s", OPT_Match(tl,
+			    a->subj, pat, re, neg)));
 		return (e_new(tl, V_BOOL, op, "(%sVRT_re_match(ctx, %s, %s))",
 		    neg ? "!" : "", e_string1(tl, a), re));
 	}
@@ -1173,6 +1198,16 @@ parse_cmp(struct vcc *tl)
 		if (a->t != b->t)
 			vcc_error(tl, op, "cannot compare %s with %s",
 			    vtype_a[a->t], vtype_a[b->t]);
+		if ((vcc_is(op, "==") || vcc_is(op, "!=")) &&
+		    b->subj != NULL && a->lit != NULL) {
+			eb = a;
+			a = b;
+			b = eb;
+		}
+		if ((vcc_is(op, "==") || vcc_is(op, "!=")) &&
+		    a->subj != NULL && b->lit != NULL && b->constant)
+			return (e_new(tl, V_BOOL, op, "%s", OPT_Eq(tl,
+			    a->subj, b->lit, vcc_is(op, "!="))));
 		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(%s, %s) %s 0)",
 		    e_string1(tl, a), e_string1(tl, b), cop));
 	}
@@ -1310,6 +1345,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 			vcc_error(tl, op, "a header takes = or +=");
 		emit(tl, out, ind, "VRT_SetHdr(ctx, %s, %s);\n", ref,
 		    e_strands(tl, e));
+		OPT_WriteHdr(tl, out, ind, h->where, vcc_strndup(tl, hn, hl));
 		emit_failcheck(tl, out, ind);
 		return;
 	}
@@ -1357,6 +1393,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	} else
 		vcc_error(tl, op, "%s cannot be used with %s",
 		    tk_str(tl, op), vtype_a[v->t]);
+	OPT_WriteVar(tl, out, ind, v->name);
 	emit_failcheck(tl, out, ind);
 }
 
@@ -1376,8 +1413,10 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 		if (h->un == VM_NONE)
 			vcc_error(tl, t, "%s cannot be unset", what);
 		sub_check(tl, t, CK_UNSET, h->un, what);
+		hn = vcc_strndup(tl, hn, hl);
 		emit(tl, out, ind, "VRT_UnsetHdr(ctx, %s);\n",
-		    hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl)));
+		    hdr_ref(tl, h->where, hn));
+		OPT_WriteHdr(tl, out, ind, h->where, hn);
 		return;
 	}
 	v = var_find(t);
@@ -1392,6 +1431,7 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 	var_flags(tl, t, v);
 	sub_check(tl, t, CK_UNSET, v->un, v->name);
 	emit(tl, out, ind, "VRT_u_%s(ctx);\n", v->cname);
+	OPT_WriteVar(tl, out, ind, v->name);
 }
 
 static int
@@ -1510,6 +1550,7 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 			    "it with -p vcc_allow_inline_c=on");
 		tl->pos++;
 		emit(tl, out, ind, "%s\n", t->dec);
+		OPT_Clobber(tl, out, ind);
 		return;
 	}
 	if (vcc_is(t, "{")) {
@@ -1564,24 +1605,29 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		s->calls[s->ncalls].t = n;
 		s->ncalls++;
 		emit(tl, out, ind, "{\n");
-		emit(tl, out, ind + 1, "enum vcl_ret r = vgc_sub_%u(ctx);\n",
-		    to->idx);
+		emit(tl, out, ind + 1, "enum vcl_ret r = VRT_PROF_CALL(ctx, %u, "
+		    "vgc_sub_%u(ctx, vf));\n", OPT_ProfPoint(tl, VRT_PK_CALL,
+		    s->name, n, NULL), to->idx);
 		emit(tl, out, ind + 1, "if (r != VCL_RET_NONE)\n");
 		emit(tl, out, ind + 2, "return (r);\n");
 		emit(tl, out, ind, "}\n");
 	} else if (vcc_is(t, "if")) {
-		unsigned first = 1;
+		const struct token *c0;
+		unsigned first = 1, pt;
 
 		for (;;) {
 			tk_expect(tl, "(");
+			c0 = tk(tl);
 			e = parse_expr(tl);
+			pt = OPT_ProfPoint(tl, VRT_PK_COND, s->name, c0,
+			    &tl->toks[tl->pos - 1]);
 			tk_expect(tl, ")");
 			if (first)
-				emit(tl, out, ind, "if (%s) {\n",
-				    e_bool(tl, e));
+				emit(tl, out, ind, "if (VRT_PROF_COND(ctx, %u, "
+				    "%s)) {\n", pt, e_bool(tl, e));
 			else
-				vbuf_printf(tl, out, "if (%s) {\n",
-				    e_bool(tl, e));
+				vbuf_printf(tl, out, "if (VRT_PROF_COND(ctx, "
+				    "%u, %s)) {\n", pt, e_bool(tl, e));
 			first = 0;
 			tk_expect(tl, "{");
 			parse_block(tl, out, ind + 1);
@@ -1642,6 +1688,10 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 			    "used", vtype_name[e->t], tk_str(tl, t));
 		emit(tl, out, ind, "%s%s;\n", e->t == V_VOID ? "" : "(void)",
 		    e->c);
+		/* Only these are known to change no VCL-visible value. */
+		if (!vcc_is(t, "std.log") && !vcc_is(t, "std.syslog") &&
+		    !vcc_is(t, "std.timestamp"))
+			OPT_Clobber(tl, out, ind);
 		emit_failcheck(tl, out, ind);
 	} else if (vcc_is(tk(tl), "(")) {
 		vcc_error(tl, t, "unknown function %s()%s", tk_str(tl, t),
@@ -1682,10 +1732,11 @@ flush_chunk(struct vcc *tl, struct vsub *s, struct vbuf *chunk)
 	unsigned idx = P(tl)->nchunks++;
 
 	vbuf_printf(tl, &P(tl)->chunks, "\nstatic enum vcl_ret\n"
-	    "vgc_chunk_%u(VRT_CTX)\n{\n\n\t(void)ctx;\n%s"
+	    "vgc_chunk_%u(VRT_CTX, struct vgc_frame *vf)\n{\n\n"
+	    "\t(void)ctx;\n\t(void)vf;\n%s"
 	    "\treturn (VCL_RET_NONE);\n}\n", idx, chunk->s);
 	vbuf_printf(tl, &s->body, "\t{\n\t\tenum vcl_ret r = "
-	    "vgc_chunk_%u(ctx);\n\t\tif (r != VCL_RET_NONE)\n"
+	    "vgc_chunk_%u(ctx, vf);\n\t\tif (r != VCL_RET_NONE)\n"
 	    "\t\t\treturn (r);\n\t}\n", idx);
 	chunk->len = 0;
 	chunk->s[0] = '\0';
@@ -2023,6 +2074,7 @@ emit_program(struct vcc *tl)
 {
 	struct vparse *p = P(tl);
 	struct vbuf out = { NULL, 0, 0 };
+	const char *meths[NMETHS];
 	struct vsub *s;
 	unsigned u;
 	char *r;
@@ -2031,23 +2083,31 @@ emit_program(struct vcc *tl)
 	    "from %s: do not edit.\n */\n\n#include \"vrt.h\"\n\n",
 	    vcc_cmt(tl, p->mainname));
 	vbuf_cat(tl, &out, p->decl.s != NULL ? p->decl.s : "");
+	OPT_EmitFrame(tl, &out);
+	for (u = 0; u < NMETHS; u++)
+		meths[u] = vcc_meths[u].name;
+	OPT_EmitProf(tl, &out, meths, NMETHS);
 	vbuf_cat(tl, &out, "\n");
 	for (s = p->subs; s != NULL; s = s->next)
 		if (s->method < 0)
 			vbuf_printf(tl, &out, "static enum vcl_ret vgc_sub_%u"
-			    "(VRT_CTX);\t/* %s */\n", s->idx, s->name);
+			    "(VRT_CTX, struct vgc_frame *);\t/* %s */\n",
+			    s->idx, s->name);
 	vbuf_cat(tl, &out, p->chunks.s != NULL ? p->chunks.s : "");
 	for (s = p->subs; s != NULL; s = s->next) {
 		if (s->method >= 0)
 			continue;
 		vbuf_printf(tl, &out, "\nstatic enum vcl_ret\nvgc_sub_%u"
-		    "(VRT_CTX)\n{\n\n\t(void)ctx;\n%s"
+		    "(VRT_CTX, struct vgc_frame *vf)\n{\n\n\t(void)ctx;\n"
+		    "\t(void)vf;\n%s"
 		    "\treturn (VCL_RET_NONE);\n}\n",
 		    s->idx, s->body.s != NULL ? s->body.s : "");
 	}
 	for (u = 0; u < NMETHS; u++) {
 		vbuf_printf(tl, &out, "\nstatic enum vcl_ret\nvgc_method_%s"
-		    "(VRT_CTX)\n{\n\n\t(void)ctx;\n", vcc_meths[u].field);
+		    "(VRT_CTX)\n{\n\tstruct vgc_frame vf0 = { .epoch = 1 };\n"
+		    "\tstruct vgc_frame *vf = &vf0;\n\n\t(void)ctx;\n"
+		    "\t(void)vf;\n", vcc_meths[u].field);
 		for (s = p->subs; s != NULL; s = s->next)
 			if (s->method == (int)u && s->body.s != NULL)
 				vbuf_cat(tl, &out, s->body.s);
@@ -2064,8 +2124,10 @@ emit_program(struct vcc *tl)
 	    "\t.vrt_major = VRT_MAJOR_VERSION,\n"
 	    "\t.vrt_minor = VRT_MINOR_VERSION,\n"
 	    "\t.name = %s,\n\t.event = vgc_event,\n"
-	    "\t.default_director = &vgc_be_%u,\n",
-	    vcc_cstr(tl, p->mainname), p->default_be->idx);
+	    "\t.default_director = &vgc_be_%u,\n"
+	    "\t.prof_points = vgc_prof,\n\t.nprof_points = %u,\n",
+	    vcc_cstr(tl, p->mainname), p->default_be->idx,
+	    (unsigned)NMETHS + p->nprof);
 	for (u = 0; u < NMETHS; u++)
 		vbuf_printf(tl, &out, "\t.%s_method = vgc_method_%s,\n",
 		    vcc_meths[u].field, vcc_meths[u].field);
