@@ -141,6 +141,10 @@ struct expr {
 };
 
 /* vcc_parse.c */
+void scan_names(struct vcc *tl);
+void parse_toplevel(struct vcc *tl);
+void check_program(struct vcc *tl);
+char *emit_program(struct vcc *tl);
 char *cat3(struct vcc *tl, const char *a, const char *b, const char *c);
 const char *e_convert(struct vcc *tl, struct expr *e, enum vtype want,
     const char *what);
