@@ -134,13 +134,33 @@ struct expr {
 	char			**pcs;		/* STRING pieces */
 	unsigned		npcs;
 	unsigned		constant;
+	unsigned		isnum;		/* constant number or BOOL: num */
+	double			num;
 	const char		*lit;		/* constant STRING value */
 	const char		*hdr;		/* a header: its gethdr_s */
 	struct vsubj		*subj;		/* a value the frame may keep */
 	const struct token	*t0;
 };
 
+/* vcc_fold.c */
+struct expr *FOLD_Arith(struct vcc *tl, const struct expr *a,
+    const struct expr *b, const struct token *op, enum vtype rt);
+struct expr *FOLD_Neg(struct vcc *tl, const struct expr *e,
+    const struct token *op);
+struct expr *FOLD_Cmp(struct vcc *tl, const struct expr *a,
+    const struct expr *b, const struct token *op, const char *cop);
+struct expr *FOLD_Match(struct vcc *tl, const struct expr *a,
+    const char *pat, int neg, const struct token *op);
+struct expr *FOLD_Not(struct vcc *tl, const struct expr *e,
+    const struct token *op);
+struct expr *FOLD_Logic(struct vcc *tl, struct expr *a, struct expr *b,
+    int isand, const struct token *op);
+void FOLD_Concat(struct vcc *tl, struct expr *e, const struct expr *a,
+    const struct expr *b);
+
 /* vcc_parse.c */
+struct expr *e_new(struct vcc *tl, enum vtype t, const struct token *t0,
+    const char *fmt, ...) __attribute__((__format__(__printf__, 4, 5)));
 void scan_names(struct vcc *tl);
 void parse_toplevel(struct vcc *tl);
 void check_program(struct vcc *tl);

@@ -386,11 +386,7 @@ var_suggest(struct vcc *tl, const char *name)
 
 /* Expressions -----------------------------------------------------------*/
 
-static struct expr *
-e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
-    ...) __attribute__((__format__(__printf__, 4, 5)));
-
-static struct expr *
+struct expr *
 e_new(struct vcc *tl, enum vtype t, const struct token *t0, const char *fmt,
     ...)
 {
@@ -875,6 +871,8 @@ parse_var(struct vcc *tl, const struct token *t)
 	if (vcc_is(t, "true") || vcc_is(t, "false")) {
 		e = e_new(tl, V_BOOL, t, "%d", vcc_is(t, "true"));
 		e->constant = 1;
+		e->isnum = 1;
+		e->num = vcc_is(t, "true");
 		return (e);
 	}
 	if ((vcc_is(t, "regsub") || vcc_is(t, "regsuball")) &&
@@ -980,7 +978,7 @@ parse_prim(struct vcc *tl)
 {
 	const struct token *t = tk(tl), *lt;
 	struct expr *e;
-	enum vtype ut;
+	enum vtype ut = V_VOID;
 	double f;
 
 	if (vcc_is(t, "(")) {
@@ -1012,6 +1010,7 @@ parse_prim(struct vcc *tl)
 			else
 				e = e_new(tl, V_DURATION, t,
 				    "((VCL_DURATION)%.17g)", t->num * f);
+			e->num = t->num * f;
 		} else if (tk(tl)->tok == T_ID && tk(tl)->b == t->e)
 			vcc_error(tl, tk(tl), "unknown unit '%s'; durations "
 			    "take ms s m h d w y, bytes B KB MB GB TB",
@@ -1020,6 +1019,9 @@ parse_prim(struct vcc *tl)
 			e = e_new(tl, V_REAL, t, "((VCL_REAL)%.17g)", t->num);
 		else
 			e = e_new(tl, V_INT, t, "((VCL_INT)%.0f)", t->num);
+		if (f <= 0)
+			e->num = t->num;
+		e->isnum = ut != V_BYTES || f <= 0;
 		e->constant = 1;
 		return (e);
 	}
@@ -1043,7 +1045,7 @@ static struct expr *
 parse_unary(struct vcc *tl)
 {
 	const struct token *t = tk(tl);
-	struct expr *e;
+	struct expr *e, *f;
 
 	if (vcc_is(t, "-")) {
 		tl->pos++;
@@ -1053,6 +1055,9 @@ parse_unary(struct vcc *tl)
 		if (!is_num(e->t) || e->t == V_TIME)
 			vcc_error(tl, t, "cannot negate %s",
 			    vtype_a[e->t]);
+		f = FOLD_Neg(tl, e, t);
+		if (f != NULL)
+			return (f);
 		return (e_new(tl, e->t, t, "(-%s)", e->c));
 	}
 	return (parse_prim(tl));
@@ -1061,7 +1066,7 @@ parse_unary(struct vcc *tl)
 static struct expr *
 parse_mul(struct vcc *tl)
 {
-	struct expr *a, *b;
+	struct expr *a, *b, *e;
 	const struct token *op;
 	enum vtype rt;
 
@@ -1088,7 +1093,9 @@ parse_mul(struct vcc *tl)
 		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
 		    "((VCL_INT)0)"))
 			vcc_error(tl, op, "division by zero");
-		a = e_new(tl, rt, op, "(%s %c %s)", a->c, *op->b, b->c);
+		e = FOLD_Arith(tl, a, b, op, rt);
+		a = e != NULL ? e : e_new(tl, rt, op, "(%s %c %s)", a->c,
+		    *op->b, b->c);
 	}
 	return (a);
 }
@@ -1099,7 +1106,6 @@ parse_add(struct vcc *tl)
 	struct expr *a, *b, *e;
 	const struct token *op;
 	enum vtype rt;
-	unsigned u;
 
 	a = parse_mul(tl);
 	while (vcc_is(tk(tl), "+") || vcc_is(tk(tl), "-") ||
@@ -1115,17 +1121,11 @@ parse_add(struct vcc *tl)
 			b = e_tostring(tl, b);
 			e = vcc_alloc(tl, sizeof *e);
 			*e = *a;
-			e->constant = 0;
 			e->hdr = NULL;
 			e->subj = NULL;
-			e->npcs = a->npcs + b->npcs;
 			e->pcs = vcc_alloc(tl, sizeof *e->pcs *
-			    (e->npcs + 1));
-			for (u = 0; u < a->npcs; u++)
-				e->pcs[u] = a->pcs[u];
-			for (u = 0; u < b->npcs; u++)
-				e->pcs[a->npcs + u] = b->pcs[u];
-			e->c = e->pcs[0];
+			    (a->npcs + b->npcs + 1));
+			FOLD_Concat(tl, e, a, b);
 			a = e;
 			continue;
 		}
@@ -1145,7 +1145,9 @@ parse_add(struct vcc *tl)
 			vcc_error(tl, op, "cannot %s %s and %s",
 			    *op->b == '+' ? "add" : "subtract",
 			    vtype_a[a->t], vtype_a[b->t]);
-		a = e_new(tl, rt, op, "(%s %c %s)", a->c, *op->b, b->c);
+		e = FOLD_Arith(tl, a, b, op, rt);
+		a = e != NULL ? e : e_new(tl, rt, op, "(%s %c %s)", a->c,
+		    *op->b, b->c);
 	}
 	return (a);
 }
@@ -1180,6 +1182,9 @@ parse_cmp(struct vcc *tl)
 			    "regular expression or an IP against an acl, "
 			    "not %s", vtype_a[a->t]);
 		pat = parse_lit(tl, &rt);
+		eb = FOLD_Match(tl, a, pat, neg, op);
+		if (eb != NULL)
+			return (eb);
 		re = regex_ref(tl, rt, pat, 1);
 		if (a->subj != NULL)
 			return (e_new(tl, V_BOOL, op, "%s", OPT_Match(tl,
@@ -1193,6 +1198,9 @@ parse_cmp(struct vcc *tl)
 	tl->pos++;
 	cop = tk_str(tl, op);
 	b = parse_add(tl);
+	eb = FOLD_Cmp(tl, a, b, op, cop);
+	if (eb != NULL)
+		return (eb);
 	if (a->t == V_STRING || b->t == V_STRING) {
 		if (a->t != b->t)
 			vcc_error(tl, op, "cannot compare %s with %s",
@@ -1226,7 +1234,7 @@ static struct expr *
 parse_not(struct vcc *tl)
 {
 	const struct token *t = tk(tl);
-	struct expr *e;
+	struct expr *e, *f;
 
 	if (!vcc_is(t, "!"))
 		return (parse_cmp(tl));
@@ -1234,21 +1242,27 @@ parse_not(struct vcc *tl)
 	nest_in(tl, t);
 	e = parse_not(tl);
 	P(tl)->nest--;
+	f = FOLD_Not(tl, e, t);
+	if (f != NULL)
+		return (f);
 	return (e_new(tl, V_BOOL, t, "(!%s)", e_bool(tl, e)));
 }
 
 static struct expr *
 parse_and(struct vcc *tl)
 {
-	struct expr *a, *b;
+	struct expr *a, *b, *e;
 	const struct token *op;
 
 	a = parse_not(tl);
 	while (vcc_is(tk(tl), "&&")) {
 		op = tk_next(tl);
 		b = parse_not(tl);
-		a = e_new(tl, V_BOOL, op, "(%s &&\n\t    %s)", e_bool(tl, a),
-		    e_bool(tl, b));
+		if (b->t != V_BOOL)
+			b = e_new(tl, V_BOOL, b->t0, "%s", e_bool(tl, b));
+		e = FOLD_Logic(tl, a, b, 1, op);
+		a = e != NULL ? e : e_new(tl, V_BOOL, op, "(%s &&\n\t    %s)",
+		    e_bool(tl, a), e_bool(tl, b));
 	}
 	return (a);
 }
@@ -1256,7 +1270,7 @@ parse_and(struct vcc *tl)
 static struct expr *
 parse_expr(struct vcc *tl)
 {
-	struct expr *a, *b;
+	struct expr *a, *b, *e;
 	const struct token *op;
 
 	nest_in(tl, tk(tl));
@@ -1264,8 +1278,11 @@ parse_expr(struct vcc *tl)
 	while (vcc_is(tk(tl), "||")) {
 		op = tk_next(tl);
 		b = parse_and(tl);
-		a = e_new(tl, V_BOOL, op, "(%s ||\n\t    %s)", e_bool(tl, a),
-		    e_bool(tl, b));
+		if (b->t != V_BOOL)
+			b = e_new(tl, V_BOOL, b->t0, "%s", e_bool(tl, b));
+		e = FOLD_Logic(tl, a, b, 0, op);
+		a = e != NULL ? e : e_new(tl, V_BOOL, op, "(%s ||\n\t    %s)",
+		    e_bool(tl, a), e_bool(tl, b));
 	}
 	P(tl)->nest--;
 	return (a);

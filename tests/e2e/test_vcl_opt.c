@@ -297,11 +297,30 @@ gen_atom(struct vsb_lite *b)
 {
 	const char *f;
 
-	switch (rnd(8)) {
+	switch (rnd(9)) {
 	case 0:
 	case 1:
 		bcat(b, "req.http.host %s \"%s\"", rnd(4) ? "==" : "!=",
 		    hosts[rnd(NHOSTS)]);
+		break;
+	case 8:
+		/* Constants the compiler folds. */
+		switch (rnd(4)) {
+		case 0:
+			bcat(b, "\"a.\" + \"example\" == req.http.host");
+			break;
+		case 1:
+			bcat(b, "%u * 3 - 1 > 7", rnd(5));
+			break;
+		case 2:
+			bcat(b, "\"/x%s\" ~ \"%s\"", rnd(2) ? "y" : "",
+			    pats[rnd(NPATS)]);
+			break;
+		default:
+			bcat(b, "(%s && req.http.X-A)", rnd(2) ? "true" :
+			    "false");
+			break;
+		}
 		break;
 	case 2:
 		bcat(b, "\"%s\" == req.http.host", hosts[rnd(NHOSTS)]);
@@ -345,7 +364,7 @@ static void
 gen_action(struct vsb_lite *b, unsigned id, int calls)
 {
 
-	switch (rnd(calls ? 10 : 9)) {
+	switch (rnd(calls ? 11 : 9)) {
 	case 0:
 	case 1:
 		bcat(b, "set req.url = %s(req.url, \"%s\", \"%s\");",
@@ -369,6 +388,10 @@ gen_action(struct vsb_lite *b, unsigned id, int calls)
 		break;
 	case 7:
 		bcat(b, "set req.http.X-A = req.http.host + req.url;");
+		break;
+	case 8:
+		bcat(b, "set req.http.X-A = \"p\" + \"q\" + req.url + \"r\" + "
+		    "\"s\";");
 		break;
 	case 9:
 		bcat(b, "call s%u;", rnd(3));
