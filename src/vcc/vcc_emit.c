@@ -501,8 +501,6 @@ OPT_ProfPoint(struct vcc *tl, unsigned kind, const char *sub,
 	const char *text;
 
 	text = prof_text(tl, a, b);
-	if (kind == VRT_PK_CALL)
-		text = cat3(tl, "call ", text, "");
 	/* The methods come first in the table. */
 	vbuf_printf(tl, &p->prof, "\t{ %s, %s, %s, %u, %u, %s },\n",
 	    kind == VRT_PK_COND ? "VRT_PK_COND" : kind == VRT_PK_CALL ?

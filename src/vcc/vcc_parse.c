@@ -1623,7 +1623,7 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		emit(tl, out, ind, "{\n");
 		emit(tl, out, ind + 1, "enum vcl_ret r = VRT_PROF_CALL(ctx, %u, "
 		    "vgc_sub_%u(ctx, vf));\n", OPT_ProfPoint(tl, VRT_PK_CALL,
-		    s->name, n, NULL), to->idx);
+		    s->name, t, n), to->idx);
 		emit(tl, out, ind + 1, "if (r != VCL_RET_NONE)\n");
 		emit(tl, out, ind + 2, "return (r);\n");
 		emit(tl, out, ind, "}\n");
