@@ -112,6 +112,9 @@ VSL_TAG(Notice,		0,	"Informational message about request "
 VSL_TAG(VdpAcct,	0,	"Delivery filter statistics")
 
 /* Veneer's own tags start here. */
+VSL_TAG(VCL_time,	0,	"VCL method or sub call and the time it "
+	"took: name, seconds, file:line:col of the sub or the call "
+	"(masked by default; see vcl_profile)")
 
 #ifdef VSL_TAG_HTTP_LOCAL
 #undef VSL_TAG_HTTP

@@ -20,6 +20,7 @@
 #include "common/miniobj.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
+#include "cache/vrt_prof.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 
@@ -30,6 +31,7 @@ struct vcl {
 	char			name[64];	/* const */
 	unsigned		refcnt;		/* atomic */
 	void			*dlh;		/* dlopen handle, or NULL */
+	struct vrt_prof		*prof;		/* const; NULL: no points */
 };
 
 static struct lock vcl_mtx = LOCK_INITIALIZER;
@@ -108,6 +110,8 @@ vcl_unload(struct vcl *vcl)
 	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 	if (vcl->conf->event != NULL)
 		(void)vcl->conf->event(&ctx, VCL_EVENT_DISCARD);
+	if (vcl->prof != NULL)
+		PROF_Free(&vcl->prof);
 	if (vcl->dlh != NULL)
 		(void)dlclose(vcl->dlh);
 	FREE_OBJ(vcl);
@@ -140,6 +144,7 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	vcl->dlh = dlh;
 	(void)snprintf(vcl->name, sizeof vcl->name, "%s", name);
 	vcl->refcnt = 1;		/* being the active one */
+	vcl->prof = PROF_New(conf, vcl->name);
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
 	WS_Init(ws, "vcl_init", wsbuf, sizeof wsbuf);
 	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
@@ -147,6 +152,8 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 		(void)snprintf(err, errlen, "VCL %s failed to load", name);
 		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 		(void)conf->event(&ctx, VCL_EVENT_DISCARD);
+		if (vcl->prof != NULL)
+			PROF_Free(&vcl->prof);
 		FREE_OBJ(vcl);
 		return (-1);
 	}
@@ -158,6 +165,8 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 		if (conf->event != NULL)
 			(void)conf->event(&ctx, VCL_EVENT_DISCARD);
+		if (vcl->prof != NULL)
+			PROF_Free(&vcl->prof);
 		FREE_OBJ(vcl);
 		return (-1);
 	}
@@ -276,6 +285,7 @@ VCL_Method(struct vcl *vcl, enum vcl_method m, struct vrt_ctx *ctx)
 {
 	vcl_method_f *func;
 	enum vcl_ret ret;
+	uint64_t t0;
 
 	CHECK_OBJ(vcl, VCL_MAGIC);
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
@@ -284,7 +294,14 @@ VCL_Method(struct vcl *vcl, enum vcl_method m, struct vrt_ctx *ctx)
 	ctx->vcl = vcl;
 	VSLbs(ctx->vsl, SLT_VCL_call, vcl_method_log[m]);
 	func = vcl_func(vcl->conf, m);
-	ret = func == NULL ? VCL_RET_FAIL : func(ctx);
+	ctx->prof = PROF_Ctx(vcl->prof);
+	if (ctx->prof != NULL) {
+		t0 = VRT_prof_now();
+		ret = func == NULL ? VCL_RET_FAIL : func(ctx);
+		VRT_prof_call(ctx, (unsigned)m, t0);
+	} else
+		ret = func == NULL ? VCL_RET_FAIL : func(ctx);
+	ctx->prof = NULL;
 	if (ctx->failed)
 		ret = VCL_RET_FAIL;
 	if (ret <= VCL_RET_NONE || ret >= VCL_RET__MAX ||

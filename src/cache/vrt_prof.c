@@ -1,17 +1,61 @@
 /*
  * SPDX-License-Identifier: BSD-2-Clause
  *
- * vrt_prof.c -- the VCL profiler's runtime (-p vcl_profile): counts for
- * each condition, call and method of a loaded VCL.
+ * vrt_prof.c -- the VCL profiler (-p vcl_profile): for each profile point
+ * of a loaded VCL (its methods, every if/elsif condition and every call,
+ * vcl_conf.prof_points) how often it ran, how often a condition was true
+ * and the nanoseconds spent, published as the counter group
+ * VCLP.<vcl> that veneerstat lists and sorts by cost; and the VCL_time
+ * log record of each method and call with its duration.
+ *
+ * The counters are made the first time a method runs with vcl_profile
+ * on (so turning the parameter on later works too), and go with the
+ * VCL.  Worker threads add to them with relaxed atomics: profiling is a
+ * diagnosis mode, and a lost cache line now and then is its whole cost.
+ * With vcl_profile off and VCL_time masked, ctx->prof is NULL and the
+ * compiled VCL takes one predictable branch per condition.
  */
 
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "common/lock.h"
 #include "common/miniobj.h"
+#include "common/param.h"
+#include "cache/child.h"
+#include "cache/vrt_prof.h"
+#include "cache/vsl.h"
+#include "vsm/vscw.h"
 #include "vrt.h"
+
+struct vrt_prof {
+	unsigned			magic;
+#define VRT_PROF_MAGIC			0x5d2e7a91
+	const struct vrt_prof_point	*pts;
+	unsigned			npts;
+	char				vclname[64];
+	struct lock			mtx;	/* making vals */
+	unsigned			failed;	/* could not make them */
+	uint64_t			*vals;	/* NULL: not (yet) counting */
+	unsigned			*off;	/* first counter of point n */
+};
+
+/* What each kind of point counts, in this order. */
+#define PROF_EVALS	0		/* evaluations or calls */
+#define PROF_NS		1
+#define PROF_TRUE	2		/* conditions only */
+
+static unsigned
+prof_ncnt(const struct vrt_prof_point *p)
+{
+
+	return (p->kind == VRT_PK_COND ? 3 : 2);
+}
 
 uint64_t
 VRT_prof_now(void)
@@ -22,21 +66,209 @@ VRT_prof_now(void)
 	return ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
 }
 
+struct vrt_prof *
+PROF_New(const struct vcl_conf *conf, const char *vclname)
+{
+	struct vrt_prof *p;
+
+	if (conf->prof_points == NULL || conf->nprof_points < VCL_MET__MAX)
+		return (NULL);
+	ALLOC_OBJ(p, VRT_PROF_MAGIC);
+	if (p == NULL)
+		return (NULL);
+	p->pts = conf->prof_points;
+	p->npts = conf->nprof_points;
+	(void)snprintf(p->vclname, sizeof p->vclname, "%s", vclname);
+	LOCK_Init(&p->mtx);
+	return (p);
+}
+
+void
+PROF_Free(struct vrt_prof **pp)
+{
+	struct vrt_prof *p;
+
+	TAKE_OBJ_NOTNULL(p, pp, VRT_PROF_MAGIC);
+	if (p->vals != NULL && child_vsmw != NULL)
+		VSCW_Delete(child_vsmw, &p->vals);
+	free(p->off);
+	LOCK_Fini(&p->mtx);
+	FREE_OBJ(p);
+}
+
+/* "t.vcl:12:5 if (req.http.host == ...)" */
+static void
+prof_where(const struct vrt_prof_point *pt, char *buf, size_t len)
+{
+
+	switch (pt->kind) {
+	case VRT_PK_METHOD:
+		if (pt->line == 0)
+			(void)snprintf(buf, len, "sub %s (not in the VCL)",
+			    pt->sub);
+		else
+			(void)snprintf(buf, len, "%s:%u:%u %s", pt->file,
+			    pt->line, pt->col, pt->text);
+		break;
+	case VRT_PK_COND:
+		(void)snprintf(buf, len, "%s:%u:%u if (%s) in %s", pt->file,
+		    pt->line, pt->col, pt->text, pt->sub);
+		break;
+	default:
+		(void)snprintf(buf, len, "%s:%u:%u %s in %s", pt->file,
+		    pt->line, pt->col, pt->text, pt->sub);
+		break;
+	}
+}
+
+/* The counter group; under p->mtx, once. */
+static void
+prof_publish(struct vrt_prof *p)
+{
+	static const char * const what[] = {
+		[PROF_EVALS] = "evals", [PROF_NS] = "ns", [PROF_TRUE] = "true",
+	};
+	static const char * const how[] = {
+		[PROF_EVALS] = "times evaluated or called",
+		[PROF_NS] = "nanoseconds spent",
+		[PROF_TRUE] = "times true",
+	};
+	struct vscw_desc *desc;
+	const struct vrt_prof_point *pt;
+	char ident[96], where[512], buf[700], **strs;
+	const char *cn;
+	unsigned n, u, k, c, ns = 0;
+	uint64_t *vals;
+
+	p->off = calloc(p->npts, sizeof *p->off);
+	for (n = u = 0; u < p->npts; u++)
+		n += prof_ncnt(&p->pts[u]);
+	desc = calloc(n, sizeof *desc);
+	strs = calloc(2 * (size_t)n, sizeof *strs);
+	if (p->off == NULL || desc == NULL || strs == NULL)
+		goto out;
+	for (k = u = 0; u < p->npts; u++) {
+		pt = &p->pts[u];
+		p->off[u] = k;
+		prof_where(pt, where, sizeof where);
+		for (c = 0; c < prof_ncnt(pt); c++, k++) {
+			cn = c == PROF_EVALS && pt->kind != VRT_PK_COND ?
+			    "calls" : what[c];
+			if (pt->kind == VRT_PK_METHOD)
+				(void)snprintf(buf, sizeof buf, "%s.%s",
+				    pt->sub, cn);
+			else
+				(void)snprintf(buf, sizeof buf, "%s.%03u.%s",
+				    pt->sub, u, cn);
+			strs[ns] = strdup(buf);
+			desc[k].name = strs[ns++];
+			(void)snprintf(buf, sizeof buf, "%s: %s", where,
+			    how[c]);
+			strs[ns] = strdup(buf);
+			desc[k].oneliner = strs[ns++];
+			desc[k].type = VSCW_TYPE_COUNTER;
+			desc[k].level = VSCW_LEVEL_INFO;
+			desc[k].format = VSCW_FORMAT_INTEGER;
+			if (desc[k].name == NULL || desc[k].oneliner == NULL)
+				goto out;
+		}
+	}
+	(void)snprintf(ident, sizeof ident, "VCLP.%s", p->vclname);
+	vals = VSCW_New(child_vsmw, ident, "vclp", "VCL profile: each "
+	    "method, condition and call of a VCL", desc, n);
+	if (vals != NULL)
+		__atomic_store_n(&p->vals, vals, __ATOMIC_RELEASE);
+  out:
+	if (p->vals == NULL) {
+		p->failed = 1;
+		VSL(SLT_Error, 0, "vcl_profile: cannot publish the profile of "
+		    "VCL %s (out of memory or disk)", p->vclname);
+	}
+	for (u = 0; u < ns; u++)
+		free(strs[u]);
+	free(strs);
+	free(desc);
+}
+
+struct vrt_prof *
+PROF_Ctx(struct vrt_prof *p)
+{
+	int counting;
+
+	if (p == NULL)
+		return (NULL);
+	CHECK_OBJ(p, VRT_PROF_MAGIC);
+	counting = cache_param->vcl_profile && child_vsmw != NULL;
+	if (counting && __atomic_load_n(&p->vals, __ATOMIC_ACQUIRE) == NULL &&
+	    !p->failed) {
+		LOCK_Lock(&p->mtx);
+		if (p->vals == NULL && !p->failed)
+			prof_publish(p);
+		LOCK_Unlock(&p->mtx);
+	}
+	if (counting || !VSL_Masked(SLT_VCL_time))
+		return (p);
+	return (NULL);
+}
+
+static void
+prof_add(const struct vrt_prof *p, unsigned n, unsigned c, uint64_t v)
+{
+	uint64_t *vals;
+
+	if (!cache_param->vcl_profile)
+		return;
+	vals = __atomic_load_n(&p->vals, __ATOMIC_ACQUIRE);
+	if (vals == NULL || n >= p->npts)
+		return;
+	(void)__atomic_add_fetch(&vals[p->off[n] + c], v, __ATOMIC_RELAXED);
+}
+
+static void
+prof_log(VRT_CTX, const struct vrt_prof_point *pt, uint64_t ns)
+{
+	const char *name = pt->sub;
+
+	if (ctx->vsl == NULL || VSL_Masked(SLT_VCL_time))
+		return;
+	if (pt->kind == VRT_PK_CALL && !strncmp(pt->text, "call ", 5))
+		name = pt->text + 5;
+	VSLb(ctx->vsl, SLT_VCL_time, "%s %.9f %s:%u:%u", name,
+	    (double)ns * 1e-9, pt->file, pt->line, pt->col);
+}
+
 void
 VRT_prof_cond(VRT_CTX, unsigned n, uint64_t t0, int istrue)
 {
+	const struct vrt_prof *p;
+	uint64_t t1;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)n;
-	(void)t0;
-	(void)istrue;
+	p = ctx->prof;
+	if (p == NULL)
+		return;
+	CHECK_OBJ(p, VRT_PROF_MAGIC);
+	t1 = VRT_prof_now();
+	prof_add(p, n, PROF_EVALS, 1);
+	prof_add(p, n, PROF_NS, t1 - t0);
+	if (istrue)
+		prof_add(p, n, PROF_TRUE, 1);
 }
 
 void
 VRT_prof_call(VRT_CTX, unsigned n, uint64_t t0)
 {
+	const struct vrt_prof *p;
+	uint64_t t1;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)n;
-	(void)t0;
+	p = ctx->prof;
+	if (p == NULL)
+		return;
+	CHECK_OBJ(p, VRT_PROF_MAGIC);
+	t1 = VRT_prof_now();
+	prof_add(p, n, PROF_EVALS, 1);
+	prof_add(p, n, PROF_NS, t1 - t0);
+	if (n < p->npts)
+		prof_log(ctx, &p->pts[n], t1 - t0);
 }

@@ -722,6 +722,118 @@ START_TEST(stat_escaping)
 END_TEST
 
 /*--------------------------------------------------------------------
+ * Issue 13: the VCL profile.  A cheap == and a costly regex over a long
+ * header: the counters count each evaluation, each true, each call; the
+ * costly condition leads the cost view; without vcl_profile there is no
+ * VCLP group.
+ */
+
+#define VS_PROF_N	6
+
+static struct vnd *
+vs_prof_setup(struct origin **op, int on)
+{
+	struct client *cl;
+	struct hx_msg *m;
+	struct vnd *v;
+	char *vcl, *alts, *hdr, *p;
+	unsigned u;
+
+	/* 300 alternatives no subject has, tested on a 6 KB header. */
+	alts = calloc(300, 16);
+	ck_assert_ptr_nonnull(alts);
+	for (p = alts, u = 0; u < 300; u++)
+		p += snprintf(p, 16, "%sQz%uw", u ? "|" : "", u);
+	*op = ORIGIN_New(NULL, NULL);
+	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\n"
+	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "sub note { set req.http.X-Noted = \"1\"; }\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.http.X-Cheap == \"go\") { call note; }\n"
+	    "\tif (req.http.X-Long ~ \"(%s)\") { return (pass); }\n"
+	    "\treturn (synth(200));\n"
+	    "}\n", ORIGIN_Port(*op), alts), 0);
+	free(alts);
+	v = VND_New();
+	VND_VclFile(v, "prof.vcl", vcl);
+	free(vcl);
+	VND_Param(v, "vcl_profile", on ? "on" : "off");
+	VND_Param(v, "vsl_space", "4M");
+	VND_Start(v);
+	hdr = malloc(6000 + 64);
+	ck_assert_ptr_nonnull(hdr);
+	p = hdr + snprintf(hdr, 64, "X-Long: ");
+	for (u = 0; u < 6000; u++)
+		*p++ = (char)('a' + u % 26);
+	(void)snprintf(p, 64, "\r\nX-Cheap: go\r\n");
+	cl = VND_Connect(v);
+	for (u = 0; u < VS_PROF_N; u++) {
+		m = CLIENT_Fetch(cl, "GET", "/p", u % 2 ? hdr : hdr +
+		    strlen(hdr) - 13, HX_T_RESP);
+		ck_assert_int_eq(m->status, 200);
+		HX_MsgFree(&m);
+	}
+	CLIENT_Free(&cl);
+	free(hdr);
+	return (v);
+}
+
+START_TEST(issue_0013_vcl_profile_counters)
+{
+	struct origin *o;
+	struct vnd *v;
+	struct vs_run r;
+	uint64_t val;
+	const char *l;
+
+	v = vs_prof_setup(&o, 1);
+	VS_OK(&r, "-n", VND_Workdir(v), "-1", "-f", "VCLP.*");
+	/* The method: once per request. */
+	ck_assert_msg(vs_one_value(r.out, "VCLP.boot.vcl_recv.calls", &val) ==
+	    0 && val == VS_PROF_N, "%.3000s", r.out);
+	/* Point 14: the cheap test, every request, true in all six. */
+	ck_assert_int_eq(vs_one_value(r.out, "VCLP.boot.vcl_recv.014.evals",
+	    &val), 0);
+	ck_assert_uint_eq(val, VS_PROF_N);
+	ck_assert_int_eq(vs_one_value(r.out, "VCLP.boot.vcl_recv.014.true",
+	    &val), 0);
+	ck_assert_uint_eq(val, VS_PROF_N);
+	/* 15: the call it makes. */
+	ck_assert_int_eq(vs_one_value(r.out, "VCLP.boot.vcl_recv.015.calls",
+	    &val), 0);
+	ck_assert_uint_eq(val, VS_PROF_N);
+	/* 16: the regex, every request, never true. */
+	ck_assert_int_eq(vs_one_value(r.out, "VCLP.boot.vcl_recv.016.evals",
+	    &val), 0);
+	ck_assert_uint_eq(val, VS_PROF_N);
+	ck_assert_int_eq(vs_one_value(r.out, "VCLP.boot.vcl_recv.016.true",
+	    &val), 0);
+	ck_assert_uint_eq(val, 0);
+	/* Where and what, in the description. */
+	l = strstr(r.out, "VCLP.boot.vcl_recv.014.evals ");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_msg(strstr(l, "prof.vcl:5:6 if (req.http.X-Cheap == \"go\") "
+	    "in vcl_recv: ") != NULL, "%.500s", l);
+	l = strstr(r.out, "VCLP.boot.vcl_recv.015.calls ");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_msg(strstr(l, "prof.vcl:5:34 call note in vcl_recv") !=
+	    NULL, "%.500s", l);
+	ck_assert_msg(vs_one_value(r.out, "VCLP.boot.vcl_backend_fetch.calls",
+	    &val) == 0 && val == 0, "%.3000s", r.out);
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+
+	/* Off: nothing published, nothing listed. */
+	v = vs_prof_setup(&o, 0);
+	VS_OK(&r, "-n", VND_Workdir(v), "-1", "-f", "VCLP.*");
+	ck_assert_msg(r.out[0] == '\0', "vcl_profile off, yet:\n%.1000s",
+	    r.out);
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*--------------------------------------------------------------------
  * The screen, in a pseudo-terminal.
  */
 
@@ -908,6 +1020,47 @@ START_TEST(stat_screen_small)
 }
 END_TEST
 
+/* The cost view: the regex over 6 KB leads; methods come after. */
+START_TEST(issue_0013_cost_view)
+{
+	struct origin *o;
+	struct vnd *v;
+	struct vs_pty p;
+	char *argv[8];
+	const char *re, *cheap, *meth;
+	size_t mark;
+
+	v = vs_prof_setup(&o, 1);
+	argv[0] = (char *)(uintptr_t)vs_tool();
+	argv[1] = (char *)(uintptr_t)"-n";
+	argv[2] = (char *)(uintptr_t)VND_Workdir(v);
+	argv[3] = NULL;
+	/* Tall enough for every row: builtin.vcl's are there too. */
+	vs_pty_start(&p, 120, 200, argv);
+	ck_assert_msg(vs_pty_wait(&p, 0, "MAIN.uptime", HX_T_RESP) == 0,
+	    "no screen:\n%.3000s", p.out);
+	/* Switching views repaints the whole screen, in row order. */
+	mark = p.len;
+	ck_assert_int_eq(write(p.fd, "c", 1), 1);
+	ck_assert_msg(vs_pty_wait(&p, mark, "WHERE (costliest first)",
+	    HX_T_RESP) == 0, "no cost view:\n%.3000s", p.out + mark);
+	mark = (size_t)(strstr(p.out + mark, "WHERE (costliest first)") -
+	    p.out);
+	ck_assert_msg(vs_pty_wait(&p, mark, "prof.vcl:4:5 sub vcl_recv",
+	    HX_T_RESP) == 0, "no method row:\n%.3000s", p.out + mark);
+	re = strstr(p.out + mark, "prof.vcl:6:6 if (req.http.X-Long");
+	cheap = strstr(p.out + mark, "prof.vcl:5:6 if (req.http.X-Cheap");
+	meth = strstr(p.out + mark, "prof.vcl:4:5 sub vcl_recv");
+	ck_assert_msg(re != NULL && cheap != NULL && meth != NULL &&
+	    re < cheap && cheap < meth, "cost view order (%td %td %td):\n"
+	    "%.4000s", re != NULL ? re - p.out : -1, cheap != NULL ?
+	    cheap - p.out : -1, meth != NULL ? meth - p.out : -1,
+	    p.out + mark);
+	ck_assert_int_eq(vs_pty_quit(&p, "jGgcq"), 0);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 veneerstat_suite(void)
 {
@@ -929,6 +1082,8 @@ veneerstat_suite(void)
 	tcase_add_test(tc, stat_escaping);
 	tcase_add_test(tc, stat_screen);
 	tcase_add_test(tc, stat_screen_small);
+	tcase_add_test(tc, issue_0013_vcl_profile_counters);
+	tcase_add_test(tc, issue_0013_cost_view);
 	suite_add_tcase(s, tc);
 	return (s);
 }

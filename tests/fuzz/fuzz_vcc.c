@@ -4,7 +4,7 @@
  * fuzz_vcc.c -- the VCL compiler (lexer, parser, type checks, emitter):
  * any input gives C or an error that names a place, never a crash or a
  * leak.  The first byte picks the options (builtin.vcl appended or not,
- * vcc_err_unref, inline C); the rest is the VCL.
+ * vcc_err_unref, inline C, vcc_optimize off); the rest is the VCL.
  */
 
 #include "config.h"
@@ -26,6 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.no_builtin = o & 1;
 	opts.err_unref = (o >> 1) & 1;
 	opts.allow_inline_c = (o >> 2) & 1;
+	opts.optimize = !((o >> 3) & 1);
 	src = fuzz_cstr(data, size);
 	r = VCC_Compile(&opts, "fuzz.vcl", src, &c, &msg);
 	assert(msg != NULL);

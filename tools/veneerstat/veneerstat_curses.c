@@ -14,6 +14,10 @@
  *
  * Small terminals lose the uptime lines first, then columns right to
  * left; terminals without colour get reverse video and bold only.
+ *
+ * 'c' switches to the VCL cost view: with -p vcl_profile=on, one row per
+ * method, condition and call of the loaded VCLs, costliest first (total
+ * time, runs, time per run, how often a condition was true, where).
  */
 
 #include "config.h"
@@ -73,6 +77,11 @@ struct vs {
 	unsigned		rpos;		/* where the next goes */
 	int			colors;
 	SCREEN			*screen;
+	/* The cost view ('c'): its rows, rebuilt each second. */
+	unsigned		cost;
+	struct vstat_cost	*crow;
+	unsigned		ncrow;
+	unsigned		csel, ctop;
 };
 
 static volatile sig_atomic_t vs_stop;
@@ -266,6 +275,12 @@ vs_sample(struct vs *vs)
 	    (int64_t)(v & INT64_MAX) : -1;
 	vs->main_up = VAPI_CounterGet(vs->vd, "MAIN.uptime", &v) == 0 ?
 	    (int64_t)(v & INT64_MAX) : -1;
+	if (vs->cost) {
+		VSTAT_CostFree(vs->crow, vs->ncrow);
+		vs->ncrow = VSTAT_Cost(vs->vd, &vs->crow);
+		if (vs->csel >= vs->ncrow)
+			vs->csel = vs->ncrow > 0 ? vs->ncrow - 1 : 0;
+	}
 	vs->have_hitmiss =
 	    VAPI_CounterGet(vs->vd, "MAIN.cache_hit", &hit) == 0 &&
 	    VAPI_CounterGet(vs->vd, "MAIN.cache_miss", &miss) == 0;
@@ -473,6 +488,73 @@ vs_draw_row(const struct vs *vs, const struct vs_pt *p, int y, int ncol,
 		vs_put(y, descx, COLS - descx, p->c->oneliner);
 }
 
+/* The cost view: TOTAL ms, RUNS, per run, TRUE %, then where. */
+static void
+vs_draw_cost(struct vs *vs, int y0)
+{
+	const struct vstat_cost *r;
+	char buf[64];
+	int rows, y, x;
+	unsigned u;
+
+	(void)attron(A_REVERSE);
+	(void)mvhline(y0, 0, ' ', COLS);
+	vs_col(y0, 0, "TOTAL ms");
+	vs_col(y0, VS_COLW, "RUNS");
+	vs_col(y0, 2 * VS_COLW, "us/RUN");
+	vs_col(y0, 3 * VS_COLW, "TRUE %");
+	vs_put(y0, 4 * VS_COLW + 1, COLS, "WHERE (costliest first)");
+	(void)attroff(A_REVERSE);
+	rows = LINES - y0 - 3;
+	if (vs->csel < vs->ctop)
+		vs->ctop = vs->csel;
+	if (rows > 0 && vs->csel >= vs->ctop + (unsigned)rows)
+		vs->ctop = vs->csel - (unsigned)rows + 1;
+	if (vs->ncrow == 0)
+		vs_put(y0 + 2, 2, COLS - 2, "No VCL profile: start veneerd "
+		    "with -p vcl_profile=on (counters VCLP.*).");
+	for (y = 0; y < rows && vs->ctop + (unsigned)y < vs->ncrow; y++) {
+		u = vs->ctop + (unsigned)y;
+		r = &vs->crow[u];
+		if (u == vs->csel)
+			(void)attron(A_BOLD | (vs->colors ? COLOR_PAIR(1) :
+			    A_UNDERLINE));
+		x = 0;
+		vs_scaled(buf, sizeof buf, (double)r->ns * 1e-6, 1000, 1);
+		vs_col(y0 + 1 + y, x, buf);
+		x += VS_COLW;
+		(void)snprintf(buf, sizeof buf, "%ju", (uintmax_t)r->runs);
+		vs_col(y0 + 1 + y, x, buf);
+		x += VS_COLW;
+		buf[0] = '\0';
+		if (r->runs > 0)
+			(void)snprintf(buf, sizeof buf, "%.3f",
+			    (double)r->ns * 1e-3 / (double)r->runs);
+		vs_col(y0 + 1 + y, x, buf);
+		x += VS_COLW;
+		buf[0] = '\0';
+		if (r->cond && r->runs > 0)
+			(void)snprintf(buf, sizeof buf, "%.1f",
+			    100. * (double)r->trues / (double)r->runs);
+		vs_col(y0 + 1 + y, x, buf);
+		x += VS_COLW + 1;
+		vs_put(y0 + 1 + y, x, COLS - x, r->where != NULL ? r->where :
+		    r->key);
+		if (u == vs->csel)
+			(void)attroff(A_BOLD | (vs->colors ? COLOR_PAIR(1) :
+			    A_UNDERLINE));
+	}
+	if (vs->csel < vs->ncrow)
+		vs_put(LINES - 2, 0, COLS, vs->crow[vs->csel].key);
+	(void)attron(A_REVERSE);
+	(void)mvhline(LINES - 1, 0, ' ', COLS);
+	(void)snprintf(buf, sizeof buf, "VCL cost: %u rows  c counters  "
+	    "q quit  arrows PgUp PgDn g G", vs->ncrow);
+	vs_put(LINES - 1, 0, COLS, buf);
+	(void)attroff(A_REVERSE);
+	(void)refresh();
+}
+
 static void
 vs_draw(struct vs *vs)
 {
@@ -490,6 +572,10 @@ vs_draw(struct vs *vs)
 	if (LINES >= 9) {
 		vs_draw_head(vs);
 		y0 = 3;
+	}
+	if (vs->cost) {
+		vs_draw_cost(vs, y0);
+		return;
 	}
 	vs_layout(vs, &ncol, &namew, &descx);
 	(void)attron(A_REVERSE);
@@ -537,7 +623,7 @@ vs_draw(struct vs *vs)
 		    "waiting (q quits)", VAPI_Workdir(vs->vd));
 	else
 		(void)snprintf(buf, sizeof buf, "%u-%u/%u  verbosity %s  "
-		    "q quit  v verbosity  arrows PgUp PgDn g G",
+		    "q quit  v verbosity  c VCL cost  arrows PgUp PgDn g G",
 		    vs->nvis == 0 ? 0 : vs->top + 1,
 		    vs->top + (unsigned)(rows > 0 ? rows : 0) < vs->nvis ?
 		    vs->top + (unsigned)(rows > 0 ? rows : 0) : vs->nvis,
@@ -559,6 +645,46 @@ vs_page(void)
 	return (rows > 1 ? (unsigned)rows : 1);
 }
 
+/* Moving in the cost view. */
+static int
+vs_key_cost(struct vs *vs, int ch)
+{
+	unsigned last = vs->ncrow > 0 ? vs->ncrow - 1 : 0;
+
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		if (vs->csel > 0)
+			vs->csel--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		if (vs->csel < last)
+			vs->csel++;
+		break;
+	case KEY_PPAGE:
+	case 'b':
+		vs->csel = vs->csel > vs_page() ? vs->csel - vs_page() : 0;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		vs->csel = vs->csel + vs_page() < last ?
+		    vs->csel + vs_page() : last;
+		break;
+	case KEY_HOME:
+	case 'g':
+		vs->csel = 0;
+		break;
+	case KEY_END:
+	case 'G':
+		vs->csel = last;
+		break;
+	default:
+		break;
+	}
+	return (0);
+}
+
 /* 1 to quit. */
 static int
 vs_key(struct vs *vs, int ch)
@@ -566,6 +692,20 @@ vs_key(struct vs *vs, int ch)
 	unsigned last = vs->nvis > 0 ? vs->nvis - 1 : 0;
 	char *keep;
 
+	if (ch == 'c') {
+		/* Another screen altogether: paint it whole. */
+		(void)clearok(curscr, TRUE);
+		vs->cost = !vs->cost;
+		if (vs->cost) {
+			VSTAT_CostFree(vs->crow, vs->ncrow);
+			vs->ncrow = VSTAT_Cost(vs->vd, &vs->crow);
+			vs->csel = vs->ctop = 0;
+		}
+		return (0);
+	}
+	if (vs->cost && ch != 'q' && ch != 'Q' && ch != 12 &&
+	    ch != KEY_RESIZE)
+		return (vs_key_cost(vs, ch));
 	switch (ch) {
 	case 'q':
 	case 'Q':
@@ -701,6 +841,7 @@ VSTAT_Curses(struct vapi *vd)
 	delscreen(vs->screen);
 	vs_free_pts(vs->pt, vs->npt);
 	free(vs->vis);
+	VSTAT_CostFree(vs->crow, vs->ncrow);
 	FREE_OBJ(vs);
 	return (VSTAT_EXIT_OK);
 }

@@ -1,0 +1,24 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * vrt_prof.h -- the VCL profiler's side that vcl.c uses: one struct
+ * vrt_prof per loaded VCL (vrt_prof.c says what it counts and logs).
+ */
+
+#ifndef VENEER_CACHE_VRT_PROF_H
+#define VENEER_CACHE_VRT_PROF_H
+
+struct vcl_conf;
+struct vrt_prof;
+
+/* A VCL's profile; NULL when its C has no profile points. */
+struct vrt_prof *PROF_New(const struct vcl_conf *conf, const char *vclname);
+/* With the VCL: its VCLP counters go. */
+void PROF_Free(struct vrt_prof **);
+/*
+ * What a method call's ctx->prof is: p when vcl_profile is on (its
+ * counters made the first time) or VCL_time is logged, else NULL.
+ */
+struct vrt_prof *PROF_Ctx(struct vrt_prof *p);
+
+#endif /* VENEER_CACHE_VRT_PROF_H */
