@@ -514,6 +514,75 @@ log_line(const char *out, unsigned vxid, const char *tag, const char *text)
 }
 
 /*
+ * Issue 13: VCL_time, one record per method and call with its duration,
+ * masked by default; with it unmasked veneerlog -q finds the requests
+ * that ran a sub, or whose VCL took longer than a bound.
+ */
+START_TEST(issue_0013_vcl_time)
+{
+	struct origin *o;
+	struct client *cl;
+	struct vnd *v;
+	struct req q[VL_N];
+	struct run r;
+	char *vcl, head[64];
+	unsigned u;
+
+	o = ORIGIN_New(NULL, NULL);
+	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\n"
+	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "sub mob { set req.http.X-Mob = \"1\"; }\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url ~ \"^/m\") { call mob; }\n"
+	    "}\n", ORIGIN_Port(o)), 0);
+	v = VND_New();
+	VND_VclFile(v, "t.vcl", vcl);
+	free(vcl);
+	VND_Param(v, "vsl_mask", "+VCL_time");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	send_req(cl, &q[0], "/m/1", NULL);
+	send_req(cl, &q[1], "/d/1", NULL);
+	send_req(cl, &q[2], "/m/2", NULL);
+	CLIENT_Free(&cl);
+	wait_ends(v, 7);	/* 3 requests, 3 fetches, the session */
+	/* Only the requests that called mob; seconds, then where. */
+	run_ok(&r, vl_dir, "veneerlog", "-n", VND_Workdir(v), "-d", "-g",
+	    "request", "-i", "VCL_time", "-q", "VCL_time[1] eq \"mob\"",
+	    NULL);
+	for (u = 0; u < 3; u++) {
+		(void)snprintf(head, sizeof head, "<< Request  >> %u ",
+		    q[u].vxid);
+		ck_assert_msg((strstr(r.out, head) != NULL) == (u != 1),
+		    "request %u: %s", u, r.out);
+	}
+	ck_assert_msg(log_line(r.out, 0, "VCL_time", "mob 0.") &&
+	    log_line(r.out, 0, "VCL_time", "/t.vcl:5:25") &&
+	    log_line(r.out, 0, "VCL_time", "vcl_recv 0."), "%s", r.out);
+	run_free(&r);
+	/* A numeric bound on the seconds: every method took >= 0 s. */
+	run_ok(&r, vl_dir, "veneerlog", "-n", VND_Workdir(v), "-d", "-g",
+	    "request", "-i", "VCL_time", "-q", "VCL_time[2] >= 0", NULL);
+	for (u = 0; u < 3; u++) {
+		(void)snprintf(head, sizeof head, "<< Request  >> %u ",
+		    q[u].vxid);
+		ck_assert_msg(strstr(r.out, head) != NULL, "request %u: %s",
+		    u, r.out);
+	}
+	run_free(&r);
+	VND_Finish(&v, &o);
+
+	/* Masked by default: not one record. */
+	v = setup(&o, q, NULL);
+	run_ok(&r, vl_dir, "veneerlog", "-n", VND_Workdir(v), "-d", "-g",
+	    "raw", "-i", "VCL_time", NULL);
+	ck_assert_msg(r.out[0] == '\0', "%s", r.out);
+	run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*
  * Issue 11: a header the client names in Connection: is removed when
  * the request arrives, and the log says so with ReqUnset, in the
  * request's transaction; the backend request never has it.
@@ -1026,6 +1095,7 @@ veneerlog_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, request_query);
 	tcase_add_test(tc, issue_0011_connection_named_logged_unset);
+	tcase_add_test(tc, issue_0013_vcl_time);
 	tcase_add_test(tc, ncsa_lines);
 	tcase_add_test(tc, file_round_trip);
 	tcase_add_test(tc, overrun);
