@@ -12,7 +12,7 @@
 set -euo pipefail
 
 TARGETS=(h1_request h1_response chunked vary lookup_key vsm_reader vsl_query
-    ncsa_format param storage_arg listen_arg vcc)
+    ncsa_format param storage_arg listen_arg vcc relit)
 # Debian 12's clang 14 and its runtime (libFuzzer, the sanitizers).
 DEPS_FUZZ=(clang-14 libclang-rt-14-dev)
 CLANG=clang-14
@@ -154,6 +154,7 @@ fuzz_target() {
 		    src/mgt/mgt_workdir.c src/mgt/mgt_vcl.c)
 		link=("${cache_a[@]}" "${vcc_a[@]}") ;;
 	vcc)	link=("${vcc_a[@]}") ;;
+	relit)	link=("$bdir/src/common/.libs/libvcommon.a") ;;
 	*)	link=("${cache_a[@]}") ;;
 	esac
 	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined \

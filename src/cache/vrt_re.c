@@ -6,6 +6,11 @@
  * can) once, when the VCL loads.  Matching needs PCRE2 match data; each
  * worker thread makes one the first time it matches and keeps it, so a
  * request allocates nothing but the result strings on its workspace.
+ *
+ * A pattern the VCL only tests with ~ (VRT_RE_MATCH_ONLY) that is a set
+ * of literals, `(Sagem|SAGEM|Sendo|...)`, is matched by relit.c's
+ * automaton instead, one table lookup per byte; `.*` at an unanchored
+ * end of such a pattern is dropped.  Its yes or no is PCRE2's.
  */
 
 #include "config.h"
@@ -19,6 +24,7 @@
 #include <string.h>
 
 #include "common/miniobj.h"
+#include "common/relit.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 #include "vrt.h"
@@ -29,7 +35,8 @@
 struct vrt_re {
 	unsigned		magic;
 #define VRT_RE_MAGIC		0x3b0f7c55
-	pcre2_code		*code;
+	pcre2_code		*code;		/* NULL with lit */
+	struct relit		*lit;
 };
 
 static __thread pcre2_match_data *vrt_re_md;
@@ -54,7 +61,6 @@ VRT_re_init(VRT_CTX, VCL_REGEX *rep, const char *pattern, unsigned flags,
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	assert(rep != NULL);
-	(void)flags;
 	*rep = NULL;
 	if (pattern == NULL) {
 		VRT_fail(ctx, "%s: regex: no pattern", where);
@@ -64,6 +70,13 @@ VRT_re_init(VRT_CTX, VCL_REGEX *rep, const char *pattern, unsigned flags,
 	if (re == NULL) {
 		VRT_fail(ctx, "%s: regex: out of memory", where);
 		return (-1);
+	}
+	if (flags & VRT_RE_MATCH_ONLY) {
+		re->lit = RELIT_Compile(pattern, NULL, 0);
+		if (re->lit != NULL) {
+			*rep = re;
+			return (0);
+		}
 	}
 	re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
 	    0, &err, &off, NULL);
@@ -90,7 +103,10 @@ VRT_re_fini(VCL_REGEX *rep)
 		return;
 	CAST_OBJ_NOTNULL(re, (struct vrt_re *)(uintptr_t)*rep, VRT_RE_MAGIC);
 	*rep = NULL;
-	pcre2_code_free(re->code);
+	if (re->lit != NULL)
+		RELIT_Free(&re->lit);
+	if (re->code != NULL)
+		pcre2_code_free(re->code);
 	FREE_OBJ(re);
 }
 
@@ -128,13 +144,15 @@ VRT_re_match(VRT_CTX, VCL_STRING subject, VCL_REGEX re)
 		return (0);
 	}
 	CHECK_OBJ(re, VRT_RE_MAGIC);
+	if (subject == NULL)
+		subject = "";
+	if (re->lit != NULL)
+		return (RELIT_Match(re->lit, subject, strlen(subject)));
 	md = vrt_re_matchdata();
 	if (md == NULL) {
 		VRT_fail(ctx, "regex match: out of memory");
 		return (0);
 	}
-	if (subject == NULL)
-		subject = "";
 	return (vrt_re_exec(ctx, re, subject, strlen(subject), 0, md) > 0);
 }
 
@@ -197,6 +215,11 @@ VRT_regsub(VRT_CTX, int all, VCL_STRING subject, VCL_REGEX re,
 		return (NULL);
 	}
 	CHECK_OBJ(re, VRT_RE_MAGIC);
+	if (re->code == NULL) {
+		/* The compiler never passes a match-only regex here. */
+		VRT_fail(ctx, "regsub: the regex was compiled for ~ only");
+		return (NULL);
+	}
 	md = vrt_re_matchdata();
 	if (md == NULL) {
 		VRT_fail(ctx, "regsub: out of memory");

@@ -282,14 +282,18 @@ start_nginx() {
 # workdir LABEL-work in $workdirs (default $tmp), its output in
 # $tmp/LABEL.log, ARGS added (-p name=value...).  It picks its own port
 # (-a 127.0.0.1:0) and writes it to WORKDIR/_.listen as "a0 127.0.0.1
-# PORT".  Sets veneerd_pid, veneerd_port and veneerd_work.
+# PORT".  Sets veneerd_pid, veneerd_port and veneerd_work.  With
+# veneerd_vcl set, it runs that VCL file (-f) instead of -b nginx.
+veneerd_vcl=""
 start_veneerd() {
 	local label=$1 work=${workdirs:-$tmp}/$1-work log=$tmp/$1.log i
+	local -a be=(-b "127.0.0.1:$nginx_port")
 	shift
 	mkdir -p "$work"
 	pin "$proxy_cpu"
+	[ -z "$veneerd_vcl" ] || be=(-f "$veneerd_vcl")
 	# One thread pool, like varnishd in run.sh: the proxy has one core.
-	"${PIN[@]}" "$veneerd" -F -a 127.0.0.1:0 -b "127.0.0.1:$nginx_port" \
+	"${PIN[@]}" "$veneerd" -F -a 127.0.0.1:0 "${be[@]}" \
 	    -n "$work" -j none -p thread_pools=1 "$@" >"$log" 2>&1 &
 	veneerd_pid=$!
 	# shellcheck disable=SC2034  # for the caller
