@@ -163,7 +163,10 @@ rp_char(struct rparse *rp)
 	return (c);
 }
 
-/* A sequence of characters and groups, up to | ) $ or the end. */
+/*
+ * A sequence of characters and groups, up to | ) $ . or the end.  On
+ * failure nothing is left allocated in *out (nor in rp_alt's).
+ */
 static int
 rp_seq(struct rparse *rp, struct lset *out)
 {
@@ -172,8 +175,9 @@ rp_seq(struct rparse *rp, struct lset *out)
 	int ch;
 
 	memset(out, 0, sizeof *out);
+	memset(&g, 0, sizeof g);
 	if (lset_add(rp, out, "", 0, "", 0) != 0)
-		return (-1);
+		goto fail;
 	for (;;) {
 		if (*rp->p == '(') {
 			rp->p++;
@@ -181,20 +185,15 @@ rp_seq(struct rparse *rp, struct lset *out)
 				rp->p += 2;
 			else if (rp->p[0] == '?' || rp->p[0] == '*') {
 				rp->why = "a group with options or a verb";
-				return (-1);
+				goto fail;
 			}
 			if (rp_alt(rp, &g) != 0)
-				return (-1);
+				goto fail;
 			if (*rp->p != ')') {
-				lset_free(&g);
 				rp->why = "an unclosed group";
-				return (-1);
+				goto fail;
 			}
 			rp->p++;
-			ch = lset_cross(rp, out, &g);
-			lset_free(&g);
-			if (ch != 0)
-				return (-1);
 		} else if (*rp->p == '|' || *rp->p == ')' || *rp->p == '$' ||
 		    *rp->p == '\0' || *rp->p == '.') {
 			return (0);
@@ -204,23 +203,25 @@ rp_seq(struct rparse *rp, struct lset *out)
 				if (rp->why == NULL)
 					rp->why = "a character class, quantifier "
 					    "or other non-literal";
-				return (-1);
+				goto fail;
 			}
 			c = (char)ch;
-			memset(&g, 0, sizeof g);
-			if (lset_add(rp, &g, &c, 1, "", 0) != 0 ||
-			    lset_cross(rp, out, &g) != 0) {
-				lset_free(&g);
-				return (-1);
-			}
-			lset_free(&g);
+			if (lset_add(rp, &g, &c, 1, "", 0) != 0)
+				goto fail;
 		}
+		if (lset_cross(rp, out, &g) != 0)
+			goto fail;
+		lset_free(&g);
 		/* A quantifier after what was just read: not a literal. */
 		if (*rp->p != '\0' && strchr("?*+{", *rp->p) != NULL) {
 			rp->why = "a quantifier";
-			return (-1);
+			goto fail;
 		}
 	}
+  fail:
+	lset_free(&g);
+	lset_free(out);
+	return (-1);
 }
 
 /* Alternatives: seq (| seq)*. */
@@ -235,13 +236,15 @@ rp_alt(struct rparse *rp, struct lset *out)
 	while (*rp->p == '|') {
 		rp->p++;
 		if (rp_seq(rp, &s) != 0) {
-			lset_free(&s);
+			lset_free(out);
 			return (-1);
 		}
 		r = lset_union(rp, out, &s);
 		lset_free(&s);
-		if (r != 0)
+		if (r != 0) {
+			lset_free(out);
 			return (-1);
+		}
 	}
 	return (0);
 }
