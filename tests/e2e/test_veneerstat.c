@@ -833,6 +833,80 @@ START_TEST(issue_0013_vcl_profile_counters)
 }
 END_TEST
 
+/*
+ * The bench's heavy.vcl (seed 000's style) with the profile on: with a
+ * long User-Agent that names no brand, the 120-brand mobile test of the
+ * busiest site is the costliest condition, and nothing else comes near.
+ */
+START_TEST(issue_0013_heavy_vcl_profile)
+{
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *m;
+	struct vnd *v;
+	struct vs_run r;
+	char *text, *vcl, *at, *hdr, *p, desc[512], best[512];
+	const char *l;
+	uint64_t ns, max = 0, second = 0;
+	unsigned u;
+	size_t len;
+
+	text = HX_ReadFile(VCL_SRCDIR "/tools/bench/vcl/heavy.vcl", &len);
+	ck_assert_ptr_nonnull(text);
+	at = strstr(text, "@PORT@");
+	ck_assert_ptr_nonnull(at);
+	o = ORIGIN_New(NULL, NULL);
+	*at = '\0';
+	ck_assert_int_gt(asprintf(&vcl, "%s%d%s", text, ORIGIN_Port(o),
+	    at + 6), 0);
+	free(text);
+	v = VND_New();
+	VND_VclFile(v, "heavy.vcl", vcl);
+	free(vcl);
+	VND_Param(v, "vcl_profile", "on");
+	VND_Param(v, "vsl_space", "4M");
+	VND_Start(v);
+	hdr = malloc(6000 + 64);
+	ck_assert_ptr_nonnull(hdr);
+	p = hdr + snprintf(hdr, 64, "Host: www.example.com\r\nUser-Agent: ");
+	for (u = 0; u < 6000; u++)
+		*p++ = (char)('a' + u % 26);
+	(void)snprintf(p, 8, "\r\n");
+	cl = VND_Connect(v);
+	for (u = 0; u < 8; u++) {
+		m = CLIENT_Fetch(cl, "GET", "/a/page", hdr, HX_T_RESP);
+		ck_assert_int_eq(m->status, 200);
+		HX_MsgFree(&m);
+	}
+	CLIENT_Free(&cl);
+	free(hdr);
+	VS_OK(&r, "-n", VND_Workdir(v), "-1", "-f", "VCLP.*.ns");
+	/* The conditions: VCLP.boot.vcl_recv.NNN.ns, "... if (...) ...". */
+	best[0] = '\0';
+	for (l = r.out; *l != '\0'; l = strchr(l, '\n') + 1) {
+		if (sscanf(l, "VCLP.boot.vcl_recv.%*u.ns %ju %*s %511[^\n]",
+		    (uintmax_t *)&ns, desc) == 2 && strstr(desc, " if (") !=
+		    NULL) {
+			if (ns > max) {
+				second = max;
+				max = ns;
+				(void)snprintf(best, sizeof best, "%s", desc);
+			} else if (ns > second)
+				second = ns;
+		}
+		if (strchr(l, '\n') == NULL)
+			break;
+	}
+	ck_assert_msg(strstr(best, "heavy.vcl:123:6 if (req.http.host == "
+	    "\"www.example.com\" && req.http.User-Agent ~ \"(Acer|") != NULL,
+	    "costliest: %s\n%.3000s", best, r.out);
+	ck_assert_msg(max > 2 * second, "%ju ns, next %ju ns", (uintmax_t)max,
+	    (uintmax_t)second);
+	vs_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /*--------------------------------------------------------------------
  * The screen, in a pseudo-terminal.
  */
@@ -1084,6 +1158,7 @@ veneerstat_suite(void)
 	tcase_add_test(tc, stat_screen_small);
 	tcase_add_test(tc, issue_0013_vcl_profile_counters);
 	tcase_add_test(tc, issue_0013_cost_view);
+	tcase_add_test(tc, issue_0013_heavy_vcl_profile);
 	suite_add_tcase(s, tc);
 	return (s);
 }
