@@ -237,21 +237,31 @@ prof_log(VRT_CTX, const struct vrt_prof_point *pt, uint64_t ns)
 	    (double)ns * 1e-9, pt->file, pt->line, pt->col);
 }
 
-void
-VRT_prof_cond(VRT_CTX, unsigned n, uint64_t t0, int istrue)
+/* One run of point n since t0: its count and time; its p, or NULL. */
+static const struct vrt_prof *
+prof_count(VRT_CTX, unsigned n, uint64_t t0, uint64_t *nsp)
 {
 	const struct vrt_prof *p;
-	uint64_t t1;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	p = ctx->prof;
 	if (p == NULL)
-		return;
+		return (NULL);
 	CHECK_OBJ(p, VRT_PROF_MAGIC);
-	t1 = VRT_prof_now();
+	*nsp = VRT_prof_now() - t0;
 	prof_add(p, n, PROF_EVALS, 1);
-	prof_add(p, n, PROF_NS, t1 - t0);
-	if (istrue)
+	prof_add(p, n, PROF_NS, *nsp);
+	return (p);
+}
+
+void
+VRT_prof_cond(VRT_CTX, unsigned n, uint64_t t0, int istrue)
+{
+	const struct vrt_prof *p;
+	uint64_t ns;
+
+	p = prof_count(ctx, n, t0, &ns);
+	if (p != NULL && istrue)
 		prof_add(p, n, PROF_TRUE, 1);
 }
 
@@ -259,16 +269,9 @@ void
 VRT_prof_call(VRT_CTX, unsigned n, uint64_t t0)
 {
 	const struct vrt_prof *p;
-	uint64_t t1;
+	uint64_t ns;
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	p = ctx->prof;
-	if (p == NULL)
-		return;
-	CHECK_OBJ(p, VRT_PROF_MAGIC);
-	t1 = VRT_prof_now();
-	prof_add(p, n, PROF_EVALS, 1);
-	prof_add(p, n, PROF_NS, t1 - t0);
-	if (n < p->npts)
-		prof_log(ctx, &p->pts[n], t1 - t0);
+	p = prof_count(ctx, n, t0, &ns);
+	if (p != NULL && n < p->npts)
+		prof_log(ctx, &p->pts[n], ns);
 }

@@ -89,30 +89,22 @@ install=yes
 keep=no
 scenarios=()
 
-need_arg() {
-	if [ "$2" -lt 2 ]; then
-		echo "cache.sh: $1 needs a value" >&2
-		exit 2
-	fi
-}
-
-# whole NAME VALUE MIN MAX: exit unless VALUE is a whole number in range.
-whole() {
-	case $2 in
-	''|*[!0-9]*)	;;
-	*)	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0 ;;
-	esac
-	echo "cache.sh: $1 takes a whole number from $3 to $4" >&2
-	exit 2
-}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tools/lib/deps.sh
+. "$root/tools/lib/deps.sh"
+# shellcheck source=tools/lib/build.sh
+. "$root/tools/lib/build.sh"
+# shellcheck source=tools/bench/lib.sh
+. "$root/tools/bench/lib.sh"
+bench_name=cache.sh
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--duration)	need_arg "$1" $#; duration=$2; shift ;;
-	--connections)	need_arg "$1" $#; connections=$2; shift ;;
-	--rounds)	need_arg "$1" $#; rounds=$2; shift ;;
-	--scenario)	need_arg "$1" $#; scenarios+=("$2"); shift ;;
-	--veneerd)	need_arg "$1" $#; veneerd=$2; shift ;;
+	--duration)	bench_need_arg "$1" $#; duration=$2; shift ;;
+	--connections)	bench_need_arg "$1" $#; connections=$2; shift ;;
+	--rounds)	bench_need_arg "$1" $#; rounds=$2; shift ;;
+	--scenario)	bench_need_arg "$1" $#; scenarios+=("$2"); shift ;;
+	--veneerd)	bench_need_arg "$1" $#; veneerd=$2; shift ;;
 	--with-varnish)	with_varnish=yes ;;
 	--no-install)	install=no ;;
 	--keep)		keep=yes ;;
@@ -124,9 +116,9 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-whole --duration "$duration" 1 600
-whole --connections "$connections" 1 10000
-whole --rounds "$rounds" 1 50
+bench_whole --duration "$duration" 1 600
+bench_whole --connections "$connections" 1 10000
+bench_whole --rounds "$rounds" 1 50
 [ ${#scenarios[@]} -gt 0 ] || read -r -a scenarios <<<"$all_scenarios"
 for s in "${scenarios[@]}"; do
 	case " $all_scenarios " in
@@ -145,15 +137,6 @@ selected() {
 	return 1
 }
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=tools/lib/deps.sh
-. "$root/tools/lib/deps.sh"
-# shellcheck source=tools/lib/build.sh
-. "$root/tools/lib/build.sh"
-# shellcheck source=tools/bench/lib.sh
-. "$root/tools/bench/lib.sh"
-
-bench_name=cache.sh
 bench_traps
 bench_cpus
 
@@ -647,21 +630,6 @@ run_mem_promise() {
 # verdict OK: "met" or "MISSED".
 verdict() {
 	if [ "$1" = 1 ]; then echo met; else echo MISSED; fi
-}
-
-# median: the median of the numbers on standard input (nothing: none).
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit
-		if (NR % 2) print v[(NR + 1) / 2]
-		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# run_median SERVER SCENARIO FIELD: the median of a results field (3
-# req/s, 4 p99, 5 cpu us/req, 7 errors) over the server's runs.
-run_median() {
-	printf '%s\n' "${results[@]}" |
-	    awk -v s="$1" -v c="$2" -v f="$3" '$1 == s && $2 == c {
-		print $f }' | median
 }
 
 print_throughput() {

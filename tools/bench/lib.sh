@@ -397,3 +397,40 @@ measure() {
 	    "$server" "$scenario" "$rps" "$p99" "$cpu_us" "$cpu_pct"
 	[ "$errors" -eq 0 ] && echo || echo "  ($errors errors)"
 }
+
+#--------------------------------------------------------------------
+# Options and figures.
+
+# bench_need_arg OPTION ARGC: exit unless the option has a value.
+bench_need_arg() {
+	if [ "$2" -lt 2 ]; then
+		echo "$bench_name: $1 needs a value" >&2
+		exit 2
+	fi
+}
+
+# bench_whole NAME VALUE MIN MAX: exit unless VALUE is a whole number in
+# range.
+bench_whole() {
+	case $2 in
+	''|*[!0-9]*)	;;
+	*)	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0 ;;
+	esac
+	echo "$bench_name: $1 takes a whole number from $3 to $4" >&2
+	exit 2
+}
+
+# median: the median of the numbers on standard input (nothing: none).
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit
+		if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# run_median SERVER SCENARIO FIELD: the median of a results field (3
+# req/s, 4 p99, 5 cpu us/req, 7 errors) over the server's runs.
+run_median() {
+	printf '%s\n' "${results[@]}" |
+	    awk -v s="$1" -v c="$2" -v f="$3" '$1 == s && $2 == c {
+		print $f }' | median
+}

@@ -58,30 +58,23 @@ check_only=no
 install=yes
 keep=no
 
-need_arg() {
-	if [ "$2" -lt 2 ]; then
-		echo "vcl.sh: $1 needs a value" >&2
-		exit 2
-	fi
-}
-
-whole() {
-	case $2 in
-	''|*[!0-9]*)	;;
-	*)	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0 ;;
-	esac
-	echo "vcl.sh: $1 takes a whole number from $3 to $4" >&2
-	exit 2
-}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tools/lib/deps.sh
+. "$root/tools/lib/deps.sh"
+# shellcheck source=tools/lib/build.sh
+. "$root/tools/lib/build.sh"
+# shellcheck source=tools/bench/lib.sh
+. "$root/tools/bench/lib.sh"
+bench_name=vcl.sh
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--duration)	need_arg "$1" $#; duration=$2; shift ;;
-	--connections)	need_arg "$1" $#; connections=$2; shift ;;
-	--rounds)	need_arg "$1" $#; rounds=$2; shift ;;
+	--duration)	bench_need_arg "$1" $#; duration=$2; shift ;;
+	--connections)	bench_need_arg "$1" $#; connections=$2; shift ;;
+	--rounds)	bench_need_arg "$1" $#; rounds=$2; shift ;;
 	--quick)	duration=2 rounds=1 ;;
-	--veneerd)	need_arg "$1" $#; veneerd=$2; shift ;;
-	--veneerd-arg)	need_arg "$1" $#; veneerd_args+=("$2"); shift ;;
+	--veneerd)	bench_need_arg "$1" $#; veneerd=$2; shift ;;
+	--veneerd-arg)	bench_need_arg "$1" $#; veneerd_args+=("$2"); shift ;;
 	--no-varnish)	with_varnish=no ;;
 	--check)	check_only=yes ;;
 	--no-install)	install=no ;;
@@ -91,19 +84,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-whole --duration "$duration" 1 600
-whole --connections "$connections" 1 10000
-whole --rounds "$rounds" 1 50
+bench_whole --duration "$duration" 1 600
+bench_whole --connections "$connections" 1 10000
+bench_whole --rounds "$rounds" 1 50
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=tools/lib/deps.sh
-. "$root/tools/lib/deps.sh"
-# shellcheck source=tools/lib/build.sh
-. "$root/tools/lib/build.sh"
-# shellcheck source=tools/bench/lib.sh
-. "$root/tools/bench/lib.sh"
-
-bench_name=vcl.sh
 bench_traps
 bench_cpus
 vcls=(trivial heavy rearranged)
@@ -290,26 +274,13 @@ done
 #--------------------------------------------------------------------
 # The report.
 
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit
-		if (NR % 2) print v[(NR + 1) / 2]
-		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# med SERVER VCL FIELD: the median of a results field (3 req/s, 5 cpu).
-med() {
-	printf '%s\n' "${results[@]}" |
-	    awk -v s="$1" -v c="$2" -v f="$3" '$1 == s && $2 == c {
-		print $f }' | median
-}
-
 echo
 printf '%-9s %-11s %12s %12s\n' server vcl 'req/s' 'cpu us/req'
 declare -A cpu=()
 for s in "${servers[@]}"; do
 	for v in "${vcls[@]}"; do
-		cpu[$s,$v]=$(med "$s" "$v" 5)
-		printf '%-9s %-11s %12s %12s\n' "$s" "$v" "$(med "$s" "$v" 3)" \
+		cpu[$s,$v]=$(run_median "$s" "$v" 5)
+		printf '%-9s %-11s %12s %12s\n' "$s" "$v" "$(run_median "$s" "$v" 3)" \
 		    "${cpu[$s,$v]}"
 	done
 done
