@@ -81,6 +81,7 @@ struct vsubj {
 	struct vlit		*lits;
 	unsigned		nlits;
 	unsigned		vslot, kslot;	/* memo slots, ~0U: none */
+	unsigned		gslot;		/* write stamp, ~0U: none */
 	struct vsubj		*next;
 };
 

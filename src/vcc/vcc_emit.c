@@ -279,6 +279,7 @@ OPT_Clobber(struct vcc *tl, struct vbuf *out, unsigned ind)
 /* The frame and its helpers, after the declarations --------------------*/
 
 #define OPT_MAXLIT	30000U	/* slots are unsigned short */
+#define OPT_MAXMEMO	256U	/* 6 KB of frame at the most */
 
 static void
 emit_littab(struct vcc *tl, struct vbuf *out, const struct vsubj *s)
@@ -350,11 +351,11 @@ emit_rm(struct vcc *tl, struct vbuf *out, const struct vrem *m)
 		    "vgc_rd_%u(ctx, vf), %s));\n}\n", s->idx, m->re);
 		return;
 	}
-	emit_memo_check(tl, out, m->slot, s->idx);
+	emit_memo_check(tl, out, m->slot, s->gslot);
 	vbuf_printf(tl, out, "\t\treturn (m->v);\n"
 	    "\tm->v = VRT_re_match(ctx, vgc_rd_%u(ctx, vf), %s);\n"
 	    "\tif (ctx->failed)\n\t\treturn (0);\n", s->idx, m->re);
-	emit_memo_stamp(tl, out, s->idx);
+	emit_memo_stamp(tl, out, s->gslot);
 	vbuf_cat(tl, out, "\treturn (m->v);\n}\n");
 }
 
@@ -372,7 +373,7 @@ emit_rs(struct vcc *tl, struct vbuf *out, const struct vrem *m)
 		    "vf->m[%u].gen == vf->g[%u] && !vf->m[%u].v)\n"
 		    "\t\treturn (vgc_rd_%u(ctx, vf) != NULL ? "
 		    "vgc_rd_%u(ctx, vf) : \"\");\n", m->slot, m->slot,
-		    s->idx, m->slot, s->idx, s->idx);
+		    s->gslot, m->slot, s->idx, s->idx);
 	else
 		vbuf_cat(tl, out, "\n\t(void)vf;\n");
 	vbuf_printf(tl, out, "\treturn (VRT_regsub(ctx, all, "
@@ -386,20 +387,30 @@ OPT_EmitFrame(struct vcc *tl, struct vbuf *out)
 	struct vsubj *s;
 	struct vrem *m;
 	const struct vlit *l;
-	unsigned nmemo = 0;
+	unsigned nmemo = 0, ng = 0;
 
-	/* Memo slots: only what is used more than once. */
+	/*
+	 * Memo slots: only what is used more than once, and no more than
+	 * OPT_MAXMEMO (the frame is on a worker's stack); write stamps only
+	 * for the subjects something is remembered of.
+	 */
 	for (s = p->subjs; s != NULL; s = s->next) {
-		s->vslot = s->kslot = ~0U;
-		if (s->nreads >= 2)
+		s->vslot = s->kslot = s->gslot = ~0U;
+		if (s->nreads >= 2 && nmemo < OPT_MAXMEMO)
 			s->vslot = nmemo++;
-		if (s->ncmps >= 2 && s->nlits <= OPT_MAXLIT)
+		if (s->ncmps >= 2 && s->nlits <= OPT_MAXLIT &&
+		    nmemo < OPT_MAXMEMO)
 			s->kslot = nmemo++;
+		if (s->vslot != ~0U || s->kslot != ~0U)
+			s->gslot = ng++;
 	}
 	for (m = p->rems; m != NULL; m = m->next) {
 		m->slot = ~0U;
-		if (m->nmatch + m->nsub >= 2 && m->re != NULL)
+		if (m->nmatch + m->nsub >= 2 && m->re != NULL &&
+		    nmemo < OPT_MAXMEMO)
 			m->slot = nmemo++;
+		if (m->slot != ~0U && m->subj->gslot == ~0U)
+			m->subj->gslot = ng++;
 	}
 	vbuf_printf(tl, out, "\n/* The frame (vcc_emit.c): %u subjects, "
 	    "%u remembered values. */\n"
@@ -407,12 +418,16 @@ OPT_EmitFrame(struct vcc *tl, struct vbuf *out)
 	    "\tconst char\t*s;\n};\n"
 	    "struct vgc_frame {\n\tunsigned\tepoch, clock;\n"
 	    "\tunsigned\tg[%u];\n\tstruct vgc_memo\tm[%u];\n};\n",
-	    p->nsubjs, nmemo, p->nsubjs ? p->nsubjs : 1, nmemo ? nmemo : 1);
+	    p->nsubjs, nmemo, ng ? ng : 1, nmemo ? nmemo : 1);
 	for (s = p->subjs; s != NULL; s = s->next) {
 		vbuf_printf(tl, out, "\n/* %s */\n"
 		    "static inline void\nvgc_w_%u(struct vgc_frame *vf)\n"
-		    "{\n\tvf->g[%u] = ++vf->clock;\n}\n",
-		    s->key, s->idx, s->idx);
+		    "{\n\n", s->key, s->idx);
+		if (s->gslot == ~0U)
+			vbuf_cat(tl, out, "\t(void)vf;\n}\n");
+		else
+			vbuf_printf(tl, out, "\tvf->g[%u] = ++vf->clock;\n}\n",
+			    s->gslot);
 		if (s->rdc == NULL)
 			continue;
 		vbuf_printf(tl, out, "static inline const char *\n"
@@ -422,10 +437,10 @@ OPT_EmitFrame(struct vcc *tl, struct vbuf *out)
 			vbuf_printf(tl, out, "\n\t(void)vf;\n\treturn (%s);\n"
 			    "}\n", s->rdc);
 		} else {
-			emit_memo_check(tl, out, s->vslot, s->idx);
+			emit_memo_check(tl, out, s->vslot, s->gslot);
 			vbuf_printf(tl, out, "\t\treturn (m->s);\n"
 			    "\tm->s = %s;\n", s->rdc);
-			emit_memo_stamp(tl, out, s->idx);
+			emit_memo_stamp(tl, out, s->gslot);
 			vbuf_cat(tl, out, "\treturn (m->s);\n}\n");
 		}
 		if (s->kslot != ~0U) {
@@ -433,11 +448,11 @@ OPT_EmitFrame(struct vcc *tl, struct vbuf *out)
 			vbuf_printf(tl, out, "static inline int\n"
 			    "vgc_k_%u(VRT_CTX, struct vgc_frame *vf)\n{\n",
 			    s->idx);
-			emit_memo_check(tl, out, s->kslot, s->idx);
+			emit_memo_check(tl, out, s->kslot, s->gslot);
 			vbuf_printf(tl, out, "\t\treturn (m->v);\n"
 			    "\tm->v = VRT_lit_index(vgc_rd_%u(ctx, vf), "
 			    "&vgc_littab_%u);\n", s->idx, s->idx);
-			emit_memo_stamp(tl, out, s->idx);
+			emit_memo_stamp(tl, out, s->gslot);
 			vbuf_cat(tl, out, "\treturn (m->v);\n}\n");
 		}
 		for (l = s->lits; l != NULL; l = l->next) {

@@ -268,6 +268,30 @@ START_TEST(issue_0013_profile_points)
 }
 END_TEST
 
+/* However many values a VCL reads twice, the frame stays small. */
+START_TEST(issue_0013_frame_bounded)
+{
+	char *src, *p, *c;
+	size_t len = 64 * 1024;
+	unsigned u;
+
+	src = malloc(len);
+	ck_assert_ptr_nonnull(src);
+	p = src + snprintf(src, len, BE "sub vcl_recv {\n");
+	for (u = 0; u < 400; u++)
+		p += snprintf(p, 128, "\tif (req.http.X-%u == req.http.X-%u) "
+		    "{ set req.http.Y = \"1\"; }\n", u, u);
+	(void)snprintf(p, 16, "}\n");
+	c = cc_of(src, 1);
+	ck_assert_ptr_nonnull(strstr(c, "struct vgc_memo\tm[256];"));
+	ck_assert_ptr_nonnull(strstr(c, "unsigned\tg[256];"));
+	/* Past the cap, plain reads. */
+	ck_assert_ptr_nonnull(strstr(c, "\n\t(void)vf;\n\treturn (VRT_GetHdr("));
+	free(c);
+	free(src);
+}
+END_TEST
+
 /* What the compiler emits must build cleanly under strict warnings. */
 START_TEST(issue_0013_optimised_c_builds)
 {
@@ -307,6 +331,7 @@ vcc_opt_suite(void)
 	tcase_add_test(tc, issue_0013_regex_matched_once);
 	tcase_add_test(tc, issue_0013_constants_fold);
 	tcase_add_test(tc, issue_0013_profile_points);
+	tcase_add_test(tc, issue_0013_frame_bounded);
 	tcase_add_test(tc, issue_0013_optimised_c_builds);
 	suite_add_tcase(s, tc);
 	return (s);
