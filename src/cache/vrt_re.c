@@ -7,10 +7,11 @@
  * worker thread makes one the first time it matches and keeps it, so a
  * request allocates nothing but the result strings on its workspace.
  *
- * A pattern the VCL only tests with ~ (VRT_RE_MATCH_ONLY) that is a set
- * of literals, `(Sagem|SAGEM|Sendo|...)`, is matched by relit.c's
- * automaton instead, one table lookup per byte; `.*` at an unanchored
- * end of such a pattern is dropped.  Its yes or no is PCRE2's.
+ * A pattern the compiler flags VRT_RE_MATCH_ONLY (only ever tested with
+ * ~ and !~) is only asked yes or no, so a .* at an unanchored end is
+ * dropped first (RELIT_Simplify), and a set of literals is matched by
+ * one automaton (common/relit.c) instead of PCRE2 trying each
+ * alternative at each offset (issue 13).  Either gives PCRE2's answer.
  */
 
 #include "config.h"
@@ -20,6 +21,7 @@
 
 #include <assert.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +37,9 @@
 struct vrt_re {
 	unsigned		magic;
 #define VRT_RE_MAGIC		0x3b0f7c55
-	pcre2_code		*code;		/* NULL with lit */
-	struct relit		*lit;
+	pcre2_code		*code;		/* NULL when rl matches */
+	struct relit		*rl;		/* match only: literals */
+	char			*pattern;	/* as written, for errors */
 };
 
 static __thread pcre2_match_data *vrt_re_md;
@@ -50,14 +53,64 @@ vrt_re_matchdata(void)
 	return (vrt_re_md);
 }
 
+/* PCRE2's code for pattern, or NULL with the error in msg. */
+static pcre2_code *
+vrt_re_compile(const char *pattern, char *msg, size_t msglen)
+{
+	pcre2_code *code;
+	PCRE2_UCHAR err_msg[128];
+	PCRE2_SIZE off;
+	int err;
+
+	code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+	    0, &err, &off, NULL);
+	if (code == NULL) {
+		(void)pcre2_get_error_message(err, err_msg, sizeof err_msg);
+		(void)snprintf(msg, msglen, "%s (at offset %zu)",
+		    (const char *)err_msg, (size_t)off);
+	}
+	return (code);
+}
+
+/*
+ * Only a yes or no is wanted: what answers it faster into re.  The
+ * pattern compiled as written is in re->code already, so its errors
+ * are the ones reported whatever is dropped.
+ */
+static void
+vrt_re_match_only(struct vrt_re *re)
+{
+	pcre2_code *code;
+	uint32_t nl;
+	char *simple, msg[160];
+	const char *use;
+
+	simple = RELIT_Simplify(re->pattern);
+	use = simple != NULL ? simple : re->pattern;
+	/* relit knows "\n" as the newline only, PCRE2's default. */
+	if (pcre2_config(PCRE2_CONFIG_NEWLINE, &nl) >= 0 &&
+	    nl == PCRE2_NEWLINE_LF)
+		re->rl = RELIT_Compile(use, NULL, 0);
+	if (re->rl != NULL) {
+		pcre2_code_free(re->code);
+		re->code = NULL;
+	} else if (simple != NULL) {
+		/* Never fails where the original compiled (fuzz_relit). */
+		code = vrt_re_compile(simple, msg, sizeof msg);
+		if (code != NULL) {
+			pcre2_code_free(re->code);
+			re->code = code;
+		}
+	}
+	free(simple);
+}
+
 int
 VRT_re_init(VRT_CTX, VCL_REGEX *rep, const char *pattern, unsigned flags,
     const char *where)
 {
 	struct vrt_re *re;
-	PCRE2_UCHAR msg[128];
-	PCRE2_SIZE off;
-	int err;
+	char msg[160];
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	assert(rep != NULL);
@@ -67,28 +120,26 @@ VRT_re_init(VRT_CTX, VCL_REGEX *rep, const char *pattern, unsigned flags,
 		return (-1);
 	}
 	ALLOC_OBJ(re, VRT_RE_MAGIC);
-	if (re == NULL) {
+	if (re != NULL)
+		re->pattern = strdup(pattern);
+	if (re == NULL || re->pattern == NULL) {
 		VRT_fail(ctx, "%s: regex: out of memory", where);
+		if (re != NULL)
+			FREE_OBJ(re);
 		return (-1);
 	}
-	if (flags & VRT_RE_MATCH_ONLY) {
-		re->lit = RELIT_Compile(pattern, NULL, 0);
-		if (re->lit != NULL) {
-			*rep = re;
-			return (0);
-		}
-	}
-	re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-	    0, &err, &off, NULL);
+	re->code = vrt_re_compile(pattern, msg, sizeof msg);
 	if (re->code == NULL) {
-		(void)pcre2_get_error_message(err, msg, sizeof msg);
-		VRT_fail(ctx, "%s: regex \"%s\": %s (at offset %zu)",
-		    where, pattern, (const char *)msg, (size_t)off);
+		VRT_fail(ctx, "%s: regex \"%s\": %s", where, pattern, msg);
+		free(re->pattern);
 		FREE_OBJ(re);
 		return (-1);
 	}
+	if (flags & VRT_RE_MATCH_ONLY)
+		vrt_re_match_only(re);
 	/* No JIT (not built in, no executable memory) still matches. */
-	(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
+	if (re->code != NULL)
+		(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
 	*rep = re;
 	return (0);
 }
@@ -103,10 +154,9 @@ VRT_re_fini(VCL_REGEX *rep)
 		return;
 	CAST_OBJ_NOTNULL(re, (struct vrt_re *)(uintptr_t)*rep, VRT_RE_MAGIC);
 	*rep = NULL;
-	if (re->lit != NULL)
-		RELIT_Free(&re->lit);
-	if (re->code != NULL)
-		pcre2_code_free(re->code);
+	pcre2_code_free(re->code);
+	RELIT_Free(&re->rl);
+	free(re->pattern);
 	FREE_OBJ(re);
 }
 
@@ -126,7 +176,8 @@ vrt_re_exec(VRT_CTX, const struct vrt_re *re, const char *s, size_t len,
 		return (0);
 	if (rc < 0) {
 		(void)pcre2_get_error_message(rc, msg, sizeof msg);
-		VRT_fail(ctx, "regex match failed: %s", (const char *)msg);
+		VRT_fail(ctx, "regex \"%s\" match failed: %s", re->pattern,
+		    (const char *)msg);
 		return (-1);
 	}
 	/* 0: more groups than VRT_RE_NCAP; the first ones are set. */
@@ -146,8 +197,8 @@ VRT_re_match(VRT_CTX, VCL_STRING subject, VCL_REGEX re)
 	CHECK_OBJ(re, VRT_RE_MAGIC);
 	if (subject == NULL)
 		subject = "";
-	if (re->lit != NULL)
-		return (RELIT_Match(re->lit, subject, strlen(subject)));
+	if (re->rl != NULL)
+		return (RELIT_Match(re->rl, subject, strlen(subject)));
 	md = vrt_re_matchdata();
 	if (md == NULL) {
 		VRT_fail(ctx, "regex match: out of memory");
@@ -216,8 +267,9 @@ VRT_regsub(VRT_CTX, int all, VCL_STRING subject, VCL_REGEX re,
 	}
 	CHECK_OBJ(re, VRT_RE_MAGIC);
 	if (re->code == NULL) {
-		/* The compiler never passes a match-only regex here. */
-		VRT_fail(ctx, "regsub: the regex was compiled for ~ only");
+		/* The compiler promised ~ only (VRT_RE_MATCH_ONLY). */
+		VRT_fail(ctx, "regsub: regex \"%s\" was compiled for ~ only",
+		    re->pattern);
 		return (NULL);
 	}
 	md = vrt_re_matchdata();
