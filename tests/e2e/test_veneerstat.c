@@ -897,8 +897,8 @@ START_TEST(issue_0013_heavy_vcl_profile)
 		if (strchr(l, '\n') == NULL)
 			break;
 	}
-	ck_assert_msg(strstr(best, "heavy.vcl:123:6 if (req.http.host == "
-	    "\"www.example.com\" && req.http.User-Agent ~ \"(Acer|") != NULL,
+	ck_assert_msg(strstr(best, " if (req.http.host == "
+	    "\"www.example.com\" && req.http.User-Agent ~ \"") != NULL,
 	    "costliest: %s\n%.3000s", best, r.out);
 	ck_assert_msg(max > 2 * second, "%ju ns, next %ju ns", (uintmax_t)max,
 	    (uintmax_t)second);
