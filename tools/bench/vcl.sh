@@ -22,6 +22,13 @@
 #   VCL cost (heavy - trivial), veneerd / varnishd  target <= 0.3
 #   veneerd rearranged / veneerd heavy             about 1: the compiler
 #                                                  did the rearranging
+#
+# heavy.vcl and rearranged.vcl come from tools/bench/vcl/gen.py (one list
+# of rules, two arrangements); change the list there, not the files.
+# --check compiles the three VCLs with veneerd -C and varnishd -C only.
+# CPU time per request is only comparable at a like load: the proxies do
+# not saturate core 0 (wrk's Lua on core 1 is the limit), so idle-ish
+# wake-ups weigh in it; compare figures of one run, not across runs.
 set -euo pipefail
 
 usage() {
@@ -290,12 +297,13 @@ for s in "${servers[@]}"; do
 	done
 done
 echo
-# One format string per printf: mawk drops a format continued over lines.
+# The conditionals in parentheses: in a printf's arguments, mawk takes
+# "x > 0" for output to a file named 0.
 awk -v vt="${cpu[veneerd,trivial]}" -v vh="${cpu[veneerd,heavy]}" \
     -v vr="${cpu[veneerd,rearranged]}" 'BEGIN {
 	f = "veneerd:  VCL cost (heavy - trivial) %.2f us/req; "
 	f = f "rearranged / heavy %.2fx\n"
-	printf f, vh - vt, vh > 0 ? vr / vh : 0 }'
+	printf f, vh - vt, (vh > 0 ? vr / vh : 0) }'
 if [ "$with_varnish" = yes ]; then
 	awk -v vt="${cpu[veneerd,trivial]}" -v vh="${cpu[veneerd,heavy]}" \
 	    -v nt="${cpu[varnishd,trivial]}" -v nh="${cpu[varnishd,heavy]}" \
@@ -304,13 +312,13 @@ if [ "$with_varnish" = yes ]; then
 		c = (nh - nt) > 0 ? (vh - vt) / (nh - nt) : 0
 		f = "varnishd: VCL cost (heavy - trivial) %.2f us/req; "
 		f = f "rearranged / heavy %.2fx\n"
-		printf f, nh - nt, nh > 0 ? nr / nh : 0
+		printf f, nh - nt, (nh > 0 ? nr / nh : 0)
 		f = "\nveneerd / varnishd, issue #13 targets (medians of "
 		f = f "%d round(s)):\n"
 		printf f, n
 		printf "  cpu/req, heavy VCL     %5.2fx  (<= 0.5: %s)\n", h,
-		    h <= 0.5 ? "met" : "MISSED"
+		    (h <= 0.5 ? "met" : "MISSED")
 		printf "  VCL cost per request   %5.2fx  (<= 0.3: %s)\n", c,
-		    c <= 0.3 ? "met" : "MISSED"
+		    (c <= 0.3 ? "met" : "MISSED")
 	}'
 fi
