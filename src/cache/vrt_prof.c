@@ -170,10 +170,39 @@ PROF_Free(struct vrt_prof **pp)
 	FREE_OBJ(p);
 }
 
-/* "t.vcl:12:5 if (req.http.host == ...)" */
+/*
+ * The source text as a description may hold it: Varnish 7.1's
+ * varnishstat -j prints descriptions between quotes without escaping
+ * them, so a `"` becomes `'` (VCL has no single-quoted strings), a
+ * backslash U+29F5 (a regex's "\.jpg" still reads as one) and a control
+ * character a space.
+ */
+static const char *
+prof_text(const char *s, char *buf, size_t len)
+{
+	size_t u = 0;
+
+	assert(len > 4);
+	for (; *s != '\0' && u + 4 < len; s++) {
+		if (*s == '"')
+			buf[u++] = '\'';
+		else if (*s == '\\') {
+			memcpy(buf + u, "\xe2\xa7\xb5", 3);
+			u += 3;
+		} else if ((unsigned char)*s < 0x20)
+			buf[u++] = ' ';
+		else
+			buf[u++] = *s;
+	}
+	buf[u] = '\0';
+	return (buf);
+}
+
+/* "t.vcl:12:5 if (req.http.host == 'a') in vcl_recv" */
 static void
 prof_where(const struct vrt_prof_point *pt, char *buf, size_t len)
 {
+	char text[400];
 
 	switch (pt->kind) {
 	case VRT_PK_METHOD:
@@ -182,15 +211,18 @@ prof_where(const struct vrt_prof_point *pt, char *buf, size_t len)
 			    pt->sub);
 		else
 			(void)snprintf(buf, len, "%s:%u:%u %s", pt->file,
-			    pt->line, pt->col, pt->text);
+			    pt->line, pt->col,
+			    prof_text(pt->text, text, sizeof text));
 		break;
 	case VRT_PK_COND:
 		(void)snprintf(buf, len, "%s:%u:%u if (%s) in %s", pt->file,
-		    pt->line, pt->col, pt->text, pt->sub);
+		    pt->line, pt->col, prof_text(pt->text, text, sizeof text),
+		    pt->sub);
 		break;
 	default:
 		(void)snprintf(buf, len, "%s:%u:%u %s in %s", pt->file,
-		    pt->line, pt->col, pt->text, pt->sub);
+		    pt->line, pt->col, prof_text(pt->text, text, sizeof text),
+		    pt->sub);
 		break;
 	}
 }

@@ -812,7 +812,7 @@ START_TEST(issue_0013_vcl_profile_counters)
 	/* Where and what, in the description. */
 	l = strstr(r.out, "VCLP.boot.vcl_recv.014.evals ");
 	ck_assert_ptr_nonnull(l);
-	ck_assert_msg(strstr(l, "prof.vcl:5:6 if (req.http.X-Cheap == \"go\") "
+	ck_assert_msg(strstr(l, "prof.vcl:5:6 if (req.http.X-Cheap == 'go') "
 	    "in vcl_recv: ") != NULL, "%.500s", l);
 	l = strstr(r.out, "VCLP.boot.vcl_recv.015.calls ");
 	ck_assert_ptr_nonnull(l);
