@@ -1296,6 +1296,45 @@ START_TEST(child_restart)
 }
 END_TEST
 
+/*
+ * Issue 13: with vcl_profile on and VCL_time unmasked, varnishstat reads
+ * the VCLP group (builtin.vcl's conditions put quotes in its
+ * descriptions) and varnishlog a log holding a tag it does not know.
+ */
+START_TEST(issue_0013_profile_and_vcl_time)
+{
+	struct ix_req q[IX_N];
+	struct origin *o;
+	struct ix_run r;
+	struct vnd *v;
+	uint64_t val;
+
+	if (ix_skip())
+		return;
+	memcpy(q, ix_tpl, sizeof ix_tpl);
+	o = ORIGIN_New(ix_handler, NULL);
+	v = VND_Launch(ORIGIN_Port(o), "vcl_profile=on", "vsl_mask=+VCL_time",
+	    NULL);
+	ix_traffic(v, q, IX_N, 0, 0);	/* varnishlog -d counts the Ends */
+	ix_tool_ok(&r, "varnishstat", "-n", VND_Workdir(v), "-1", "-f",
+	    "VCLP.*", NULL);
+	ck_assert_msg(ix_stat_line(r.out, "VCLP.boot.vcl_recv.calls", &val) ==
+	    0 && val > 0, "varnishstat -1 -f VCLP.*:\n%.1500s", r.out);
+	ck_assert_msg(strstr(r.out, "builtin.vcl:") != NULL &&
+	    strstr(r.out, "'GET'") != NULL, "no description:\n%.1500s",
+	    r.out);
+	ix_run_free(&r);
+	/* Its -j prints descriptions unescaped: none may hold a quote. */
+	ix_tool_ok(&r, "varnishstat", "-n", VND_Workdir(v), "-j", NULL);
+	ck_assert_msg(ix_json_valid(r.out), "varnishstat -j is not valid "
+	    "JSON:\n%.1500s", r.out);
+	ck_assert_uint_eq(ix_json_counter(r.out, "VCLP.boot.vcl_recv.calls"),
+	    val);
+	ix_run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 interop_suite(void)
 {
@@ -1313,6 +1352,7 @@ interop_suite(void)
 	tcase_add_test(tc, varnishncsa_lines);
 	tcase_add_test(tc, varnishncsa_formats);
 	tcase_add_test(tc, child_restart);
+	tcase_add_test(tc, issue_0013_profile_and_vcl_time);
 	suite_add_tcase(s, tc);
 	return (s);
 }
