@@ -344,19 +344,6 @@ child_restarted() {
 	return 0
 }
 
-# cache_child PID: the pid of the manager PID's cache child (its only
-# child once started; the VCL compiler's processes are gone by then).
-cache_child() {
-	local kids
-	kids=$(pgrep -P "$1" || true)
-	[ -n "$kids" ] || die "manager $1 has no child process"
-	if [ "$(wc -w <<<"$kids")" -gt 1 ]; then
-		echo "$bench_name: warning: manager $1 has children" \
-		    "$(tr '\n' ' ' <<<"$kids")taking the first" >&2
-	fi
-	echo "${kids%%[[:space:]]*}"
-}
-
 # mem_kb PID FIELD: FIELD (VmRSS, RssAnon, VmHWM) of PID in kB.
 mem_kb() {
 	awk -v f="$2:" '$1 == f { print $2; found = 1 }

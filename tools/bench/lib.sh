@@ -434,3 +434,16 @@ run_median() {
 	    awk -v s="$1" -v c="$2" -v f="$3" '$1 == s && $2 == c {
 		print $f }' | median
 }
+
+# cache_child PID: the pid of the manager PID's cache child (its only
+# child once started; the VCL compiler's processes are gone by then).
+cache_child() {
+	local kids
+	kids=$(pgrep -P "$1" || true)
+	[ -n "$kids" ] || die "manager $1 has no child process"
+	if [ "$(wc -w <<<"$kids")" -gt 1 ]; then
+		echo "$bench_name: warning: manager $1 has children" \
+		    "$(tr '\n' ' ' <<<"$kids")taking the first" >&2
+	fi
+	echo "${kids%%[[:space:]]*}"
+}

@@ -16,8 +16,9 @@
 # every request is a hit or a redirect.  The rounds interleave the six
 # (daemon, VCL) pairs; each figure is the median over the rounds.
 #
-# Reported: CPU time per request (utime + stime of the daemon's processes
-# over the run, divided by the requests) and requests/s per pair; then
+# Reported: CPU time per request (utime + stime of the daemon's cache
+# child over the run, divided by the requests: the idle manager only adds
+# noise) and requests/s per pair; then
 #   veneerd heavy / varnishd heavy                 target <= 0.5
 #   VCL cost (heavy - trivial), veneerd / varnishd  target <= 0.3
 #   veneerd rearranged / veneerd heavy             about 1: the compiler
@@ -247,7 +248,7 @@ varnishd_setup() {
 for v in "${vcls[@]}"; do
 	veneerd_vcl=$(vcl_file "$v" "$nginx_port")
 	start_veneerd "veneerd-$v" -s malloc,256M ${veneerd_args[@]+"${veneerd_args[@]}"}
-	ppid[veneerd,$v]=$veneerd_pid
+	ppid[veneerd,$v]=$(cache_child "$veneerd_pid")
 	pport[veneerd,$v]=$veneerd_port
 	if [ "$with_varnish" = yes ]; then
 		varnish_vcl=$veneerd_vcl
@@ -255,7 +256,7 @@ for v in "${vcls[@]}"; do
 		pin "$proxy_cpu"
 		start_on_free_port "varnishd-$v" "$tmp/varnishd-$v.log" \
 		    varnishd_setup
-		ppid[varnishd,$v]=$server_pid
+		ppid[varnishd,$v]=$(cache_child "$server_pid")
 		pport[varnishd,$v]=$port
 		printf '%-10s' "varnishd-$v:"
 		echo "pid $server_pid, 127.0.0.1:$port (cpu ${proxy_cpu:-any})," \
