@@ -1317,15 +1317,53 @@ emit_failcheck(struct vcc *tl, struct vbuf *out, unsigned ind)
 	emit(tl, out, ind + 1, "return (VCL_RET_FAIL);\n");
 }
 
+/* `set x += e`: the current value (C that reads it) before e's pieces. */
+static struct expr *
+e_append(struct vcc *tl, const char *cur, struct expr *e)
+{
+	struct expr *sum;
+	unsigned u;
+
+	e = e_tostring(tl, e);
+	sum = vcc_alloc(tl, sizeof *sum);
+	*sum = *e;
+	sum->subj = NULL;
+	sum->constant = 0;
+	sum->lit = NULL;
+	sum->npcs = e->npcs + 1;
+	sum->pcs = vcc_alloc(tl, sizeof *sum->pcs * sum->npcs);
+	sum->pcs[0] = vcc_strdup(tl, cur);
+	for (u = 0; u < e->npcs; u++)
+		sum->pcs[u + 1] = e->pcs[u];
+	sum->c = sum->pcs[0];
+	return (sum);
+}
+
+/* The variable t names, or an error that suggests the nearest name. */
+static const struct vvar *
+var_need(struct vcc *tl, const struct token *t)
+{
+	const struct vvar *v;
+	const char *hn;
+
+	v = var_find(t);
+	if (v == NULL) {
+		hn = var_suggest(tl, tk_str(tl, t));
+		vcc_error(tl, t, "unknown variable '%s'%s%s%s",
+		    tk_str(tl, t), *hn ? "; did you mean " : "", hn,
+		    *hn ? "?" : "");
+	}
+	return (v);
+}
+
 static void
 parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 {
 	const struct token *t, *op;
 	const struct vhdrp *h;
 	const struct vvar *v;
-	struct expr *e, *cur, *sum;
+	struct expr *e;
 	const char *hn, *ref, *what;
-	unsigned u;
 	size_t hl;
 
 	t = tk_expect_id(tl, "a variable to set");
@@ -1344,19 +1382,9 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		ref = hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl));
 		e = parse_expr(tl);
 		if (vcc_is(op, "+=")) {
-			cur = e_new(tl, V_STRING, t, "VRT_GetHdr(ctx, %s)",
-			    ref);
 			sub_check(tl, t, CK_READ, h->rd, what);
-			e = e_tostring(tl, e);
-			sum = vcc_alloc(tl, sizeof *sum);
-			*sum = *e;
-			sum->npcs = e->npcs + 1;
-			sum->pcs = vcc_alloc(tl, sizeof *sum->pcs *
-			    sum->npcs);
-			sum->pcs[0] = cur->c;
-			for (u = 0; u < e->npcs; u++)
-				sum->pcs[u + 1] = e->pcs[u];
-			e = sum;
+			e = e_append(tl, cat3(tl, "VRT_GetHdr(ctx, ", ref,
+			    ")"), e);
 		} else if (!vcc_is(op, "="))
 			vcc_error(tl, op, "a header takes = or +=");
 		emit(tl, out, ind, "VRT_SetHdr(ctx, %s, %s);\n", ref,
@@ -1365,13 +1393,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		emit_failcheck(tl, out, ind);
 		return;
 	}
-	v = var_find(t);
-	if (v == NULL) {
-		hn = var_suggest(tl, tk_str(tl, t));
-		vcc_error(tl, t, "unknown variable '%s'%s%s%s",
-		    tk_str(tl, t), *hn ? "; did you mean " : "", hn,
-		    *hn ? "?" : "");
-	}
+	v = var_need(tl, t);
 	if (v->wr == VM_NONE)
 		vcc_error(tl, t, "%s is read-only", v->name);
 	var_flags(tl, t, v);
@@ -1384,17 +1406,9 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    e_convert(tl, e, v->t, v->name));
 	} else if (v->t == V_STRING && vcc_is(op, "+=")) {
 		sub_check(tl, t, CK_READ, v->rd, v->name);
-		cur = e_new(tl, V_STRING, t, "VRT_r_%s(ctx)", v->cname);
-		e = e_tostring(tl, e);
-		sum = vcc_alloc(tl, sizeof *sum);
-		*sum = *e;
-		sum->npcs = e->npcs + 1;
-		sum->pcs = vcc_alloc(tl, sizeof *sum->pcs * sum->npcs);
-		sum->pcs[0] = cur->c;
-		for (u = 0; u < e->npcs; u++)
-			sum->pcs[u + 1] = e->pcs[u];
+		e = e_append(tl, cat3(tl, "VRT_r_", v->cname, "(ctx)"), e);
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
-		    e_strands(tl, sum));
+		    e_strands(tl, e));
 	} else if (is_num(v->t)) {
 		sub_check(tl, t, CK_READ, v->rd, v->name);
 		if ((vcc_is(op, "*=") || vcc_is(op, "/=")) ?
@@ -1435,13 +1449,7 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 		OPT_WriteHdr(tl, out, ind, h->where, hn);
 		return;
 	}
-	v = var_find(t);
-	if (v == NULL) {
-		hn = var_suggest(tl, tk_str(tl, t));
-		vcc_error(tl, t, "unknown variable '%s'%s%s%s",
-		    tk_str(tl, t), *hn ? "; did you mean " : "", hn,
-		    *hn ? "?" : "");
-	}
+	v = var_need(tl, t);
 	if (v->un == VM_NONE)
 		vcc_error(tl, t, "%s cannot be unset", v->name);
 	var_flags(tl, t, v);

@@ -4,7 +4,7 @@
 # vcl.sh -- what a VCL costs (issue #13): veneerd and Debian's varnishd
 # side by side, each running tools/bench/vcl/trivial.vcl (a backend and
 # the builtin policy), heavy.vcl (seed 000's style: ~30 per-domain
-# clean-ups each behind a host test, mobile redirects on a 120-brand
+# clean-ups each behind a host test, mobile redirects on a 130-brand
 # User-Agent alternation, utm_ stripping, in the order such files grow)
 # and rearranged.vcl (the same policy arranged by hand for speed).
 #
