@@ -96,11 +96,7 @@ vp_setup(struct origin **op, int on)
 	unsigned u;
 	int want;
 
-	alts = calloc(300, 16);
-	ck_assert_ptr_nonnull(alts);
-	for (p = alts, u = 0; u < 300; u++)
-		p += snprintf(p, 16, "%s%c[0-9]%u", u ? "|" : "",
-		    'a' + u % 26, u);
+	alts = HX_CostlyAlternation(300);
 	*op = ORIGIN_New(NULL, NULL);
 	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\n"
 	    "backend default { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"

@@ -58,6 +58,13 @@ char	*HX_TempDir(const char *tag);
 void	HX_RemoveTree(const char *path);
 /* Whole file, NUL-terminated; NULL (errno set) if it cannot be read. */
 char	*HX_ReadFile(const char *path, size_t *lenp);
+/*
+ * A regex body no subject of letters matches and that costs: n
+ * alternatives each a letter, a class and a number (not literals, so
+ * relit leaves it to PCRE2, which tries a dozen at every offset).
+ * Alternative i is ('a' + i % 26) "[0-9]" i.  malloc'd.
+ */
+char	*HX_CostlyAlternation(unsigned n);
 /* Kill pid at the end of the run if it still runs (same start time). */
 void	HX_RegisterPid(pid_t);
 /* /proc/PID/status field ("Threads", "VmRSS": kB), -1 if absent. */

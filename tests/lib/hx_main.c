@@ -519,3 +519,17 @@ HX_WaitPidfile(const char *path, double timeout)
 		(void)poll(NULL, 0, 10);
 	}
 }
+
+char *
+HX_CostlyAlternation(unsigned n)
+{
+	char *alts, *p;
+	unsigned u;
+
+	alts = calloc(n, 16);
+	ck_assert_ptr_nonnull(alts);
+	for (p = alts, u = 0; u < n; u++)
+		p += snprintf(p, 16, "%s%c[0-9]%u", u ? "|" : "",
+		    'a' + u % 26, u);
+	return (alts);
+}
