@@ -4,7 +4,9 @@
  * http1_write.h -- gathering writes with timeouts.  Pieces are queued as
  * I/O vectors (no copy: they must stay valid until the next flush) and
  * go out with writev(2), so a response head and its first body bytes
- * leave in one system call.  Errors are sticky: after the first one every
+ * leave in one system call.  At the flush, runs of short pieces (a head
+ * is two per header line) are copied into one buffer first: the kernel
+ * pays per vector more than the copy costs.  Errors are sticky: after the first one every
  * call is a no-op and H1W_Close reports it.
  */
 
