@@ -273,5 +273,13 @@ PARAM(vcl_profile, BOOL, "bool", "off", NULL, NULL, 0,
     "VCL as the VCLP counters (veneerstat -f 'VCLP.*', and the cost view "
     "of its screen). Costs about two clock reads per condition while on; "
     "nothing measurable while off.")
+PARAM(thread_pool_slice, TIMEOUT, "seconds", "0.0001", "0", "0.1", 0,
+    "The CPU time slice each worker thread asks the Linux scheduler for "
+    "(Linux 6.12 or later; older kernels ignore it). With a short slice "
+    "a worker woken by its backend's answer runs at once on a busy CPU "
+    "instead of waiting for the running worker's slice to end: on a "
+    "saturated core it cut the 99th percentile of responses that went to "
+    "the backend from about 40 ms to about 15 ms. 0 leaves the kernel's "
+    "default; values under 0.0001 count as 0.0001.")
 
 #undef PARAM

@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +514,53 @@ POOL_Blocking(void)
 	pool_want_lead(pp);
 }
 
+/*--------------------------------------------------------------------
+ * The scheduler slice a worker asks for (thread_pool_slice).  Under
+ * EEVDF a task with a short slice preempts the running one when it
+ * wakes, so a worker whose backend answered need not wait out the slice
+ * of a worker that serves hits back to back.  sched_setattr(2) has no
+ * glibc wrapper everywhere; the struct is the kernel's (version 1).
+ */
+
+struct pool_sched_attr {
+	uint32_t	size;
+	uint32_t	policy;
+	uint64_t	flags;
+	int32_t		nice;
+	uint32_t	priority;
+	uint64_t	runtime;	/* SCHED_OTHER: the slice, in ns */
+	uint64_t	deadline;
+	uint64_t	period;
+	uint32_t	util_min;
+	uint32_t	util_max;
+};
+
+static void
+pool_slice(vtim_dur *applied)
+{
+	struct pool_sched_attr sa;
+	vtim_dur want = cache_param->thread_pool_slice;
+
+	if (want == *applied)
+		return;
+	*applied = want;
+#if defined(SYS_sched_setattr) && defined(SYS_sched_getattr)
+	/* Keep what else is set (nice); leave other policies alone. */
+	memset(&sa, 0, sizeof sa);
+	if (syscall(SYS_sched_getattr, 0, &sa, sizeof sa, 0) != 0 ||
+	    sa.policy != SCHED_OTHER)
+		return;
+	sa.size = sizeof sa;
+	sa.runtime = 0;
+	if (want > 0)
+		sa.runtime = want < 0.0001 ? 100000 : (uint64_t)(want * 1e9);
+	/* Refused by an older kernel or a policy: the default slice. */
+	(void)syscall(SYS_sched_setattr, 0, &sa, 0);
+#else
+	(void)sa;
+#endif
+}
+
 /*--------------------------------------------------------------------*/
 
 static void *
@@ -524,10 +572,12 @@ pool_worker(void *priv)
 	struct pool_task *tp, t;
 	size_t wslen;
 	void *wsmem;
+	vtim_dur slice = 0;
 	int i;
 
 	CAST_OBJ_NOTNULL(pp, priv, POOL_MAGIC);
 	(void)pthread_setname_np(pthread_self(), "cache-worker");
+	pool_slice(&slice);
 	PANIC_ThreadInit();
 	INIT_OBJ(wrk, WORKER_MAGIC);
 	VSC_WorkerInit(&stats);
@@ -559,6 +609,7 @@ pool_worker(void *priv)
 		LOCK_Unlock(&pp->mtx);
 		t.func(wrk, t.priv);
 		VSC_Publish(wrk->stats);
+		pool_slice(&slice);
 		LOCK_Lock(&pp->mtx);
 	}
 	pp->nthr--;

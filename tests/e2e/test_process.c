@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "lib/harness.h"
@@ -485,6 +487,104 @@ START_TEST(child_drops_privileges)
 }
 END_TEST
 
+/*
+ * The slices the child's threads named comm run with: how many have
+ * slice ns and how many another.  -1 when /proc does not say (a kernel
+ * without the scheduler's debug file).
+ */
+static int
+slices(pid_t pid, const char *comm, long slice, int *other)
+{
+	char path[320], *buf, *p;
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	*other = 0;
+	(void)snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	d = opendir(path);
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		(void)snprintf(path, sizeof path, "/proc/%ld/task/%s/comm",
+		    (long)pid, de->d_name);
+		buf = HX_ReadFile(path, NULL);
+		if (buf == NULL)
+			continue;	/* a thread that just retired */
+		p = strchr(buf, '\n');
+		if (p != NULL)
+			*p = '\0';
+		if (strcmp(buf, comm) != 0) {
+			free(buf);
+			continue;
+		}
+		free(buf);
+		(void)snprintf(path, sizeof path, "/proc/%ld/task/%s/sched",
+		    (long)pid, de->d_name);
+		buf = HX_ReadFile(path, NULL);
+		p = buf == NULL ? NULL : strstr(buf, "se.slice");
+		if (p == NULL) {
+			free(buf);
+			(void)closedir(d);
+			return (-1);
+		}
+		p = strchr(p, ':');
+		ck_assert_ptr_nonnull(p);
+		if (strtol(p + 1, NULL, 10) == slice)
+			n++;
+		else
+			(*other)++;
+		free(buf);
+	}
+	(void)closedir(d);
+	return (n);
+}
+
+/*
+ * thread_pool_slice: every worker asks the scheduler for that slice
+ * (Linux 6.12 and later honour it); 0 leaves them the default, which
+ * the acceptor thread has.
+ */
+START_TEST(worker_slice)
+{
+	struct utsname u;
+	struct client *cl;
+	struct origin *o;
+	struct vnd *v;
+	int n, other, major = 0, minor = 0;
+
+	ck_assert_int_eq(uname(&u), 0);
+	if (sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
+	    major * 1000 + minor < 6012) {
+		HX_Skip("worker_slice: Linux before 6.12 has no slice to ask");
+		return;
+	}
+	o = ORIGIN_New(process_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-p");
+	VND_Arg(v, "thread_pool_slice=0.0007");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	get_ok(cl, "/slice", HX_T_RESP);
+	CLIENT_Free(&cl);
+	n = slices(VND_ChildPid(v), "cache-worker", 700000, &other);
+	if (n < 0) {
+		HX_Skip("worker_slice: no /proc/PID/task/TID/sched");
+		VND_Finish(&v, &o);
+		return;
+	}
+	ck_assert_msg(n > 0 && other == 0,
+	    "%d workers with a 0.7 ms slice, %d with another", n, other);
+	/* The acceptor is no worker: the kernel's default, not ours. */
+	n = slices(VND_ChildPid(v), "cache-acceptor", 700000, &other);
+	ck_assert_int_eq(n, 0);
+	ck_assert_int_eq(other, 1);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 process_suite(void)
 {
@@ -498,6 +598,7 @@ process_suite(void)
 	tcase_add_test(tc, child_stopped_is_replaced);
 	tcase_add_test(tc, child_drops_privileges);
 	tcase_add_test(tc, child_not_restarted_without_auto_restart);
+	tcase_add_test(tc, worker_slice);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("shutdown");
