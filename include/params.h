@@ -205,11 +205,11 @@ PARAM(vsl_reclen, BYTES, "bytes", "255b", "16b", "65535b", 0,
 PARAM(vsl_mask, STRING, "tags",
     "-Debug,-ObjProtocol,-ObjStatus,-ObjReason,-ObjHeader,-VCL_trace,"
     "-ExpKill,-WorkThread,-Hash,-VfpAcct,-H2RxHdr,-H2RxBody,-H2TxHdr,"
-    "-H2TxBody,-VdpAcct,-VCL_time", NULL, NULL, PARAM_F_RESTART,
+    "-H2TxBody,-VdpAcct,-VCL_time", NULL, NULL, 0,
     "Log tags not written to the shared log: a comma-separated list of "
     "-Tag (mask) and +Tag (unmask), applied in order to the default; "
     "\"default\" restores it. Masking busy tags (ReqHeader...) saves "
-    "log space. Read when the child starts.")
+    "log space. A change (param.set) applies at once.")
 
 /* Slow clients ------------------------------------------------------------*/
 PARAM(sess_park_space, BYTES, "bytes", "64M", "0", NULL, 0,

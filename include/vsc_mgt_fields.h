@@ -19,5 +19,12 @@ VSC_FIELD(child_dump,		COUNTER, INFO,  INTEGER,	"Times the "
 	"child dumped core")
 VSC_FIELD(child_panic,		COUNTER, INFO,  INTEGER,	"Times the "
 	"child panicked: see the panic message in the manager's log")
+VSC_FIELD(cli_sessions,		COUNTER, INFO,  INTEGER,	"Admin CLI "
+	"connections accepted")
+VSC_FIELD(cli_requests,		COUNTER, INFO,  INTEGER,	"Admin CLI "
+	"request lines received")
+VSC_FIELD(cli_auth_fail,	COUNTER, INFO,  INTEGER,	"Admin CLI "
+	"authentications that failed (a wrong secret); the connection is "
+	"closed")
 
 #undef VSC_FIELD

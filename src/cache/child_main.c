@@ -160,12 +160,12 @@ child_cmd_stop(void)
 static void
 child_dispatch(char *line)
 {
-	char **av, buf[64];
-	const char *err;
+	char **av, buf[64], err[256];
+	const char *perr;
 
-	av = CLI_ParseArgs(line, &err);
+	av = CLI_ParseArgs(line, &perr);
 	if (av == NULL) {
-		child_reply(CLIS_SYNTAX, err);
+		child_reply(CLIS_SYNTAX, perr);
 		return;
 	}
 	if (av[0] == NULL) {
@@ -176,6 +176,13 @@ child_dispatch(char *line)
 		child_reply(CLIS_OK, buf);
 	} else if (!strcmp(av[0], "start")) {
 		child_cmd_start();
+	} else if (!strcmp(av[0], "param.changed") && av[1] != NULL) {
+		/* The value is in shared memory; a few need acting on. */
+		if (!strcmp(av[1], "vsl_mask") &&
+		    VSL_MaskReload(err, sizeof err) != 0)
+			child_reply(CLIS_CANT, err);
+		else
+			child_reply(CLIS_OK, "");
 	} else if (!strcmp(av[0], "stop")) {
 		CLI_FreeArgs(av);
 		child_cmd_stop();

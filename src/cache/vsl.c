@@ -41,7 +41,8 @@ static uint32_t vsl_end;		/* const: words usable in log */
 static uint32_t vsl_segsize;		/* const */
 static uint32_t vsl_ptr;		/* vsl_mtx: next free word */
 static uint32_t vsl_segn;		/* vsl_mtx: our copy of segment_n */
-static unsigned char vsl_mask[SLT__Max];	/* const after init */
+/* Set at init and by VSL_MaskReload (param.set); a byte per tag. */
+static unsigned char vsl_mask[SLT__Max];
 
 /* The default vsl_mask, from the parameter table. */
 static const char *
@@ -102,6 +103,20 @@ VSL_MaskParse(const char *spec, unsigned char *mask, char *err,
 			return (-1);
 		}
 	}
+	return (0);
+}
+
+int
+VSL_MaskReload(char *err, size_t errlen)
+{
+	unsigned char mask[SLT__Max];
+	unsigned u;
+
+	if (VSL_MaskParse(cache_param->vsl_mask.s, mask, err, errlen) != 0)
+		return (-1);
+	/* Byte by byte: a worker may see a mix for one record, no more. */
+	for (u = 0; u < SLT__Max; u++)
+		__atomic_store_n(&vsl_mask[u], mask[u], __ATOMIC_RELAXED);
 	return (0);
 }
 

@@ -39,6 +39,8 @@ void VSL_Init(void *mem, size_t len);
  * Apply a vsl_mask spec ("-Tag,+Tag,default", globs allowed) to mask (one
  * byte per tag, 1 = masked).  0, or -1 with err naming the bad tag.
  */
+/* The child: apply a changed vsl_mask parameter.  0, or -1 with err. */
+int VSL_MaskReload(char *err, size_t errlen);
 int VSL_MaskParse(const char *spec, unsigned char *mask, char *err,
     size_t errlen);
 

@@ -232,6 +232,9 @@ PARAM_Check(char *err, size_t errlen)
 	return (0);
 }
 
+static void param_format(const struct params *pp,
+    const struct param_desc *pd, char *buf, size_t len);
+
 static const char *
 param_default(const struct param_desc *pd, char *buf, size_t len)
 {
@@ -281,12 +284,45 @@ PARAM_Protect(void)
 void
 PARAM_Format(const struct param_desc *pd, char *buf, size_t len)
 {
+
+	CHECK_OBJ(cache_param, PARAMS_MAGIC);
+	param_format(cache_param, pd, buf, len);
+}
+
+int
+PARAM_Reset(const char *name, char *err, size_t errlen)
+{
+	const struct param_desc *pd;
+	char buf[32];
+
+	pd = PARAM_Lookup(name);
+	if (pd == NULL)
+		return (PARAM_Set(name, "", err, errlen));
+	return (PARAM_Set(name, param_default(pd, buf, sizeof buf), err,
+	    errlen));
+}
+
+void
+PARAM_FormatDefault(const struct param_desc *pd, char *buf, size_t len)
+{
+	static struct params scratch;
+	char err[256], def[32];
+
+	INIT_OBJ(&scratch, PARAMS_MAGIC);
+	ASSERT_ZERO(param_set(&scratch, pd, param_default(pd, def, sizeof def), err,
+	    sizeof err));
+	param_format(&scratch, pd, buf, len);
+}
+
+static void
+param_format(const struct params *pp, const struct param_desc *pd,
+    char *buf, size_t len)
+{
 	const char *p;
 	double d, back;
 	int prec;
 
-	CHECK_OBJ(cache_param, PARAMS_MAGIC);
-	p = (const char *)cache_param + pd->offset;
+	p = (const char *)pp + pd->offset;
 	switch (pd->type) {
 	case PARAM_TIMEOUT:
 		/*

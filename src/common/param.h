@@ -87,8 +87,12 @@ int PARAM_Check(char *err, size_t errlen);
 const struct param_desc *PARAM_Lookup(const char *name);
 const struct param_desc *PARAM_Table(unsigned *n);
 
-/* The current value (cur) or default (def) in the parameter's syntax. */
+/* The current value in the parameter's syntax. */
 void PARAM_Format(const struct param_desc *pd, char *buf, size_t len);
+/* The default, formatted the same way (so the two compare). */
+void PARAM_FormatDefault(const struct param_desc *pd, char *buf, size_t len);
+/* Back to the default; 0, or -1 with err (an unknown name). */
+int PARAM_Reset(const char *name, char *err, size_t errlen);
 
 /* `veneerd -x params`: the table as man page source. */
 void PARAM_DumpRoff(void);

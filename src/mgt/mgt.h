@@ -25,6 +25,14 @@ void MGT_Usage(const char *fmt, ...)
 void MGT_Fatal(const char *fmt, ...)
     __attribute__((__format__(__printf__, 1, 2), __noreturn__));
 
+/* Is the child jailed (-j unix)? For the CLI's banner. */
+int MGT_Jailed(void);
+/*
+ * Checks a parameter's new value needs beyond its type and limits (a
+ * vsl_mask that parses); 0, or -1 with err.
+ */
+int MGT_ParamCheck(const char *name, char *err, size_t errlen);
+
 /* mgt_listen.c */
 void MGT_ListenArg(const char *arg);
 /* Bind everything asked for (or the default -a :80); exits on error. */
@@ -32,6 +40,9 @@ void MGT_ListenOpen(struct child_args *ca);
 /* Write WORKDIR/_.listen and, in the foreground, "Listen ..." lines. */
 void MGT_ListenReport(const struct child_args *ca);
 void MGT_ListenClose(struct child_args *ca);
+struct mcli_buf;
+/* "name address port" a line per -a socket (debug.listen_address). */
+void MGT_ListenDescribe(struct mcli_buf *b);
 
 /* mgt_workdir.c */
 /* The absolute workdir for -n arg (NULL: the default); created. */
@@ -51,6 +62,8 @@ struct vsc_mgt {
 };
 extern struct vsc_mgt *VSC_C_mgt;
 void MGT_VscInit(const char *workdir);
+/* An "Arg" segment (ident -T, -S...) holding text, for varnishadm -n. */
+void MGT_VsmArg(const char *ident, const char *text);
 void MGT_VscFini(void);
 
 /* mgt_vcl.c */
@@ -69,5 +82,25 @@ void MGT_ChildInit(struct child_args *ca);
 void MGT_ChildStart(void);
 /* SIGTERM/SIGINT: drain and stop the child, then return. */
 void MGT_ChildStop(void);
+/* The CLI's start and stop; the manager carries on either way. */
+int MGT_ChildStartCli(void);
+void MGT_ChildStopCli(void);
+int MGT_ChildRunning(void);
+/* The child's pid, or -1. */
+long MGT_ChildPid(void);
+/*
+ * A command for the child, answered within cli_timeout: its status (and
+ * *body, malloc'ed), CLIS_CANT when there is no child, or CLIS_COMMS.
+ */
+unsigned MGT_ChildAsk(const char *cmd, char **body);
+
+/* mgt_cli.c: the admin CLI (-T, -S, -M) */
+void MGT_CliArgT(const char *arg);
+void MGT_CliArgS(const char *arg);
+/* Open the -T sockets (exits on error); before the fork. */
+void MGT_CliOpen(const char *workdir);
+/* Watch them on the manager's loop; publish -T and -S for varnishadm. */
+void MGT_CliStart(void);
+void MGT_CliClose(void);
 
 #endif /* VENEER_MGT_H */

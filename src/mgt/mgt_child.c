@@ -174,6 +174,7 @@ mgt_child_fds(int cmd_in, int resp_out, int log_out)
 }
 
 static void mgt_child_exit_cb(struct ev_loop *, ev_child *, int);
+static void mgt_child_stop(void);
 static void mgt_child_ping_cb(struct ev_loop *, ev_timer *, int);
 
 static int
@@ -401,9 +402,65 @@ mgt_child_wait(double tmo)
 void
 MGT_ChildStop(void)
 {
-	unsigned status;
 
 	mgt_stopping = 1;
+	mgt_child_stop();
+}
+
+/* The CLI's start: 0, or -1 (already running, or it failed: logged). */
+int
+MGT_ChildStartCli(void)
+{
+
+	if (child_pid >= 0)
+		return (-1);
+	mgt_stopping = 0;
+	ev_timer_stop(EV_DEFAULT_UC, &child_restart_w);
+	child_quick_deaths = 0;
+	return (mgt_child_launch());
+}
+
+/* The CLI's stop: the manager stays, and no restart comes. */
+void
+MGT_ChildStopCli(void)
+{
+
+	mgt_stopping = 1;
+	mgt_child_stop();
+}
+
+long
+MGT_ChildPid(void)
+{
+
+	return ((long)child_pid);
+}
+
+int
+MGT_ChildRunning(void)
+{
+
+	return (child_pid >= 0);
+}
+
+unsigned
+MGT_ChildAsk(const char *cmd, char **body)
+{
+
+	if (child_pid < 0) {
+		if (body != NULL)
+			*body = NULL;
+		return (CLIS_CANT);
+	}
+	return (mgt_child_ask(cmd, cache_param->cli_timeout > 0 ?
+	    cache_param->cli_timeout : 60, body));
+}
+
+static void
+mgt_child_stop(void)
+{
+	unsigned status;
+
 	ev_timer_stop(EV_DEFAULT_UC, &child_restart_w);
 	if (child_pid < 0)
 		return;

@@ -24,6 +24,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "mgt/mgt.h"
+#include "mgt/mgt_cli.h"
 
 struct listen_arg {
 	char		name[16];
@@ -189,6 +190,8 @@ MGT_ListenOpen(struct child_args *ca)
 	}
 }
 
+static const struct child_args *mgt_listen_ca;
+
 void
 MGT_ListenReport(const struct child_args *ca)
 {
@@ -197,6 +200,7 @@ MGT_ListenReport(const struct child_args *ca)
 	unsigned u;
 	FILE *f;
 
+	mgt_listen_ca = ca;
 	(void)snprintf(path, sizeof path, "%s/_.listen", ca->workdir);
 	(void)snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
 	f = fopen(tmp, "w");
@@ -212,6 +216,20 @@ MGT_ListenReport(const struct child_args *ca)
 	if (fclose(f) != 0 || rename(tmp, path) != 0)
 		MGT_Fatal("cannot write %s: %s", path, strerror(errno));
 	(void)fflush(stdout);
+}
+
+void
+MGT_ListenDescribe(struct mcli_buf *b)
+{
+	const struct listen_sock *ls;
+	unsigned u;
+
+	if (mgt_listen_ca == NULL)
+		return;
+	for (u = 0; u < mgt_listen_ca->nsocks; u++) {
+		ls = &mgt_listen_ca->socks[u];
+		MCLI_BufPrintf(b, "%s %s %s\n", ls->name, ls->addr, ls->port);
+	}
 }
 
 void

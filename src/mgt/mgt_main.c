@@ -28,6 +28,7 @@
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 #include "mgt/mgt.h"
+#include "mgt/mgt_cli.h"
 #include "vcc/vcc.h"
 
 unsigned mgt_foreground;
@@ -104,10 +105,14 @@ mgt_usage(void)
 "  -P file                            Pid file\n"
 "  -p name=value                      Set a parameter (repeatable;\n"
 "                                     veneerd -x params lists them)\n"
+"  -S file | none                     The admin CLI's secret file (default:\n"
+"                                     a new random one, WORKDIR/_.secret)\n"
 "  -s [name=]malloc[,size]            Storage (default malloc,256M)\n"
+"  -T address:port | none             Admin CLI socket (repeatable; default\n"
+"                                     localhost:0, a free port)\n"
 "  -t ttl                             Shorthand for -p default_ttl=ttl\n"
 "  -V                                 Version\n"
-"  -x params|counters|tags|vcl        Print a table as man page source\n",
+"  -x params|counters|tags|vcl|cli    Print a table as man page source\n",
 	    VENEER_STATE_DIR);
 }
 
@@ -206,10 +211,30 @@ mgt_dump(const char *what)
 		VSL_DumpRoff();
 	else if (!strcmp(what, "vcl"))
 		VCC_DumpRoff();
+	else if (!strcmp(what, "cli"))
+		MCLI_DumpRoff();
 	else
-		MGT_Usage("-x %s: unknown (params, counters, tags or vcl)",
+		MGT_Usage("-x %s: unknown (params, counters, tags, vcl or cli)",
 		    what);
 	exit(0);
+}
+
+int
+MGT_Jailed(void)
+{
+
+	return (mgt_child_args.drop_privs != 0);
+}
+
+int
+MGT_ParamCheck(const char *name, char *err, size_t errlen)
+{
+	unsigned char mask[SLT__Max];
+
+	if (!strcmp(name, "vsl_mask"))
+		return (VSL_MaskParse(cache_param->vsl_mask.s, mask, err,
+		    errlen));
+	return (0);
 }
 
 static void
@@ -220,6 +245,7 @@ mgt_sigterm_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	MGT_Log(LOG_NOTICE, "Manager got %s, shutting down",
 	    w->signum == SIGINT ? "SIGINT" : "SIGTERM");
 	MGT_ListenClose(&mgt_child_args);
+	MGT_CliClose();
 	MGT_ChildStop();
 	ev_break(loop, EVBREAK_ALL);
 }
@@ -258,6 +284,7 @@ mgt_loop(void)
 	ev_signal_start(loop, &sigterm_w);
 	ev_signal_start(loop, &sigint_w);
 	ev_signal_start(loop, &sighup_w);
+	MGT_CliStart();
 	MGT_ChildStart();
 	/* Now that it serves: scripts that wait for _.listen can go. */
 	MGT_ListenReport(&mgt_child_args);
@@ -289,7 +316,7 @@ main(int argc, char **argv, char **envp)
 	setproctitle_init(argc, argv, envp);
 	PARAM_Init();
 	opterr = 0;
-	while ((o = getopt(argc, argv, ":a:b:CFf:hj:n:P:p:s:t:Vx:")) != -1) {
+	while ((o = getopt(argc, argv, ":a:b:CFf:hj:n:P:p:S:s:T:t:Vx:")) != -1) {
 		switch (o) {
 		case 'a': MGT_ListenArg(optarg); break;
 		case 'b': b_arg = optarg; break;
@@ -312,13 +339,15 @@ main(int argc, char **argv, char **envp)
 			    sizeof err) != 0)
 				MGT_Usage("-t %s", err);
 			break;
+		case 'S': MGT_CliArgS(optarg); break;
+		case 'T': MGT_CliArgT(optarg); break;
 		case 'V': mgt_version(); exit(0);
 		case 'x': x_arg = optarg; break;
 		case ':':
 			MGT_Usage("option -%c needs an argument; see veneerd "
 			    "-h", optopt);
 		default:
-			if (strchr("dIiLlMrSTW", optopt) != NULL)
+			if (strchr("dIiLlMrW", optopt) != NULL)
 				MGT_Usage("option -%c is not supported yet; "
 				    "see veneerd -h", optopt);
 			MGT_Usage("unknown option -%c; see veneerd -h",
@@ -359,6 +388,7 @@ main(int argc, char **argv, char **envp)
 	if (P_arg != NULL)
 		MGT_PidfileOpen(P_arg);
 	MGT_ListenOpen(&mgt_child_args);
+	MGT_CliOpen(mgt_child_args.workdir);
 	MGT_ChildInit(&mgt_child_args);
 	if (!mgt_foreground) {
 		if (daemon(0, 0) != 0)

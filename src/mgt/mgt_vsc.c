@@ -68,6 +68,23 @@ MGT_VscInit(const char *workdir)
 }
 
 void
+MGT_VsmArg(const char *ident, const char *text)
+{
+	size_t len = strlen(text) + 1;
+	char *p;
+
+	if (mgt_vsmw == NULL)
+		return;
+	p = VSMW_Alloc(mgt_vsmw, "Arg", len, ident);
+	if (p == NULL) {
+		MGT_Log(LOG_ERR, "cannot publish %s in shared memory (disk "
+		    "full?): varnishadm -n will not find it", ident);
+		return;
+	}
+	memcpy(p, text, len);
+}
+
+void
 MGT_VscFini(void)
 {
 	char dir[1024];

@@ -1,0 +1,481 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * mgt_cli_cmds.c -- the admin CLI's command table and the commands the
+ * manager answers itself (help, ping, status, start, stop, pid, the
+ * param.* family, debug.listen_address).  Syntax lines, argument counts
+ * and answers follow varnish-cli(7), so scripts written for varnishadm
+ * work; `veneerd -x cli` prints the table for man/veneer-cli.7.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cli.h"
+#include "common/param.h"
+#include "common/tim.h"
+#include "mgt/mgt.h"
+#include "mgt/mgt_cli.h"
+
+static int
+is_j(int ac, char * const *av)
+{
+
+	return (ac > 1 && !strcmp(av[1], "-j"));
+}
+
+/*--------------------------------------------------------------------*/
+
+static mcli_func_f mcc_help;
+
+static void
+mcc_banner(struct mcli_req *r, int ac, char * const *av)
+{
+
+	(void)ac;
+	(void)av;
+	MCLI_Banner(&r->body);
+}
+
+static void
+mcc_ping(struct mcli_req *r, int ac, char * const *av)
+{
+
+	if (is_j(ac, av)) {
+		MCLI_JsonHead(&r->body, av);
+		MCLI_BufPrintf(&r->body, ", \"PONG\"\n]\n");
+		return;
+	}
+	MCLI_BufPrintf(&r->body, "PONG %ld 1.0", (long)TIM_real());
+}
+
+static void
+mcc_status(struct mcli_req *r, int ac, char * const *av)
+{
+	const char *st = MGT_ChildRunning() ? "running" : "stopped";
+
+	if (is_j(ac, av)) {
+		MCLI_JsonHead(&r->body, av);
+		MCLI_BufPrintf(&r->body, ", \"%s\"\n]\n", st);
+		return;
+	}
+	MCLI_BufPrintf(&r->body, "Child in state %s", st);
+}
+
+static void
+mcc_start(struct mcli_req *r, int ac, char * const *av)
+{
+
+	(void)ac;
+	(void)av;
+	if (MGT_ChildRunning()) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "Child in state running");
+		return;
+	}
+	if (MGT_ChildStartCli() != 0) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "Could not start the child; the "
+		    "manager's log says why");
+	}
+}
+
+static void
+mcc_stop(struct mcli_req *r, int ac, char * const *av)
+{
+
+	(void)ac;
+	(void)av;
+	if (!MGT_ChildRunning()) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "Child in state stopped");
+		return;
+	}
+	MGT_ChildStopCli();
+}
+
+static void
+mcc_pid(struct mcli_req *r, int ac, char * const *av)
+{
+	long cp = (long)MGT_ChildPid();
+
+	if (is_j(ac, av)) {
+		MCLI_JsonHead(&r->body, av);
+		MCLI_BufPrintf(&r->body, ",\n  {\"master\": %ld", (long)getpid());
+		if (cp > 0)
+			MCLI_BufPrintf(&r->body, ", \"worker\": %ld", cp);
+		MCLI_BufPrintf(&r->body, "}\n]\n");
+		return;
+	}
+	MCLI_BufPrintf(&r->body, "Master: %10ld\n", (long)getpid());
+	if (cp > 0)
+		MCLI_BufPrintf(&r->body, "Worker: %10ld\n", cp);
+}
+
+static void
+mcc_listen_address(struct mcli_req *r, int ac, char * const *av)
+{
+
+	(void)ac;
+	(void)av;
+	MGT_ListenDescribe(&r->body);
+}
+
+/*--------------------------------------------------------------------
+ * Parameters
+ */
+
+/* The doc, folded to width 64 and indented by 8, as varnishd shows it. */
+static void
+param_doc(struct mcli_buf *b, const char *doc)
+{
+	const char *p = doc, *sp, *e;
+	size_t col;
+
+	while (*p != '\0') {
+		MCLI_BufAdd(b, "        ", 8);
+		col = 0;
+		e = p;
+		for (;;) {
+			sp = e + strcspn(e, " ");
+			if (col > 0 && col + (size_t)(sp - e) > 64)
+				break;
+			col += (size_t)(sp - e) + 1;
+			e = *sp == ' ' ? sp + 1 : sp;
+			if (*sp == '\0')
+				break;
+		}
+		MCLI_BufAdd(b, p, (size_t)(e - p));
+		if (b->len > 0 && b->p[b->len - 1] == ' ')
+			b->len--;
+		MCLI_BufAdd(b, "\n", 1);
+		p = e;
+	}
+}
+
+static void
+param_value(const struct param_desc *pd, char *buf, size_t len,
+    int *is_def)
+{
+	char def[PARAM_STRING_MAX + 64];
+
+	PARAM_Format(pd, buf, len);
+	PARAM_FormatDefault(pd, def, sizeof def);
+	*is_def = !strcmp(buf, def);
+}
+
+static void
+param_short(struct mcli_buf *b, const struct param_desc *pd)
+{
+	char val[PARAM_STRING_MAX + 64];
+	int is_def;
+
+	param_value(pd, val, sizeof val, &is_def);
+	MCLI_BufPrintf(b, "%-30s%s", pd->name, val);
+	if (pd->units != NULL && *pd->units != '\0' && pd->type != PARAM_STRING)
+		MCLI_BufPrintf(b, " [%s]", pd->units);
+	MCLI_BufPrintf(b, "%s\n", is_def ? " (default)" : "");
+}
+
+static void
+param_long(struct mcli_buf *b, const struct param_desc *pd)
+{
+	char val[PARAM_STRING_MAX + 64], def[PARAM_STRING_MAX + 64];
+	int is_def;
+
+	param_value(pd, val, sizeof val, &is_def);
+	PARAM_FormatDefault(pd, def, sizeof def);
+	MCLI_BufPrintf(b, "%s\n        Value is: %s", pd->name, val);
+	if (pd->units != NULL && *pd->units != '\0' && pd->type != PARAM_STRING)
+		MCLI_BufPrintf(b, " [%s]", pd->units);
+	MCLI_BufPrintf(b, "%s\n", is_def ? " (default)" : "");
+	if (!is_def)
+		MCLI_BufPrintf(b, "        Default is: %s\n", def);
+	if (pd->min != NULL)
+		MCLI_BufPrintf(b, "        Minimum is: %s\n", pd->min);
+	if (pd->max != NULL)
+		MCLI_BufPrintf(b, "        Maximum is: %s\n", pd->max);
+	MCLI_BufAdd(b, "\n", 1);
+	param_doc(b, pd->doc);
+	if (pd->flags & PARAM_F_RESTART)
+		MCLI_BufPrintf(b, "\n        NB: This parameter is read when "
+		    "the child starts: a change\n        takes effect at the "
+		    "next child restart.\n");
+	MCLI_BufAdd(b, "\n", 1);
+}
+
+static void
+param_json(struct mcli_buf *b, const struct param_desc *pd, int first)
+{
+	char val[PARAM_STRING_MAX + 64], def[PARAM_STRING_MAX + 64];
+	int is_def;
+
+	param_value(pd, val, sizeof val, &is_def);
+	PARAM_FormatDefault(pd, def, sizeof def);
+	(void)first;
+	MCLI_BufPrintf(b, ",\n  {\n    \"name\": ");
+	MCLI_JsonStr(b, pd->name);
+	MCLI_BufPrintf(b, ",\n    \"implemented\": true,\n    \"value\": ");
+	switch (pd->type) {
+	case PARAM_BOOL:
+		MCLI_BufPrintf(b, "%s", !strcmp(val, "on") ? "true" : "false");
+		break;
+	case PARAM_STRING:
+		MCLI_JsonStr(b, val);
+		break;
+	default:
+		/* Numbers; a BYTES value with a suffix stays a string. */
+		if (strspn(val, "0123456789.") == strlen(val) && *val != '\0')
+			MCLI_BufPrintf(b, "%s", val);
+		else
+			MCLI_JsonStr(b, val);
+		break;
+	}
+	if (pd->units != NULL && *pd->units != '\0') {
+		MCLI_BufPrintf(b, ",\n    \"units\": ");
+		MCLI_JsonStr(b, pd->units);
+	}
+	MCLI_BufPrintf(b, ",\n    \"default\": ");
+	MCLI_JsonStr(b, def);
+	if (pd->min != NULL) {
+		MCLI_BufPrintf(b, ",\n    \"minimum\": ");
+		MCLI_JsonStr(b, pd->min);
+	}
+	if (pd->max != NULL) {
+		MCLI_BufPrintf(b, ",\n    \"maximum\": ");
+		MCLI_JsonStr(b, pd->max);
+	}
+	MCLI_BufPrintf(b, ",\n    \"description\": ");
+	MCLI_JsonStr(b, pd->doc);
+	MCLI_BufPrintf(b, ",\n    \"flags\": [");
+	if (pd->flags & PARAM_F_RESTART)
+		MCLI_BufPrintf(b, "\n      \"must_restart\"\n    ");
+	MCLI_BufPrintf(b, "]\n  }");
+}
+
+static void
+mcc_param_show(struct mcli_req *r, int ac, char * const *av)
+{
+	const struct param_desc *tab, *pd;
+	const char *which = NULL;
+	int lng = 0, json = 0, i, n = 0, is_def;
+	char val[PARAM_STRING_MAX + 64];
+	unsigned u, ntab;
+
+	for (i = 1; i < ac; i++) {
+		if (!strcmp(av[i], "-l"))
+			lng = 1;
+		else if (!strcmp(av[i], "-j"))
+			json = 1;
+		else if (which == NULL)
+			which = av[i];
+		else {
+			r->status = CLIS_TOOMANY;
+			MCLI_BufPrintf(&r->body, "Too many parameters");
+			return;
+		}
+	}
+	if (which != NULL && strcmp(which, "changed") &&
+	    PARAM_Lookup(which) == NULL) {
+		r->status = CLIS_PARAM;
+		MCLI_BufPrintf(&r->body, "Unknown parameter \"%s\".", which);
+		return;
+	}
+	if (json)
+		MCLI_JsonHead(&r->body, av);
+	tab = PARAM_Table(&ntab);
+	for (u = 0; u < ntab; u++) {
+		pd = &tab[u];
+		if (which != NULL && strcmp(which, "changed") &&
+		    strcmp(which, pd->name))
+			continue;
+		if (which != NULL && !strcmp(which, "changed")) {
+			param_value(pd, val, sizeof val, &is_def);
+			if (is_def)
+				continue;
+		}
+		if (json)
+			param_json(&r->body, pd, n == 0);
+		else if (lng || (which != NULL && strcmp(which, "changed")))
+			param_long(&r->body, pd);
+		else
+			param_short(&r->body, pd);
+		n++;
+	}
+	if (json)
+		MCLI_BufPrintf(&r->body, "\n]\n");
+}
+
+/* Set (value != NULL) or reset a parameter, checked, undone on error. */
+static void
+param_change(struct mcli_req *r, const char *name, const char *value)
+{
+	const struct param_desc *pd;
+	char old[PARAM_STRING_MAX + 64], err[512], *body = NULL;
+
+	pd = PARAM_Lookup(name);
+	if (pd == NULL) {
+		r->status = CLIS_PARAM;
+		MCLI_BufPrintf(&r->body, "Unknown parameter \"%s\".", name);
+		return;
+	}
+	PARAM_Format(pd, old, sizeof old);
+	if ((value == NULL ? PARAM_Reset(name, err, sizeof err) :
+	    PARAM_Set(name, value, err, sizeof err)) != 0 ||
+	    PARAM_Check(err, sizeof err) != 0 ||
+	    MGT_ParamCheck(name, err, sizeof err) != 0) {
+		(void)PARAM_Set(name, old, NULL, 0);
+		r->status = CLIS_PARAM;
+		MCLI_BufPrintf(&r->body, "%s\n\n(attempting to set param "
+		    "'%s' to '%s')", err, name, value != NULL ? value :
+		    "its default");
+		return;
+	}
+	MGT_Log(LOG_NOTICE, "CLI: param.%s %s %s (was %s)", value != NULL ?
+	    "set" : "reset", name, value != NULL ? value : "", old);
+	if (pd->flags & PARAM_F_RESTART) {
+		MCLI_BufPrintf(&r->body, "Change will take effect when the "
+		    "child is restarted");
+		return;
+	}
+	/* The child sees the value at once; some need it to act. */
+	if (MGT_ChildRunning()) {
+		char cmd[256];
+
+		(void)snprintf(cmd, sizeof cmd, "param.changed %s", name);
+		if (MGT_ChildAsk(cmd, &body) != CLIS_OK) {
+			r->status = CLIS_CANT;
+			MCLI_BufPrintf(&r->body, "Set, but the child could not "
+			    "apply it: %s", body != NULL ? body : "no answer");
+		}
+		free(body);
+	}
+}
+
+static void
+mcc_param_set(struct mcli_req *r, int ac, char * const *av)
+{
+	int j = is_j(ac, av);
+
+	if (ac - j != 3) {
+		r->status = CLIS_TOOFEW;
+		MCLI_BufPrintf(&r->body, "Too few parameters");
+		return;
+	}
+	param_change(r, av[1 + j], av[2 + j]);
+	if (j && r->status == CLIS_OK && r->body.len == 0) {
+		char *show[] = { "param.show", "-j", av[2], NULL };
+
+		mcc_param_show(r, 3, show);
+	}
+}
+
+static void
+mcc_param_reset(struct mcli_req *r, int ac, char * const *av)
+{
+
+	(void)ac;
+	param_change(r, av[1], NULL);
+}
+
+/*--------------------------------------------------------------------
+ * The table, in name order (help lists it so)
+ */
+
+static const struct mcli_cmd mcli_cmds[] = {
+	{ "auth", "auth <response>",
+	    "Authenticate: the answer is the hex SHA-256 of the challenge, "
+	    "a newline, the secret file's contents, the challenge and a "
+	    "newline.", 1, 1, 0, NULL },
+	{ "banner", "banner", "Print welcome banner.", 0, 0, 0, mcc_banner },
+	{ "debug.listen_address", "debug.listen_address",
+	    "Report the actual listen addresses: name, address and port "
+	    "of each -a socket.", 0, 0, 0, mcc_listen_address },
+	{ "help", "help [-j|<command>]",
+	    "Show command/protocol help.", 0, 1, 1, mcc_help },
+	{ "param.reset", "param.reset <param>",
+	    "Reset parameter to default value.", 1, 1, 0, mcc_param_reset },
+	{ "param.set", "param.set [-j] <param> <value>",
+	    "Set parameter value: checked against its type and limits, "
+	    "and in effect at once unless it says it needs a child "
+	    "restart.", 2, 2, 1, mcc_param_set },
+	{ "param.show", "param.show [-l|-j] [<param>|changed]",
+	    "Show parameters and their values.", 0, 2, 1, mcc_param_show },
+	{ "pid", "pid [-j]",
+	    "Show the pid of the master process, and the worker if it's "
+	    "running.", 0, 0, 1, mcc_pid },
+	{ "ping", "ping [-j] [<timestamp>]",
+	    "Keep connection alive.", 0, 1, 1, mcc_ping },
+	{ "quit", "quit", "Close connection.", 0, 0, 0, NULL },
+	{ "start", "start", "Start the cache process.", 0, 0, 0, mcc_start },
+	{ "status", "status [-j]", "Check status of the cache process.",
+	    0, 0, 1, mcc_status },
+	{ "stop", "stop", "Stop the cache process.", 0, 0, 0, mcc_stop },
+};
+
+#define MCLI_NCMDS	(sizeof mcli_cmds / sizeof mcli_cmds[0])
+
+const struct mcli_cmd *
+MCLI_Find(const char *name)
+{
+	unsigned u;
+
+	for (u = 0; u < MCLI_NCMDS; u++)
+		if (!strcmp(mcli_cmds[u].name, name))
+			return (&mcli_cmds[u]);
+	return (NULL);
+}
+
+static void
+mcc_help(struct mcli_req *r, int ac, char * const *av)
+{
+	const struct mcli_cmd *c;
+	unsigned u;
+
+	if (is_j(ac, av)) {
+		MCLI_JsonHead(&r->body, av);
+		for (u = 0; u < MCLI_NCMDS; u++) {
+			c = &mcli_cmds[u];
+			MCLI_BufPrintf(&r->body, ",\n  {\n    \"request\": ");
+			MCLI_JsonStr(&r->body, c->name);
+			MCLI_BufPrintf(&r->body, ",\n    \"syntax\": ");
+			MCLI_JsonStr(&r->body, c->syntax);
+			MCLI_BufPrintf(&r->body, ",\n    \"help\": ");
+			MCLI_JsonStr(&r->body, c->help);
+			MCLI_BufPrintf(&r->body, ",\n    \"minarg\": %d,\n"
+			    "    \"maxarg\": %d,\n    \"flags\": \"\",\n"
+			    "    \"json\": %s\n  }", c->minarg, c->maxarg,
+			    c->json ? "true" : "false");
+		}
+		MCLI_BufPrintf(&r->body, "\n]\n");
+		return;
+	}
+	if (ac > 1) {
+		c = MCLI_Find(av[1]);
+		if (c == NULL) {
+			r->status = CLIS_UNKNOWN;
+			MCLI_BufPrintf(&r->body, "Unknown request \"%s\".\n"
+			    "Type 'help' for the list.", av[1]);
+			return;
+		}
+		MCLI_BufPrintf(&r->body, "%s\n%s\n", c->syntax, c->help);
+		return;
+	}
+	for (u = 0; u < MCLI_NCMDS; u++)
+		if (strncmp(mcli_cmds[u].name, "debug.", 6))
+			MCLI_BufPrintf(&r->body, "%s\n", mcli_cmds[u].syntax);
+}
+
+void
+MCLI_DumpRoff(void)
+{
+	unsigned u;
+
+	for (u = 0; u < MCLI_NCMDS; u++)
+		printf(".TP\n.B %s\n%s\n", mcli_cmds[u].syntax,
+		    mcli_cmds[u].help);
+}

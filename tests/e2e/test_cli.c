@@ -1,0 +1,490 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_cli.c -- the admin CLI end to end: veneerd -T/-S, Varnish's
+ * challenge and response, the commands the manager answers (status,
+ * start, stop, param.*), the errors and their status codes, hostile
+ * input, and Varnish's own varnishadm driving veneerd when it is here.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+#include "common/sha256.h"
+#include "lib/harness.h"
+
+static void
+cli_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+
+	ORIGIN_DefaultHandler(oc, req, priv);
+}
+
+/* The port of the first "CLI addr port" line veneerd printed. */
+static int
+cli_port(struct vnd *v)
+{
+	char *log, *p;
+	int port = 0;
+
+	log = VND_Log(v);
+	p = strstr(log, "CLI 127.0.0.1 ");
+	ck_assert_msg(p != NULL, "no CLI line in the log:\n%s", log);
+	port = atoi(p + 14);
+	free(log);
+	ck_assert_int_gt(port, 0);
+	return (port);
+}
+
+static int
+cli_connect(int port)
+{
+	struct sockaddr_in sin;
+	int fd;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(fd, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	return (fd);
+}
+
+/* Read exactly len bytes within HX_T_RESP; 0, or -1 on EOF. */
+static int
+cli_read_n(int fd, char *buf, size_t len)
+{
+	double deadline = HX_Now() + HX_T_RESP;
+	struct pollfd pfd;
+	ssize_t n;
+
+	while (len > 0) {
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		ck_assert_msg(poll(&pfd, 1, 100) >= 0, "poll: %s",
+		    strerror(errno));
+		ck_assert_msg(HX_Now() < deadline, "CLI answer timed out");
+		if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		n = read(fd, buf, len);
+		if (n <= 0)
+			return (-1);
+		buf += n;
+		len -= (size_t)n;
+	}
+	return (0);
+}
+
+/* One answer: its status, and its body in *body (caller frees). */
+static unsigned
+cli_answer(int fd, char **body)
+{
+	char head[14];
+	unsigned status;
+	size_t len;
+
+	ck_assert_int_eq(cli_read_n(fd, head, 13), 0);
+	head[13] = '\0';
+	ck_assert_msg(head[3] == ' ' && head[12] == '\n',
+	    "bad status line \"%s\"", head);
+	status = (unsigned)atoi(head);
+	len = (size_t)strtoul(head + 4, NULL, 10);
+	*body = malloc(len + 2);
+	ck_assert_ptr_nonnull(*body);
+	ck_assert_int_eq(cli_read_n(fd, *body, len + 1), 0);
+	ck_assert_int_eq((*body)[len], '\n');
+	(*body)[len] = '\0';
+	return (status);
+}
+
+static unsigned
+cli_ask(int fd, const char *line, char **body)
+{
+	size_t l = strlen(line);
+
+	ck_assert_int_eq(write(fd, line, l), (ssize_t)l);
+	ck_assert_int_eq(write(fd, "\n", 1), 1);
+	return (cli_answer(fd, body));
+}
+
+/* Ask, expect status, and that the body contains want (if not NULL). */
+static void
+cli_expect(int fd, const char *line, unsigned status, const char *want)
+{
+	unsigned st;
+	char *b;
+
+	st = cli_ask(fd, line, &b);
+	ck_assert_msg(st == status, "\"%s\": status %u, want %u; body:\n%s",
+	    line, st, status, b);
+	if (want != NULL)
+		ck_assert_msg(strstr(b, want) != NULL,
+		    "\"%s\": no \"%s\" in:\n%s", line, want, b);
+	free(b);
+}
+
+/* The answer to a challenge with the secret s. */
+static void
+cli_response(const char *challenge, const char *s, char hex[65])
+{
+	struct sha256_ctx ctx;
+	unsigned char d[SHA256_LEN];
+
+	SHA256_Init(&ctx);
+	SHA256_Update(&ctx, challenge, 32);
+	SHA256_Update(&ctx, "\n", 1);
+	SHA256_Update(&ctx, s, strlen(s));
+	SHA256_Update(&ctx, challenge, 32);
+	SHA256_Update(&ctx, "\n", 1);
+	SHA256_Final(&ctx, d);
+	SHA256_Hex(d, hex);
+}
+
+#define SECRET	"not-so-secret\nline two\n"
+
+/* veneerd with -T 127.0.0.1:0 -S DIR/secret. */
+static struct vnd *
+cli_start(struct origin **op, int with_secret)
+{
+	char path[512];
+	struct vnd *v;
+	FILE *f;
+
+	*op = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(*op));
+	VND_Arg(v, "-T");
+	VND_Arg(v, "127.0.0.1:0");
+	VND_Arg(v, "-S");
+	if (with_secret) {
+		(void)snprintf(path, sizeof path, "%s/secret", VND_Dir(v));
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(SECRET, f);
+		ck_assert_int_eq(fclose(f), 0);
+		VND_Arg(v, path);
+	} else {
+		VND_Arg(v, "none");
+	}
+	VND_Start(v);
+	return (v);
+}
+
+/* Connect and authenticate; the session's fd. */
+static int
+cli_login(struct vnd *v)
+{
+	char *b, hex[65], line[80];
+	int fd;
+
+	fd = cli_connect(cli_port(v));
+	ck_assert_uint_eq(cli_answer(fd, &b), 107);
+	ck_assert_msg(strlen(b) >= 32, "short challenge \"%s\"", b);
+	cli_response(b, SECRET, hex);
+	free(b);
+	(void)snprintf(line, sizeof line, "auth %s", hex);
+	cli_expect(fd, line, 200, "Type 'quit' to close CLI session.");
+	return (fd);
+}
+
+/*--------------------------------------------------------------------*/
+
+START_TEST(auth_and_basic_commands)
+{
+	struct origin *o;
+	struct vnd *v;
+	char *b, *chal;
+	int fd;
+
+	v = cli_start(&o, 1);
+	fd = cli_connect(cli_port(v));
+	ck_assert_uint_eq(cli_answer(fd, &chal), 107);
+	ck_assert_msg(strstr(chal, "Authentication required.") != NULL,
+	    "107 body: %s", chal);
+	/* 32 lowercase letters, then a newline. */
+	ck_assert_uint_eq(strspn(chal, "abcdefghijklmnopqrstuvwxyz"), 32);
+	ck_assert_int_eq(chal[32], '\n');
+	/* ping passes before auth (as varnishd's); nothing else does. */
+	cli_expect(fd, "ping", 200, "PONG ");
+	ck_assert_uint_eq(cli_ask(fd, "status", &b), 107);
+	free(b);
+	ck_assert_uint_eq(cli_ask(fd, "param.set default_ttl 1", &b), 107);
+	free(b);
+	(void)close(fd);
+	free(chal);
+
+	fd = cli_login(v);
+	cli_expect(fd, "status", 200, "Child in state running");
+	cli_expect(fd, "status -j", 200, "\"running\"");
+	cli_expect(fd, "ping -j", 200, "\"PONG\"");
+	cli_expect(fd, "banner", 200, "Veneer CLI 1.0");
+	cli_expect(fd, "help", 200, "param.set [-j] <param> <value>");
+	cli_expect(fd, "help param.show", 200, "Show parameters");
+	cli_expect(fd, "help -j", 200, "\"request\": \"param.show\"");
+	cli_expect(fd, "help nosuch", 101, "nosuch");
+	cli_expect(fd, "pid", 200, "Worker:");
+	cli_expect(fd, "debug.listen_address", 200, "a0 127.0.0.1 ");
+	cli_expect(fd, "auth 00", 300, "Already");
+	/* Errors: unknown, too few, too many, bad quoting. */
+	cli_expect(fd, "nosuch.command", 101, "Unknown request.");
+	cli_expect(fd, "param.set default_ttl", 104, "Too few");
+	cli_expect(fd, "status now please", 105, "Too many");
+	cli_expect(fd, "param.show \"unterminated", 100, NULL);
+	/* Blank lines have no answer; the next request still does. */
+	ck_assert_int_eq(write(fd, "\n\n", 2), 2);
+	cli_expect(fd, "ping", 200, "PONG");
+	cli_expect(fd, "quit", 500, "Closing CLI connection");
+	ck_assert_int_eq(cli_read_n(fd, (char[1]){0}, 1), -1);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(auth_wrong_answer_closes)
+{
+	struct origin *o;
+	struct vnd *v;
+	char *b, line[80];
+	int fd;
+
+	v = cli_start(&o, 1);
+	fd = cli_connect(cli_port(v));
+	ck_assert_uint_eq(cli_answer(fd, &b), 107);
+	free(b);
+	/* The answer for another secret: refused, and the door shuts. */
+	cli_response("abcdefghijklmnopqrstuvwxyzabcdef", "other", line + 5);
+	memcpy(line, "auth ", 5);
+	cli_expect(fd, line, 500, NULL);
+	ck_assert_int_eq(cli_read_n(fd, (char[1]){0}, 1), -1);
+	(void)close(fd);
+	/* Too short, too long, not hex: refused the same way. */
+	fd = cli_connect(cli_port(v));
+	ck_assert_uint_eq(cli_answer(fd, &b), 107);
+	free(b);
+	cli_expect(fd, "auth 1234", 500, NULL);
+	(void)close(fd);
+	/* The right one still works afterwards. */
+	fd = cli_login(v);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(no_secret_banner)
+{
+	struct origin *o;
+	struct vnd *v;
+	char *b;
+	int fd;
+
+	v = cli_start(&o, 0);
+	fd = cli_connect(cli_port(v));
+	ck_assert_uint_eq(cli_answer(fd, &b), 200);
+	ck_assert_msg(strstr(b, "Veneer CLI") != NULL, "banner: %s", b);
+	free(b);
+	cli_expect(fd, "status", 200, "running");
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(param_set_show_reset)
+{
+	struct origin *o;
+	struct vnd *v;
+	int fd;
+
+	v = cli_start(&o, 1);
+	fd = cli_login(v);
+	cli_expect(fd, "param.show default_ttl", 200, "(default)");
+	cli_expect(fd, "param.set default_ttl 7", 200, NULL);
+	cli_expect(fd, "param.show default_ttl", 200, "Value is: 7 [seconds]");
+	cli_expect(fd, "param.show changed", 200, "default_ttl");
+	cli_expect(fd, "param.show -j default_ttl", 200, "\"value\": 7,");
+	/* Wrong type, under the minimum: 106, the value unchanged. */
+	cli_expect(fd, "param.set default_ttl soon", 106,
+	    "(attempting to set param 'default_ttl' to 'soon')");
+	cli_expect(fd, "param.set thread_pool_min 1", 106, NULL);
+	cli_expect(fd, "param.show default_ttl", 200, "Value is: 7 [seconds]");
+	/* Checks across parameters: min above max is refused. */
+	cli_expect(fd, "param.set thread_pool_min 100000", 106, NULL);
+	cli_expect(fd, "param.set nosuch 1", 106, "Unknown parameter");
+	cli_expect(fd, "param.show nosuch", 106, "Unknown parameter");
+	cli_expect(fd, "param.reset default_ttl", 200, NULL);
+	cli_expect(fd, "param.show default_ttl", 200, "(default)");
+	/* One read at child start says so. */
+	cli_expect(fd, "param.set thread_pools 1", 200, "restarted");
+	/* vsl_mask applies at once; a tag that does not exist does not. */
+	cli_expect(fd, "param.set vsl_mask -ReqURL", 200, NULL);
+	cli_expect(fd, "param.set vsl_mask -NoSuchTag", 106, "NoSuchTag");
+	cli_expect(fd, "param.set -j default_ttl 9", 200, "\"value\": 9,");
+	cli_expect(fd, "param.show -l", 200, "Minimum is:");
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(stop_and_start)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	struct origin *o;
+	struct vnd *v;
+	int fd;
+
+	v = cli_start(&o, 1);
+	VND_ExpectChildDeath(v);	/* a new child is the point */
+	fd = cli_login(v);
+	cli_expect(fd, "start", 300, "running");
+	cli_expect(fd, "stop", 200, NULL);
+	cli_expect(fd, "status", 200, "Child in state stopped");
+	cli_expect(fd, "stop", 300, "stopped");
+	cli_expect(fd, "start", 200, NULL);
+	cli_expect(fd, "status", 200, "Child in state running");
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", "/after-restart", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(hostile_input)
+{
+	struct origin *o;
+	struct vnd *v;
+	char *big, *b;
+	int fd, fd2;
+
+	v = cli_start(&o, 1);
+	/* A client that never reads nor authenticates blocks nobody. */
+	fd2 = cli_connect(cli_port(v));
+	fd = cli_login(v);
+	cli_expect(fd, "ping", 200, "PONG");
+	/* A NUL byte in a request: a syntax error, the session goes on. */
+	ck_assert_int_eq(write(fd, "pi\0ng\n", 6), 6);
+	ck_assert_uint_eq(cli_answer(fd, &b), 100);
+	free(b);
+	cli_expect(fd, "ping", 200, "PONG");
+	/* A line of 200 KB with no newline: refused, then closed. */
+	big = malloc(200 * 1024);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 200 * 1024);
+	ck_assert_int_eq(write(fd, big, 200 * 1024), 200 * 1024);
+	free(big);
+	ck_assert_uint_eq(cli_answer(fd, &b), 400);
+	free(b);
+	(void)close(fd);
+	(void)close(fd2);
+	/* The manager is fine. */
+	fd = cli_login(v);
+	cli_expect(fd, "status", 200, "running");
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/* varnishadm itself: -n finds -T and -S in the shared memory. */
+static int
+run_varnishadm(struct vnd *v, const char *out, ...)
+{
+	const char *argv[16];
+	va_list ap;
+	unsigned n = 0;
+	pid_t pid;
+	int st;
+
+	argv[n++] = "varnishadm";
+	argv[n++] = "-n";
+	argv[n++] = VND_Workdir(v);
+	argv[n++] = "-t";
+	argv[n++] = "5";
+	va_start(ap, out);
+	while (n < 15 && (argv[n] = va_arg(ap, const char *)) != NULL)
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (freopen(out, "w", stdout) == NULL)
+			_exit(126);
+		execvp(argv[0], (char * const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128);
+}
+
+START_TEST(varnishadm_drives_veneerd)
+{
+	char out[512], *b;
+	struct origin *o;
+	struct vnd *v;
+
+	if (system("command -v varnishadm >/dev/null 2>&1") != 0) {
+		HX_Skip("varnishadm_drives_veneerd: no varnishadm here");
+		return;
+	}
+	v = cli_start(&o, 1);
+	(void)snprintf(out, sizeof out, "%s/varnishadm.out", VND_Dir(v));
+	ck_assert_int_eq(run_varnishadm(v, out, "status", NULL), 0);
+	b = HX_ReadFile(out, NULL);
+	ck_assert_msg(strstr(b, "Child in state running") != NULL, "%s", b);
+	free(b);
+	ck_assert_int_eq(run_varnishadm(v, out, "param.set", "default_ttl",
+	    "33", NULL), 0);
+	ck_assert_int_eq(run_varnishadm(v, out, "param.show", "default_ttl",
+	    NULL), 0);
+	b = HX_ReadFile(out, NULL);
+	ck_assert_msg(strstr(b, "Value is: 33") != NULL, "%s", b);
+	free(b);
+	ck_assert_int_ne(run_varnishadm(v, out, "param.set", "default_ttl",
+	    "never", NULL), 0);
+	ck_assert_int_ne(run_varnishadm(v, out, "no.such.command", NULL), 0);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+static Suite *
+cli_suite(void)
+{
+	TCase *tc;
+	Suite *s;
+
+	s = suite_create("cli");
+	tc = tcase_create("admin");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, auth_and_basic_commands);
+	tcase_add_test(tc, auth_wrong_answer_closes);
+	tcase_add_test(tc, no_secret_banner);
+	tcase_add_test(tc, param_set_show_reset);
+	tcase_add_test(tc, stop_and_start);
+	tcase_add_test(tc, hostile_input);
+	tcase_add_test(tc, varnishadm_drives_veneerd);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+
+	return (HX_Run(cli_suite()));
+}
