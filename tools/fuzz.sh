@@ -12,7 +12,7 @@
 set -euo pipefail
 
 TARGETS=(h1_request h1_response chunked vary lookup_key vsm_reader vsl_query
-    ncsa_format param storage_arg listen_arg vcc relit)
+    ncsa_format param storage_arg listen_arg vcc relit cli)
 # Debian 12's clang 14 and its runtime (libFuzzer, the sanitizers).
 DEPS_FUZZ=(clang-14 libclang-rt-14-dev)
 CLANG=clang-14
@@ -149,8 +149,9 @@ fuzz_target() {
 	ncsa_format)
 		extra=(tools/veneerlog/ncsa.c)
 		link=("${vapi_a[@]}") ;;
-	storage_arg|listen_arg)
+	storage_arg|listen_arg|cli)
 		extra=(src/mgt/mgt_child.c src/mgt/mgt_vsc.c
+		    src/mgt/mgt_cli.c src/mgt/mgt_cli_cmds.c
 		    src/mgt/mgt_workdir.c src/mgt/mgt_vcl.c)
 		link=("${cache_a[@]}" "${vcc_a[@]}") ;;
 	vcc)	link=("${vcc_a[@]}") ;;

@@ -486,21 +486,10 @@ mcli_request(struct mcli_sess *ms, char **av)
 		mcli_challenge(ms);
 		return;
 	}
-	cmd = MCLI_Find(av[0]);
+	cmd = MCLI_Check(&r, ac, av);
 	if (cmd == NULL) {
-		static const char unk[] = "Unknown request.\nType 'help' for "
-		    "more info.\n";
-
-		mcli_answer(ms, CLIS_UNKNOWN, unk, sizeof unk - 1);
-		return;
-	}
-	if (ac - 1 < cmd->minarg) {
-		mcli_answer(ms, CLIS_TOOFEW, "Too few parameters\n", 19);
-		return;
-	}
-	if (cmd->maxarg >= 0 && ac - 1 > cmd->maxarg + (cmd->json ?
-	    (ac > 1 && !strcmp(av[1], "-j")) : 0)) {
-		mcli_answer(ms, CLIS_TOOMANY, "Too many parameters\n", 20);
+		mcli_answer(ms, r.status, r.body.p, r.body.len);
+		mcli_buf_free(&r.body);
 		return;
 	}
 	if (!strcmp(av[0], "auth")) {

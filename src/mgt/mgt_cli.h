@@ -45,6 +45,12 @@ struct mcli_cmd {
 };
 
 const struct mcli_cmd *MCLI_Find(const char *name);
+/*
+ * The command av[0] names if its arguments fit its syntax; else NULL
+ * with the 101, 104 or 105 answer in r.
+ */
+const struct mcli_cmd *MCLI_Check(struct mcli_req *r, int ac,
+    char * const *av);
 void MCLI_Banner(struct mcli_buf *b);
 void MCLI_Addresses(struct mcli_buf *b);
 /* `veneerd -x cli`: the command table as man page source. */

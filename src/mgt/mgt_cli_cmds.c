@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/miniobj.h"
 #include "common/param.h"
 #include "common/tim.h"
 #include "mgt/mgt.h"
@@ -427,6 +428,30 @@ MCLI_Find(const char *name)
 	for (u = 0; u < MCLI_NCMDS; u++)
 		if (!strcmp(mcli_cmds[u].name, name))
 			return (&mcli_cmds[u]);
+	return (NULL);
+}
+
+const struct mcli_cmd *
+MCLI_Check(struct mcli_req *r, int ac, char * const *av)
+{
+	const struct mcli_cmd *cmd;
+
+	assert(ac > 0);
+	cmd = MCLI_Find(av[0]);
+	if (cmd == NULL) {
+		r->status = CLIS_UNKNOWN;
+		MCLI_BufPrintf(&r->body, "Unknown request.\nType 'help' for "
+		    "more info.\n");
+	} else if (ac - 1 < cmd->minarg) {
+		r->status = CLIS_TOOFEW;
+		MCLI_BufPrintf(&r->body, "Too few parameters\n");
+	} else if (cmd->maxarg >= 0 &&
+	    ac - 1 > cmd->maxarg + (cmd->json && is_j(ac, av))) {
+		r->status = CLIS_TOOMANY;
+		MCLI_BufPrintf(&r->body, "Too many parameters\n");
+	} else {
+		return (cmd);
+	}
 	return (NULL);
 }
 

@@ -400,9 +400,14 @@ START_TEST(hostile_input)
 }
 END_TEST
 
-/* varnishadm itself: -n finds -T and -S in the shared memory. */
+/*
+ * Run prog (varnishadm or veneeradm) with -n WORKDIR -t 5 and the
+ * arguments; stdin from in (NULL: /dev/null), stdout to out.  The exit
+ * status.
+ */
 static int
-run_varnishadm(struct vnd *v, const char *out, ...)
+run_adm(struct vnd *v, const char *prog, const char *in, const char *out,
+    ...)
 {
 	const char *argv[16];
 	va_list ap;
@@ -410,7 +415,7 @@ run_varnishadm(struct vnd *v, const char *out, ...)
 	pid_t pid;
 	int st;
 
-	argv[n++] = "varnishadm";
+	argv[n++] = prog;
 	argv[n++] = "-n";
 	argv[n++] = VND_Workdir(v);
 	argv[n++] = "-t";
@@ -423,7 +428,8 @@ run_varnishadm(struct vnd *v, const char *out, ...)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		if (freopen(out, "w", stdout) == NULL)
+		if (freopen(in != NULL ? in : "/dev/null", "r", stdin) ==
+		    NULL || freopen(out, "w", stdout) == NULL)
 			_exit(126);
 		execvp(argv[0], (char * const *)(uintptr_t)argv);
 		_exit(127);
@@ -431,6 +437,71 @@ run_varnishadm(struct vnd *v, const char *out, ...)
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128);
 }
+
+static int
+run_varnishadm(struct vnd *v, const char *out, const char *a1,
+    const char *a2, const char *a3)
+{
+
+	return (run_adm(v, "varnishadm", NULL, out, a1, a2, a3, NULL));
+}
+
+/* The file's contents contain want. */
+static void
+file_has(const char *path, const char *want)
+{
+	char *b;
+
+	b = HX_ReadFile(path, NULL);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_msg(strstr(b, want) != NULL, "no \"%s\" in %s:\n%s", want,
+	    path, b);
+	free(b);
+}
+
+START_TEST(veneeradm_one_and_many)
+{
+	char adm[512], out[512], in[512];
+	struct origin *o;
+	struct vnd *v;
+	const char *bd;
+	FILE *f;
+
+	bd = getenv("VENEER_BUILDDIR");
+	ck_assert_msg(bd != NULL, "VENEER_BUILDDIR is not set");
+	(void)snprintf(adm, sizeof adm, "%s/veneeradm", bd);
+	v = cli_start(&o, 1);
+	(void)snprintf(out, sizeof out, "%s/adm.out", VND_Dir(v));
+	(void)snprintf(in, sizeof in, "%s/adm.in", VND_Dir(v));
+	ck_assert_int_eq(run_adm(v, adm, NULL, out, "status", NULL), 0);
+	file_has(out, "Child in state running");
+	/* An argument with a blank goes quoted, and arrives whole. */
+	ck_assert_int_eq(run_adm(v, adm, NULL, out, "param.set", "default_ttl",
+	    "1 0", NULL), 1);
+	file_has(out, "'1 0'");
+	ck_assert_int_eq(run_adm(v, adm, NULL, out, "no.such", NULL), 1);
+	/* Line mode: several commands, a document, the last status. */
+	f = fopen(in, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("param.set default_ttl 44\n\nparam.show default_ttl\n"
+	    "help << END\nhelp\nEND\nstatus\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	/* help with "help\n" is no command: one failure, so 1. */
+	ck_assert_int_eq(run_adm(v, adm, in, out, NULL), 1);
+	file_has(out, "Value is: 44");
+	file_has(out, "Child in state running");
+	f = fopen(in, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("ping\nstatus\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(run_adm(v, adm, in, out, NULL), 0);
+	file_has(out, "PONG");
+	/* A wrong secret: 2. */
+	ck_assert_int_eq(run_adm(v, adm, NULL, out, "-S", "/etc/hostname",
+	    "ping", NULL), 2);
+	VND_Finish(&v, &o);
+}
+END_TEST
 
 START_TEST(varnishadm_drives_veneerd)
 {
@@ -444,20 +515,21 @@ START_TEST(varnishadm_drives_veneerd)
 	}
 	v = cli_start(&o, 1);
 	(void)snprintf(out, sizeof out, "%s/varnishadm.out", VND_Dir(v));
-	ck_assert_int_eq(run_varnishadm(v, out, "status", NULL), 0);
+	ck_assert_int_eq(run_varnishadm(v, out, "status", NULL, NULL), 0);
 	b = HX_ReadFile(out, NULL);
 	ck_assert_msg(strstr(b, "Child in state running") != NULL, "%s", b);
 	free(b);
 	ck_assert_int_eq(run_varnishadm(v, out, "param.set", "default_ttl",
-	    "33", NULL), 0);
+	    "33"), 0);
 	ck_assert_int_eq(run_varnishadm(v, out, "param.show", "default_ttl",
 	    NULL), 0);
 	b = HX_ReadFile(out, NULL);
 	ck_assert_msg(strstr(b, "Value is: 33") != NULL, "%s", b);
 	free(b);
 	ck_assert_int_ne(run_varnishadm(v, out, "param.set", "default_ttl",
-	    "never", NULL), 0);
-	ck_assert_int_ne(run_varnishadm(v, out, "no.such.command", NULL), 0);
+	    "never"), 0);
+	ck_assert_int_ne(run_varnishadm(v, out, "no.such.command", NULL,
+	    NULL), 0);
 	VND_Finish(&v, &o);
 }
 END_TEST
@@ -478,6 +550,7 @@ cli_suite(void)
 	tcase_add_test(tc, stop_and_start);
 	tcase_add_test(tc, hostile_input);
 	tcase_add_test(tc, varnishadm_drives_veneerd);
+	tcase_add_test(tc, veneeradm_one_and_many);
 	suite_add_tcase(s, tc);
 	return (s);
 }

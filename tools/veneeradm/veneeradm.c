@@ -1,0 +1,405 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * veneeradm -- talk to a running veneerd's admin CLI (or varnishd's: the
+ * protocol is the same).  The address and the secret come from -T and
+ * -S, or from the workdir's shared memory (-n), where veneerd publishes
+ * them.  With a command: run it, print the answer, exit 0 if its status
+ * was 200.  Without one: a line at a time from stdin, with a prompt when
+ * stdin is a terminal.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "vapi.h"
+#include "common/cli.h"
+#include "common/sha256.h"
+
+static double adm_timeout = 5;
+
+static void __attribute__((__noreturn__, __format__(__printf__, 1, 2)))
+adm_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("veneeradm: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void
+adm_usage(FILE *f)
+{
+
+	fprintf(f,
+"usage: veneeradm [-n workdir | -T address:port [-S secretfile]]\n"
+"                 [-t timeout] [command [argument ...]]\n"
+"  -n workdir   the veneerd (or varnishd) whose CLI to use: its address\n"
+"               and secret file are read from the workdir's shared memory\n"
+"  -T addr:port the CLI address, as veneerd's -T\n"
+"  -S file      the secret file, as veneerd's -S\n"
+"  -t seconds   how long to wait for an answer (default 5)\n"
+"Without a command, commands are read from stdin, one per line.\n");
+}
+
+/* Connect to "host port" (or host:port); the fd, or -1. */
+static int
+adm_connect(const char *host, const char *port)
+{
+	struct addrinfo hints, *res, *ai;
+	int fd = -1;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, port, &hints, &res) != 0)
+		return (-1);
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+		if (fd < 0)
+			continue;
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			break;
+		(void)close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return (fd);
+}
+
+/* -T's argument: [v6]:port or host:port. */
+static int
+adm_connect_arg(const char *arg)
+{
+	char buf[300], *p, *host = buf;
+
+	if (strlen(arg) >= sizeof buf)
+		adm_die("-T %s: too long", arg);
+	(void)snprintf(buf, sizeof buf, "%s", arg);
+	if (buf[0] == '[') {
+		p = strchr(buf, ']');
+		if (p == NULL || p[1] != ':')
+			adm_die("-T %s: expected [address]:port", arg);
+		*p = '\0';
+		host = buf + 1;
+		p += 1;
+	} else {
+		p = strrchr(buf, ':');
+		if (p == NULL)
+			adm_die("-T %s: expected address:port", arg);
+	}
+	*p = '\0';
+	return (adm_connect(*host == '\0' ? "localhost" : host, p + 1));
+}
+
+/* The first "address port" line of text that connects. */
+static int
+adm_connect_lines(const char *text)
+{
+	char host[256], port[16];
+	const char *p, *nl, *sp;
+	int fd = -1;
+
+	for (p = text; *p != '\0' && fd < 0; p = *nl == '\0' ? nl : nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		sp = memchr(p, ' ', (size_t)(nl - p));
+		if (sp == NULL || (size_t)(sp - p) >= sizeof host ||
+		    (size_t)(nl - sp - 1) >= sizeof port)
+			continue;
+		(void)snprintf(host, sizeof host, "%.*s", (int)(sp - p), p);
+		(void)snprintf(port, sizeof port, "%.*s", (int)(nl - sp - 1),
+		    sp + 1);
+		fd = adm_connect(host, port);
+	}
+	return (fd);
+}
+
+/* The contents of a segment of the manager's shared memory (strdup'ed). */
+static char *
+adm_arg_seg(struct vapi *vd, const char *ident)
+{
+	struct vapi_seg seg;
+	const char *b, *e;
+	char *s;
+
+	if (VAPI_SegFind(vd, "Arg", ident, &seg) != 0)
+		return (NULL);
+	b = seg.b;
+	e = memchr(b, '\0', (size_t)((const char *)seg.e - b));
+	if (e == NULL)
+		e = seg.e;
+	s = strndup(b, (size_t)(e - b));
+	VAPI_SegRelease(vd, &seg);
+	return (s);
+}
+
+static void
+adm_auth(int fd, const char *challenge, const char *secret_file)
+{
+	char hex[2 * SHA256_LEN + 1], line[2 * SHA256_LEN + 8], *body;
+	unsigned char d[SHA256_LEN], buf[4096];
+	struct sha256_ctx ctx;
+	unsigned status;
+	size_t n;
+	FILE *f;
+
+	if (secret_file == NULL)
+		adm_die("the CLI asks for authentication: give -S (or -n)");
+	if (strlen(challenge) < 32)
+		adm_die("malformed challenge from the CLI");
+	f = fopen(secret_file, "r");
+	if (f == NULL)
+		adm_die("cannot read the secret %s: %s", secret_file,
+		    strerror(errno));
+	SHA256_Init(&ctx);
+	SHA256_Update(&ctx, challenge, 32);
+	SHA256_Update(&ctx, "\n", 1);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		SHA256_Update(&ctx, buf, n);
+	(void)fclose(f);
+	SHA256_Update(&ctx, challenge, 32);
+	SHA256_Update(&ctx, "\n", 1);
+	SHA256_Final(&ctx, d);
+	SHA256_Hex(d, hex);
+	(void)snprintf(line, sizeof line, "auth %s", hex);
+	if (CLI_WriteRequest(fd, line) != 0 ||
+	    CLI_ReadResult(fd, &status, &body, adm_timeout) != 0)
+		adm_die("the CLI closed the connection during authentication");
+	free(body);
+	if (status != CLIS_OK)
+		adm_die("authentication failed (status %u): wrong secret?",
+		    status);
+}
+
+/* Append arg to line, quoted when it has to be. */
+static void
+adm_quote(char **line, size_t *len, const char *arg)
+{
+	size_t need = strlen(arg) * 4 + 4;
+	const unsigned char *p;
+	char *q;
+	int plain = *arg != '\0';
+
+	for (p = (const unsigned char *)arg; *p != '\0' && plain; p++)
+		if (*p <= ' ' || *p == '"' || *p == '\\' || *p >= 0x7f)
+			plain = 0;
+	*line = realloc(*line, *len + need + 2);
+	if (*line == NULL)
+		adm_die("out of memory");
+	q = *line + *len;
+	if (*len > 0)
+		*q++ = ' ';
+	if (plain) {
+		q = stpcpy(q, arg);
+	} else {
+		*q++ = '"';
+		for (p = (const unsigned char *)arg; *p != '\0'; p++) {
+			if (*p == '"' || *p == '\\') {
+				*q++ = '\\';
+				*q++ = (char)*p;
+			} else if (*p == '\n') {
+				q = stpcpy(q, "\\n");
+			} else if (*p == '\t') {
+				q = stpcpy(q, "\\t");
+			} else if (*p < ' ' || *p == 0x7f) {
+				(void)snprintf(q, 5, "\\x%02x", *p);
+				q += 4;
+			} else {
+				*q++ = (char)*p;
+			}
+		}
+		*q++ = '"';
+	}
+	*q = '\0';
+	*len = (size_t)(q - *line);
+}
+
+/* Read an answer, print it; its status. */
+static unsigned
+adm_answer(int fd)
+{
+	unsigned status;
+	char *body;
+	size_t l;
+
+	if (CLI_ReadResult(fd, &status, &body, adm_timeout) != 0)
+		adm_die("no answer from the CLI within %.0f s", adm_timeout);
+	l = strlen(body);
+	fputs(body, stdout);
+	if (l == 0 || body[l - 1] != '\n')
+		fputc('\n', stdout);
+	(void)fflush(stdout);
+	free(body);
+	return (status);
+}
+
+/* Send a line, print the answer; its status. */
+static unsigned
+adm_ask(int fd, const char *line)
+{
+
+	if (CLI_WriteRequest(fd, line) != 0)
+		adm_die("cannot send to the CLI: %s", strerror(errno));
+	return (adm_answer(fd));
+}
+
+/* Is this line the start of a << document?  Its token, or NULL. */
+static char *
+adm_heredoc(const char *line)
+{
+	const char *err;
+	char **av, *tok = NULL;
+	int ac;
+
+	av = CLI_ParseArgs(line, &err);
+	if (av == NULL)
+		return (NULL);
+	for (ac = 0; av[ac] != NULL; ac++)
+		continue;
+	if (ac >= 3 && !strcmp(av[ac - 2], "<<"))
+		tok = strdup(av[ac - 1]);
+	CLI_FreeArgs(av);
+	return (tok);
+}
+
+/* Commands from stdin; 0 if every one answered 200. */
+static int
+adm_lines(int fd)
+{
+	char *line = NULL, *tok = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int tty = isatty(STDIN_FILENO), bad = 0;
+	unsigned status;
+
+	for (;;) {
+		if (tty) {
+			fputs(tok != NULL ? "> " : "veneer> ", stdout);
+			(void)fflush(stdout);
+		}
+		n = getline(&line, &cap, stdin);
+		if (n < 0)
+			break;
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (tok != NULL) {
+			/* Inside a document: the answer comes at its end. */
+			if (CLI_WriteRequest(fd, line) != 0)
+				adm_die("cannot send to the CLI");
+			if (strcmp(line, tok))
+				continue;
+			free(tok);
+			tok = NULL;
+			status = adm_answer(fd);
+		} else if (line[strspn(line, " \t")] == '\0') {
+			continue;
+		} else if ((tok = adm_heredoc(line)) != NULL) {
+			if (CLI_WriteRequest(fd, line) != 0)
+				adm_die("cannot send to the CLI");
+			continue;
+		} else {
+			status = adm_ask(fd, line);
+		}
+		if (status == CLIS_CLOSE)
+			break;
+		if (status != CLIS_OK) {
+			bad = 1;
+			if (!tty)
+				fprintf(stderr, "Command failed with error "
+				    "code %u\n", status);
+		}
+	}
+	free(line);
+	free(tok);
+	return (bad);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *n_arg = NULL, *t_arg = NULL, *s_arg = NULL;
+	char *t_text = NULL, *s_text = NULL, *line = NULL, *body, *end;
+	struct vapi *vd;
+	unsigned status;
+	size_t len = 0;
+	int o, fd, i;
+
+	while ((o = getopt(argc, argv, "hn:S:T:t:")) != -1) {
+		switch (o) {
+		case 'h': adm_usage(stdout); exit(0);
+		case 'n': n_arg = optarg; break;
+		case 'S': s_arg = optarg; break;
+		case 'T': t_arg = optarg; break;
+		case 't':
+			adm_timeout = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || adm_timeout <= 0)
+				adm_die("-t %s: expected seconds", optarg);
+			break;
+		default: adm_usage(stderr); exit(2);
+		}
+	}
+	if (n_arg != NULL && t_arg != NULL)
+		adm_die("-n and -T cannot be used together");
+	if (t_arg != NULL) {
+		fd = adm_connect_arg(t_arg);
+		if (fd < 0)
+			adm_die("cannot connect to %s: %s", t_arg,
+			    strerror(errno));
+	} else {
+		vd = VAPI_New();
+		if (vd == NULL || VAPI_SetWorkdir(vd, n_arg) != 0 ||
+		    VAPI_Attach(vd, adm_timeout) != 0)
+			adm_die("%s", vd != NULL ? VAPI_Error(vd) :
+			    "out of memory");
+		t_text = adm_arg_seg(vd, "-T");
+		s_text = adm_arg_seg(vd, "-S");
+		VAPI_Free(&vd);
+		if (t_text == NULL)
+			adm_die("the veneerd in %s has no CLI address (-T none?)",
+			    n_arg != NULL ? n_arg : "the default workdir");
+		fd = adm_connect_lines(t_text);
+		if (fd < 0)
+			adm_die("cannot connect to the CLI at %s", t_text);
+		if (s_arg == NULL)
+			s_arg = s_text;
+	}
+	if (CLI_ReadResult(fd, &status, &body, adm_timeout) != 0)
+		adm_die("no banner from the CLI within %.0f s", adm_timeout);
+	if (status == CLIS_AUTH)
+		adm_auth(fd, body, s_arg);
+	else if (status != CLIS_OK)
+		adm_die("the CLI refused the connection (status %u): %s",
+		    status, body);
+	free(body);
+	if (optind == argc) {
+		i = adm_lines(fd);
+	} else {
+		for (i = optind; i < argc; i++)
+			adm_quote(&line, &len, argv[i]);
+		status = adm_ask(fd, line);
+		i = status != CLIS_OK;
+		if (i)
+			fprintf(stderr, "Command failed with error code %u\n",
+			    status);
+		free(line);
+	}
+	(void)close(fd);
+	free(t_text);
+	free(s_text);
+	return (i);
+}
