@@ -251,5 +251,11 @@ VSC_FIELD(sess_park_full,	COUNTER, INFO,  INTEGER,	"Connections "
 VSC_FIELD(req_body_timeout,	COUNTER, INFO,  INTEGER,	"Request "
 	"bodies not received within timeout_req_body: answered 408 and "
 	"closed; raise it if legitimate uploads are this slow")
+VSC_FIELD(n_vcl_avail,		GAUGE,   INFO,  INTEGER,	"VCL "
+	"programs loaded and on the list (vcl.list): the active one and "
+	"those vcl.use can switch to")
+VSC_FIELD(n_vcl_discard,	GAUGE,   INFO,  INTEGER,	"VCL "
+	"programs discarded but still used by requests in flight; they "
+	"unload when the last one ends")
 
 #undef VSC_FIELD

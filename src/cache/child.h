@@ -62,7 +62,7 @@ struct child_args {
 	struct storage_arg	stores[CHILD_MAX_STORES];
 	unsigned		nstores;
 	/* The boot VCL the manager compiled and built; "" for none. */
-	char			vcl_so[1024];
+	char			vcl_so[1280];
 	char			vcl_name[64];
 };
 

@@ -109,6 +109,7 @@ child_drop_privileges(const struct child_args *ca)
 
 /* The compiled VCL, opened while the child could still read it. */
 static int child_vcl_fd = -1;
+static int child_vcl_errno;
 
 static void
 child_reply(unsigned status, const char *body)
@@ -118,8 +119,9 @@ child_reply(unsigned status, const char *body)
 		_exit(0);	/* the manager is gone */
 }
 
+/* start [noboot]: the boot VCL, then accept; noboot: it was discarded. */
 static void
-child_cmd_start(void)
+child_cmd_start(char * const *av)
 {
 	char err[1024], path[64];
 
@@ -127,9 +129,23 @@ child_cmd_start(void)
 		child_reply(CLIS_CANT, "Child already started");
 		return;
 	}
+	/* Active unless the manager made another active (a restart). */
 	(void)snprintf(path, sizeof path, "/proc/self/fd/%d", child_vcl_fd);
-	if (VCL_LoadFile(path, child_args->vcl_name, err, sizeof err) != 0) {
-		child_reply(CLIS_CANT, err);
+	if (av[1] == NULL || strcmp(av[1], "noboot")) {
+		if (child_vcl_fd < 0) {
+			(void)snprintf(err, sizeof err, "cannot open the "
+			    "compiled boot VCL: %s", strerror(child_vcl_errno));
+			child_reply(CLIS_CANT, err);
+			return;
+		}
+		if (VCL_LoadFile(path, child_args->vcl_name, !VCL_Active(),
+		    err, sizeof err) != 0) {
+			child_reply(CLIS_CANT, err);
+			return;
+		}
+	}
+	if (!VCL_Active()) {
+		child_reply(CLIS_CANT, "No active VCL");
 		return;
 	}
 	ACCEPT_Start();
@@ -175,7 +191,28 @@ child_dispatch(char *line)
 		    (long)TIM_real());
 		child_reply(CLIS_OK, buf);
 	} else if (!strcmp(av[0], "start")) {
-		child_cmd_start();
+		child_cmd_start(av);
+	} else if (!strcmp(av[0], "vcl.load") && av[1] != NULL &&
+	    av[2] != NULL) {
+		if (VCL_LoadFile(av[2], av[1], 0, err, sizeof err) != 0)
+			child_reply(CLIS_CANT, err);
+		else
+			child_reply(CLIS_OK, "");
+	} else if (!strcmp(av[0], "vcl.use") && av[1] != NULL) {
+		if (VCL_Use(av[1], err, sizeof err) != 0)
+			child_reply(CLIS_CANT, err);
+		else
+			child_reply(CLIS_OK, "");
+	} else if (!strcmp(av[0], "vcl.discard") && av[1] != NULL) {
+		if (VCL_Discard(av[1], err, sizeof err) != 0)
+			child_reply(CLIS_CANT, err);
+		else
+			child_reply(CLIS_OK, "");
+	} else if (!strcmp(av[0], "vcl.list")) {
+		static char lbuf[16384];
+
+		VCL_List(lbuf, sizeof lbuf);
+		child_reply(CLIS_OK, lbuf);
 	} else if (!strcmp(av[0], "param.changed") && av[1] != NULL) {
 		/* The value is in shared memory; a few need acting on. */
 		if (!strcmp(av[1], "vsl_mask") &&
@@ -271,8 +308,7 @@ CHILD_Main(const struct child_args *ca)
 	 */
 	child_vcl_fd = open(ca->vcl_so, O_RDONLY | O_CLOEXEC);
 	if (child_vcl_fd < 0)
-		child_fatal("cannot open the compiled VCL: %s",
-		    strerror(errno));
+		child_vcl_errno = errno;	/* fatal unless discarded */
 	child_drop_privileges(ca);
 	PARAM_Protect();
 	STV_Init();

@@ -32,10 +32,18 @@ struct vcl {
 	unsigned		refcnt;		/* atomic */
 	void			*dlh;		/* dlopen handle, or NULL */
 	struct vrt_prof		*prof;		/* const; NULL: no points */
+	struct vcl		*next;		/* vcl_mtx: the loaded list */
+	unsigned		discarded;	/* vcl_mtx */
 };
 
+/*
+ * References: one for being on the loaded list (from vcl.load to
+ * vcl.discard), one for being the active one, one per request or fetch
+ * using it.  The last one released unloads it.
+ */
 static struct lock vcl_mtx = LOCK_INITIALIZER;
 static struct vcl *vcl_active;			/* vcl_mtx */
+static struct vcl *vcl_list;			/* vcl_mtx */
 
 static const char * const vcl_method_names[VCL_MET__MAX] = {
 #define VCL_MET(l, U, side, rets)	[VCL_MET_##U] = #l,
@@ -117,9 +125,21 @@ vcl_unload(struct vcl *vcl)
 	FREE_OBJ(vcl);
 }
 
+/* The loaded VCL named name, or NULL.  vcl_mtx held. */
+static struct vcl *
+vcl_find_locked(const char *name)
+{
+	struct vcl *vcl;
+
+	for (vcl = vcl_list; vcl != NULL; vcl = vcl->next)
+		if (!strcmp(vcl->name, name))
+			return (vcl);
+	return (NULL);
+}
+
 static int
 vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
-    char *err, size_t errlen)
+    int activate, char *err, size_t errlen)
 {
 	struct vcl *vcl, *old;
 	struct vrt_ctx ctx;
@@ -130,6 +150,17 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	char wsbuf[16384];
 
 	CHECK_OBJ(conf, VCL_CONF_MAGIC);
+	if (strlen(name) >= sizeof vcl->name) {
+		(void)snprintf(err, errlen, "VCL name too long: %s", name);
+		return (-1);
+	}
+	LOCK_Lock(&vcl_mtx);
+	vcl = vcl_find_locked(name);
+	LOCK_Unlock(&vcl_mtx);
+	if (vcl != NULL) {
+		(void)snprintf(err, errlen, "Already a VCL named %s", name);
+		return (-1);
+	}
 	if (conf->vrt_major != VRT_MAJOR_VERSION ||
 	    conf->vrt_minor > VRT_MINOR_VERSION) {
 		(void)snprintf(err, errlen,
@@ -143,7 +174,7 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	vcl->conf = conf;
 	vcl->dlh = dlh;
 	(void)snprintf(vcl->name, sizeof vcl->name, "%s", name);
-	vcl->refcnt = 1;		/* being the active one */
+	vcl->refcnt = 1;		/* being on the list */
 	vcl->prof = PROF_New(conf, vcl->name);
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
 	WS_Init(ws, "vcl_init", wsbuf, sizeof wsbuf);
@@ -170,14 +201,108 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 		FREE_OBJ(vcl);
 		return (-1);
 	}
+	old = NULL;
 	LOCK_Lock(&vcl_mtx);
-	old = vcl_active;
-	vcl_active = vcl;
+	vcl->next = vcl_list;
+	vcl_list = vcl;
+	if (activate) {
+		vcl->refcnt++;
+		old = vcl_active;
+		vcl_active = vcl;
+	}
 	LOCK_Unlock(&vcl_mtx);
 	VSC_Add(n_vcl, 1);
+	VSC_Add(n_vcl_avail, 1);
 	if (old != NULL)
 		VCL_Rel(&old);
 	return (0);
+}
+
+int
+VCL_Use(const char *name, char *err, size_t errlen)
+{
+	struct vcl *vcl, *old;
+
+	LOCK_Lock(&vcl_mtx);
+	vcl = vcl_find_locked(name);
+	if (vcl == NULL) {
+		LOCK_Unlock(&vcl_mtx);
+		(void)snprintf(err, errlen, "No VCL named %s known", name);
+		return (-1);
+	}
+	old = vcl_active;
+	if (old == vcl) {
+		LOCK_Unlock(&vcl_mtx);
+		return (0);
+	}
+	(void)__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED);
+	vcl_active = vcl;
+	LOCK_Unlock(&vcl_mtx);
+	if (old != NULL)
+		VCL_Rel(&old);
+	return (0);
+}
+
+int
+VCL_Discard(const char *name, char *err, size_t errlen)
+{
+	struct vcl *vcl, **pp;
+
+	LOCK_Lock(&vcl_mtx);
+	for (pp = &vcl_list; *pp != NULL; pp = &(*pp)->next)
+		if (!strcmp((*pp)->name, name))
+			break;
+	vcl = *pp;
+	if (vcl == NULL || vcl == vcl_active) {
+		LOCK_Unlock(&vcl_mtx);
+		(void)snprintf(err, errlen, vcl == NULL ? "No VCL named %s "
+		    "known" : "%s is the active VCL: vcl.use another first",
+		    name);
+		return (-1);
+	}
+	*pp = vcl->next;
+	vcl->next = NULL;
+	vcl->discarded = 1;
+	LOCK_Unlock(&vcl_mtx);
+	VSC_Sub(n_vcl_avail, 1);
+	VSC_Add(n_vcl_discard, 1);
+	/* Unloaded now, or by the last request still using it. */
+	VCL_Rel(&vcl);
+	return (0);
+}
+
+void
+VCL_List(char *buf, size_t len)
+{
+	const struct vcl *vcl;
+	size_t used = 0;
+	unsigned busy;
+	int n;
+
+	buf[0] = '\0';
+	LOCK_Lock(&vcl_mtx);
+	for (vcl = vcl_list; vcl != NULL && used < len; vcl = vcl->next) {
+		busy = __atomic_load_n(&vcl->refcnt, __ATOMIC_RELAXED) - 1 -
+		    (vcl == vcl_active);
+		n = snprintf(buf + used, len - used, "%s %u %s\n",
+		    vcl == vcl_active ? "active" : "available", busy,
+		    vcl->name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	LOCK_Unlock(&vcl_mtx);
+}
+
+int
+VCL_Active(void)
+{
+	int r;
+
+	LOCK_Lock(&vcl_mtx);
+	r = vcl_active != NULL;
+	LOCK_Unlock(&vcl_mtx);
+	return (r);
 }
 
 int
@@ -185,11 +310,12 @@ VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
     size_t errlen)
 {
 
-	return (vcl_load(conf, NULL, name, err, errlen));
+	return (vcl_load(conf, NULL, name, 1, err, errlen));
 }
 
 int
-VCL_LoadFile(const char *path, const char *name, char *err, size_t errlen)
+VCL_LoadFile(const char *path, const char *name, int activate, char *err,
+    size_t errlen)
 {
 	const struct vcl_conf *conf;
 	void *dlh;
@@ -207,7 +333,7 @@ VCL_LoadFile(const char *path, const char *name, char *err, size_t errlen)
 		(void)dlclose(dlh);
 		return (-1);
 	}
-	if (vcl_load(conf, dlh, name, err, errlen) != 0) {
+	if (vcl_load(conf, dlh, name, activate, err, errlen) != 0) {
 		(void)dlclose(dlh);
 		return (-1);
 	}
@@ -243,8 +369,10 @@ VCL_Rel(struct vcl **vclp)
 	TAKE_OBJ_NOTNULL(vcl, vclp, VCL_MAGIC);
 	if (__atomic_sub_fetch(&vcl->refcnt, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
-	/* Last reference to a VCL no longer active. */
+	/* Last reference to a VCL discarded and no longer active. */
 	VSC_Sub(n_vcl, 1);
+	if (vcl->discarded)
+		VSC_Sub(n_vcl_discard, 1);
 	vcl_unload(vcl);
 }
 

@@ -19,11 +19,24 @@ int VCL_Load(const struct vcl_conf *conf, const char *name, char *err,
     size_t errlen);
 
 /*
- * Load the compiled VCL in the shared object at path (its VCL_conf),
- * run its LOAD event and vcl_init, and make it active; 0 or -1 with err.
+ * Load the compiled VCL in the shared object at path (its VCL_conf) as
+ * name, run its LOAD event and vcl_init, and make it active if activate;
+ * 0 or -1 with err (a name already loaded, a build for another VRT, a
+ * failing vcl_init).
  */
-int VCL_LoadFile(const char *path, const char *name, char *err,
-    size_t errlen);
+int VCL_LoadFile(const char *path, const char *name, int activate,
+    char *err, size_t errlen);
+/* Make a loaded VCL the one new requests get; 0 or -1 with err. */
+int VCL_Use(const char *name, char *err, size_t errlen);
+/*
+ * Take a VCL off the loaded list: it is unloaded when the last request
+ * using it ends.  The active one cannot go.  0 or -1 with err.
+ */
+int VCL_Discard(const char *name, char *err, size_t errlen);
+/* "active|available BUSY NAME" a line per loaded VCL. */
+void VCL_List(char *buf, size_t len);
+/* Is there an active VCL? */
+int VCL_Active(void);
 
 /* A reference to the active VCL. */
 struct vcl *VCL_Ref(void);

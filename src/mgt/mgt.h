@@ -75,6 +75,13 @@ void MGT_VscFini(void);
 void MGT_VclCompile(const char *f_arg, const char *b_arg, int print_c);
 /* Build it into a shared object in the workdir for the child; exit 2. */
 void MGT_VclBuild(struct child_args *ca);
+/* Remove every VCL's build directory (at exit). */
+void MGT_VclFini(void);
+/*
+ * A new child: load into it the VCLs the CLI loaded, use the active one;
+ * the start command for it.
+ */
+const char *MGT_VclChildPrep(void);
 
 /* mgt_child.c */
 void MGT_ChildInit(struct child_args *ca);

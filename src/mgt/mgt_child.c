@@ -266,8 +266,8 @@ mgt_child_launch(void)
 
 	if (mgt_child_fork() != 0)
 		return (-1);
-	status = mgt_child_ask("start", cache_param->cli_timeout > 0 ?
-	    cache_param->cli_timeout : 60, &body);
+	status = mgt_child_ask(MGT_VclChildPrep(), cache_param->cli_timeout > 0
+	    ? cache_param->cli_timeout : 60, &body);
 	if (status != CLIS_OK) {
 		MGT_Log(LOG_ERR, "Child (%ld) did not start: %s",
 		    (long)child_pid, body != NULL ? body : "no answer");

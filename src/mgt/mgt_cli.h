@@ -44,6 +44,9 @@ struct mcli_cmd {
 	mcli_func_f	*func;
 };
 
+/* mgt_vcl.c: the vcl.* commands, NULL-terminated. */
+extern const struct mcli_cmd MGT_VclCmds[];
+
 const struct mcli_cmd *MCLI_Find(const char *name);
 /*
  * The command av[0] names if its arguments fit its syntax; else NULL

@@ -428,7 +428,26 @@ MCLI_Find(const char *name)
 	for (u = 0; u < MCLI_NCMDS; u++)
 		if (!strcmp(mcli_cmds[u].name, name))
 			return (&mcli_cmds[u]);
+	for (u = 0; MGT_VclCmds[u].name != NULL; u++)
+		if (!strcmp(MGT_VclCmds[u].name, name))
+			return (&MGT_VclCmds[u]);
 	return (NULL);
+}
+
+/* Every command, in name order: the two tables merged. */
+static unsigned
+mcli_all(const struct mcli_cmd **out, unsigned max)
+{
+	unsigned a = 0, b = 0, n = 0;
+
+	while (n < max && (a < MCLI_NCMDS || MGT_VclCmds[b].name != NULL)) {
+		if (MGT_VclCmds[b].name == NULL || (a < MCLI_NCMDS &&
+		    strcmp(mcli_cmds[a].name, MGT_VclCmds[b].name) < 0))
+			out[n++] = &mcli_cmds[a++];
+		else
+			out[n++] = &MGT_VclCmds[b++];
+	}
+	return (n);
 }
 
 const struct mcli_cmd *
@@ -458,13 +477,14 @@ MCLI_Check(struct mcli_req *r, int ac, char * const *av)
 static void
 mcc_help(struct mcli_req *r, int ac, char * const *av)
 {
-	const struct mcli_cmd *c;
-	unsigned u;
+	const struct mcli_cmd *c, *all[128];
+	unsigned u, n;
 
+	n = mcli_all(all, 128);
 	if (is_j(ac, av)) {
 		MCLI_JsonHead(&r->body, av);
-		for (u = 0; u < MCLI_NCMDS; u++) {
-			c = &mcli_cmds[u];
+		for (u = 0; u < n; u++) {
+			c = all[u];
 			MCLI_BufPrintf(&r->body, ",\n  {\n    \"request\": ");
 			MCLI_JsonStr(&r->body, c->name);
 			MCLI_BufPrintf(&r->body, ",\n    \"syntax\": ");
@@ -490,17 +510,18 @@ mcc_help(struct mcli_req *r, int ac, char * const *av)
 		MCLI_BufPrintf(&r->body, "%s\n%s\n", c->syntax, c->help);
 		return;
 	}
-	for (u = 0; u < MCLI_NCMDS; u++)
-		if (strncmp(mcli_cmds[u].name, "debug.", 6))
-			MCLI_BufPrintf(&r->body, "%s\n", mcli_cmds[u].syntax);
+	for (u = 0; u < n; u++)
+		if (strncmp(all[u]->name, "debug.", 6))
+			MCLI_BufPrintf(&r->body, "%s\n", all[u]->syntax);
 }
 
 void
 MCLI_DumpRoff(void)
 {
-	unsigned u;
+	const struct mcli_cmd *all[128];
+	unsigned u, n;
 
-	for (u = 0; u < MCLI_NCMDS; u++)
-		printf(".TP\n.B %s\n%s\n", mcli_cmds[u].syntax,
-		    mcli_cmds[u].help);
+	n = mcli_all(all, 128);
+	for (u = 0; u < n; u++)
+		printf(".TP\n.B %s\n%s\n", all[u]->syntax, all[u]->help);
 }

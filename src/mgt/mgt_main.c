@@ -403,6 +403,7 @@ main(int argc, char **argv, char **envp)
 	signal(SIGPIPE, SIG_IGN);
 	mgt_loop();
 	MGT_VscFini();
+	MGT_VclFini();
 	MGT_PidfileRemove();
 	MGT_Log(LOG_NOTICE, "Manager stopped");
 	return (0);

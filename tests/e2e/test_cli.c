@@ -10,7 +10,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -534,6 +537,344 @@ START_TEST(varnishadm_drives_veneerd)
 }
 END_TEST
 
+/*--------------------------------------------------------------------
+ * Live VCL: vcl.load, vcl.inline, vcl.use, vcl.discard, vcl.list,
+ * vcl.show.
+ */
+
+/* A VCL whose responses say its tag in X-V. */
+static char *
+tagged_vcl(int port, const char *tag)
+{
+	char *s;
+
+	ck_assert_int_gt(asprintf(&s, "vcl 4.1;\nbackend default { .host = "
+	    "\"127.0.0.1\"; .port = \"%d\"; }\nsub vcl_deliver {\n"
+	    "\tset resp.http.X-V = \"%s\";\n}\n", port, tag), 0);
+	return (s);
+}
+
+static struct vnd *
+vcl_start(struct origin **op)
+{
+	char path[512], *text;
+	struct vnd *v;
+	FILE *f;
+
+	*op = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	text = tagged_vcl(ORIGIN_Port(*op), "boot");
+	VND_VclFile(v, "boot.vcl", text);
+	free(text);
+	VND_Arg(v, "-T");
+	VND_Arg(v, "127.0.0.1:0");
+	VND_Arg(v, "-S");
+	(void)snprintf(path, sizeof path, "%s/secret", VND_Dir(v));
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(SECRET, f);
+	ck_assert_int_eq(fclose(f), 0);
+	VND_Arg(v, path);
+	VND_Start(v);
+	return (v);
+}
+
+/* GET url: its X-V and, in *hit, whether it came from the cache. */
+static char *
+get_tag(struct vnd *v, const char *url, int *hit)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	const char *h;
+	char *tag;
+
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", url, NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	h = HX_Header(r, "X-V");
+	ck_assert_ptr_nonnull(h);
+	tag = strdup(h);
+	if (hit != NULL) {
+		h = HX_Header(r, "Cache-Status");
+		*hit = h != NULL && strstr(h, "; hit") != NULL;
+	}
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	return (tag);
+}
+
+static void
+tag_is(struct vnd *v, const char *url, const char *want, int want_hit)
+{
+	char *tag;
+	int hit;
+
+	tag = get_tag(v, url, &hit);
+	ck_assert_str_eq(tag, want);
+	if (want_hit >= 0)
+		ck_assert_msg(hit == want_hit, "%s: hit %d, want %d", url,
+		    hit, want_hit);
+	free(tag);
+}
+
+/* The VCL build directories left in the workdir. */
+static unsigned
+vcl_dirs(struct vnd *v)
+{
+	struct dirent *de;
+	unsigned n = 0;
+	DIR *d;
+
+	d = opendir(VND_Workdir(v));
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL)
+		if (!strncmp(de->d_name, "vcl_", 4))
+			n++;
+	(void)closedir(d);
+	return (n);
+}
+
+START_TEST(vcl_load_use_discard)
+{
+	char line[1024], *text, path[512];
+	struct origin *o;
+	struct vnd *v;
+	FILE *f;
+	int fd;
+
+	v = vcl_start(&o);
+	fd = cli_login(v);
+	tag_is(v, "/a", "boot", 0);
+	tag_is(v, "/a", "boot", 1);
+	/* A file: compiled, loaded, not yet in use. */
+	(void)snprintf(path, sizeof path, "%s/two.vcl", VND_Dir(v));
+	text = tagged_vcl(ORIGIN_Port(o), "two");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	free(text);
+	(void)snprintf(line, sizeof line, "vcl.load two %s", path);
+	cli_expect(fd, line, 200, "VCL compiled.");
+	tag_is(v, "/a", "boot", 1);
+	cli_expect(fd, "vcl.list", 200, "available   auto warm        0 two");
+	cli_expect(fd, "vcl.list -j", 200, "\"name\": \"two\"");
+	/* In use at once, and the cache is the same cache. */
+	cli_expect(fd, "vcl.use two", 200, "now active");
+	tag_is(v, "/a", "two", 1);
+	cli_expect(fd, "vcl.show two", 200, "\"two\"");
+	cli_expect(fd, "vcl.show -v", 200, "// VCL.SHOW two");
+	/* A here-document, as varnishtest and reload scripts send. */
+	text = tagged_vcl(ORIGIN_Port(o), "three");
+	(void)snprintf(line, sizeof line, "vcl.inline three << XyZ\n%sXyZ",
+	    text);
+	free(text);
+	cli_expect(fd, line, 200, "VCL compiled.");
+	cli_expect(fd, "vcl.use three", 200, NULL);
+	tag_is(v, "/a", "three", 1);
+	/* What may not be done, and changes nothing. */
+	cli_expect(fd, "vcl.inline broken << E\nvcl 4.1;\nsub vcl_recv { "
+	    "nonsense; }\nE", 106, "nonsense");
+	cli_expect(fd, "vcl.use broken", 106, "No VCL named broken");
+	tag_is(v, "/a", "three", 1);
+	cli_expect(fd, "vcl.load two /nonexistent.vcl", 106, "Already");
+	cli_expect(fd, "vcl.load 9lives /nonexistent.vcl", 106, "Illegal");
+	cli_expect(fd, "vcl.load x/y /nonexistent.vcl", 106, "Illegal");
+	cli_expect(fd, "vcl.load four /nonexistent.vcl", 106, NULL);
+	cli_expect(fd, "vcl.discard three", 300, "active");
+	cli_expect(fd, "vcl.discard nosuch", 106, "No VCL");
+	/* Discards: gone from the list and from the disk. */
+	ck_assert_uint_eq(vcl_dirs(v), 3);
+	cli_expect(fd, "vcl.discard boot two", 200, NULL);
+	ck_assert_uint_eq(vcl_dirs(v), 1);
+	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 three");
+	tag_is(v, "/a", "three", 1);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(vcl_survives_child_restart)
+{
+	char *text, line[1024];
+	struct origin *o;
+	struct vnd *v;
+	pid_t child;
+	int fd;
+
+	v = vcl_start(&o);
+	VND_ExpectChildDeath(v);
+	fd = cli_login(v);
+	text = tagged_vcl(ORIGIN_Port(o), "live");
+	(void)snprintf(line, sizeof line, "vcl.inline live << E\n%sE", text);
+	free(text);
+	cli_expect(fd, line, 200, NULL);
+	cli_expect(fd, "vcl.use live", 200, NULL);
+	cli_expect(fd, "vcl.discard boot", 200, NULL);
+	tag_is(v, "/r", "live", 0);
+	/* A new child gets the VCL in use, though boot is gone. */
+	child = VND_ChildPid(v);
+	ck_assert_int_eq(kill(child, SIGKILL), 0);
+	(void)VND_WaitChildPidChange(v, child, HX_T_SLOW);
+	VND_WaitListen(v);
+	cli_expect(fd, "status", 200, "running");
+	tag_is(v, "/r", "live", -1);
+	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 live");
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/* A client that fetches in a loop until told to stop; counts failures. */
+struct hammer {
+	struct vnd	*v;
+	volatile int	stop;
+	unsigned	ok;
+	unsigned	bad;
+};
+
+static void *
+hammer_run(void *priv)
+{
+	struct hammer *h = priv;
+	struct client *cl;
+	struct hx_msg *r;
+	char url[32];
+	unsigned n = 0;
+
+	cl = VND_Connect(h->v);
+	while (!h->stop) {
+		(void)snprintf(url, sizeof url, "/h%u", n++ % 50);
+		CLIENT_Req(cl, "GET", url, NULL, NULL, 0);
+		r = CLIENT_TryResp(cl, 0, HX_T_RESP);
+		if (r != NULL && r->status == 200)
+			h->ok++;
+		else
+			h->bad++;
+		if (r != NULL)
+			HX_MsgFree(&r);
+		else {
+			CLIENT_Free(&cl);
+			cl = VND_Connect(h->v);
+		}
+	}
+	CLIENT_Free(&cl);
+	return (NULL);
+}
+
+/* tools/veneer-reload with veneeradm from the build; its exit status. */
+static int
+run_reload(struct vnd *v, const char *file, const char *out)
+{
+	char script[512], adm[512];
+	const char *sd, *bd;
+
+	sd = getenv("VENEER_SRCDIR");
+	bd = getenv("VENEER_BUILDDIR");
+	ck_assert_msg(sd != NULL && bd != NULL, "VENEER_SRCDIR and "
+	    "VENEER_BUILDDIR must be set");
+	(void)snprintf(script, sizeof script, "%s/tools/veneer-reload", sd);
+	(void)snprintf(adm, sizeof adm, "%s/veneeradm", bd);
+	ck_assert_int_eq(setenv("VENEERADM", adm, 1), 0);
+	return (run_adm(v, script, NULL, out, file, NULL));
+}
+
+START_TEST(veneer_reload_script)
+{
+	char path[512], out[512], *text;
+	struct origin *o;
+	struct vnd *v;
+	FILE *f;
+	int fd;
+
+	v = vcl_start(&o);
+	(void)snprintf(out, sizeof out, "%s/reload.out", VND_Dir(v));
+	tag_is(v, "/s", "boot", 0);
+	/* No file named: the one the active VCL came from, edited. */
+	(void)snprintf(path, sizeof path, "%s/boot.vcl", VND_Dir(v));
+	text = tagged_vcl(ORIGIN_Port(o), "edited");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	free(text);
+	ck_assert_int_eq(run_reload(v, NULL, out), 0);
+	file_has(out, "active as reload_");
+	tag_is(v, "/s", "edited", 1);
+	/* A broken file: status 1, the running VCL stays, one VCL left. */
+	(void)snprintf(path, sizeof path, "%s/broken.vcl", VND_Dir(v));
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("vcl 4.1;\nsub vcl_recv { nonsense }\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(run_reload(v, path, out), 1);
+	tag_is(v, "/s", "edited", 1);
+	ck_assert_uint_eq(vcl_dirs(v), 1);
+	fd = cli_login(v);
+	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 "
+	    "reload_");
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+#define RELOADS		100
+
+START_TEST(vcl_reload_under_load)
+{
+	char *text, line[1024], name[32], old[32];
+	struct hammer h[1];
+	struct origin *o;
+	struct vnd *v;
+	pthread_t thr;
+	long rss0, rss1;
+	unsigned u;
+	int fd;
+
+	v = vcl_start(&o);
+	fd = cli_login(v);
+	memset(h, 0, sizeof h);
+	h->v = v;
+	ck_assert_int_eq(pthread_create(&thr, NULL, hammer_run, h), 0);
+	(void)snprintf(old, sizeof old, "boot");
+	rss0 = 0;
+	for (u = 0; u < RELOADS; u++) {
+		/* What tools/veneer-reload does: load, use, discard. */
+		(void)snprintf(name, sizeof name, "r%u", u);
+		text = tagged_vcl(ORIGIN_Port(o), name);
+		(void)snprintf(line, sizeof line, "vcl.inline %s << E\n%sE",
+		    name, text);
+		free(text);
+		cli_expect(fd, line, 200, NULL);
+		(void)snprintf(line, sizeof line, "vcl.use %s", name);
+		cli_expect(fd, line, 200, NULL);
+		(void)snprintf(line, sizeof line, "vcl.discard %s", old);
+		cli_expect(fd, line, 200, NULL);
+		(void)snprintf(old, sizeof old, "%s", name);
+		if (u == RELOADS / 2)
+			rss0 = VND_ChildRssKB(v);
+	}
+	h->stop = 1;
+	ck_assert_int_eq(pthread_join(thr, NULL), 0);
+	rss1 = VND_ChildRssKB(v);
+	HX_Log("%u requests during %d reloads, %u failed; child RSS %ld KB "
+	    "after %d, %ld KB after %d", h->ok, RELOADS, h->bad, rss0,
+	    RELOADS / 2, rss1, RELOADS);
+	ck_assert_uint_eq(h->bad, 0);
+	ck_assert_uint_gt(h->ok, 0);
+	/* One VCL loaded, one directory left. */
+	ck_assert_uint_eq(vcl_dirs(v), 1);
+	(void)snprintf(line, sizeof line, "active      auto warm        0 %s",
+	    old);
+	cli_expect(fd, "vcl.list", 200, line);
+	/* Memory: ten more reloads may not cost more than a few MB. */
+	ck_assert_msg(rss1 - rss0 < 8 * 1024, "RSS %ld KB -> %ld KB over %d "
+	    "reloads", rss0, rss1, RELOADS - RELOADS / 2);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -551,6 +892,13 @@ cli_suite(void)
 	tcase_add_test(tc, hostile_input);
 	tcase_add_test(tc, varnishadm_drives_veneerd);
 	tcase_add_test(tc, veneeradm_one_and_many);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("vcl");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, vcl_load_use_discard);
+	tcase_add_test(tc, vcl_survives_child_restart);
+	tcase_add_test(tc, vcl_reload_under_load);
+	tcase_add_test(tc, veneer_reload_script);
 	suite_add_tcase(s, tc);
 	return (s);
 }

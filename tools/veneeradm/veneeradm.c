@@ -339,7 +339,8 @@ main(int argc, char **argv)
 	size_t len = 0;
 	int o, fd, i;
 
-	while ((o = getopt(argc, argv, "hn:S:T:t:")) != -1) {
+	/* "+": options end at the command (vcl.show -v is its own). */
+	while ((o = getopt(argc, argv, "+hn:S:T:t:")) != -1) {
 		switch (o) {
 		case 'h': adm_usage(stdout); exit(0);
 		case 'n': n_arg = optarg; break;
