@@ -159,13 +159,24 @@ cli_response(const char *challenge, const char *s, char hex[65])
 
 #define SECRET	"not-so-secret\nline two\n"
 
+/* Write text to path, or fail the test. */
+static void
+write_text(const char *path, const char *text)
+{
+	FILE *f;
+
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(text, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
 /* veneerd with -T 127.0.0.1:0 -S DIR/secret. */
 static struct vnd *
 cli_start(struct origin **op, int with_secret)
 {
 	char path[512];
 	struct vnd *v;
-	FILE *f;
 
 	*op = ORIGIN_New(cli_handler, NULL);
 	v = VND_New();
@@ -175,10 +186,7 @@ cli_start(struct origin **op, int with_secret)
 	VND_Arg(v, "-S");
 	if (with_secret) {
 		(void)snprintf(path, sizeof path, "%s/secret", VND_Dir(v));
-		f = fopen(path, "w");
-		ck_assert_ptr_nonnull(f);
-		fputs(SECRET, f);
-		ck_assert_int_eq(fclose(f), 0);
+		write_text(path, SECRET);
 		VND_Arg(v, path);
 	} else {
 		VND_Arg(v, "none");
@@ -468,7 +476,6 @@ START_TEST(veneeradm_one_and_many)
 	struct origin *o;
 	struct vnd *v;
 	const char *bd;
-	FILE *f;
 
 	bd = getenv("VENEER_BUILDDIR");
 	ck_assert_msg(bd != NULL, "VENEER_BUILDDIR is not set");
@@ -484,19 +491,13 @@ START_TEST(veneeradm_one_and_many)
 	file_has(out, "'1 0'");
 	ck_assert_int_eq(run_adm(v, adm, NULL, out, "no.such", NULL), 1);
 	/* Line mode: several commands, a document, the last status. */
-	f = fopen(in, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("param.set default_ttl 44\n\nparam.show default_ttl\n"
-	    "help << END\nhelp\nEND\nstatus\n", f);
-	ck_assert_int_eq(fclose(f), 0);
+	write_text(in, "param.set default_ttl 44\n\nparam.show default_ttl\n"
+	    "help << END\nhelp\nEND\nstatus\n");
 	/* help with "help\n" is no command: one failure, so 1. */
 	ck_assert_int_eq(run_adm(v, adm, in, out, NULL), 1);
 	file_has(out, "Value is: 44");
 	file_has(out, "Child in state running");
-	f = fopen(in, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("ping\nstatus\n", f);
-	ck_assert_int_eq(fclose(f), 0);
+	write_text(in, "ping\nstatus\n");
 	ck_assert_int_eq(run_adm(v, adm, in, out, NULL), 0);
 	file_has(out, "PONG");
 	/* A wrong secret: 2. */
@@ -559,7 +560,6 @@ vcl_start(struct origin **op)
 {
 	char path[512], *text;
 	struct vnd *v;
-	FILE *f;
 
 	*op = ORIGIN_New(cli_handler, NULL);
 	v = VND_New();
@@ -570,10 +570,7 @@ vcl_start(struct origin **op)
 	VND_Arg(v, "127.0.0.1:0");
 	VND_Arg(v, "-S");
 	(void)snprintf(path, sizeof path, "%s/secret", VND_Dir(v));
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(SECRET, f);
-	ck_assert_int_eq(fclose(f), 0);
+	write_text(path, SECRET);
 	VND_Arg(v, path);
 	VND_Start(v);
 	return (v);
@@ -639,7 +636,6 @@ START_TEST(vcl_load_use_discard)
 	char line[1024], *text, path[512];
 	struct origin *o;
 	struct vnd *v;
-	FILE *f;
 	int fd;
 
 	v = vcl_start(&o);
@@ -649,10 +645,7 @@ START_TEST(vcl_load_use_discard)
 	/* A file: compiled, loaded, not yet in use. */
 	(void)snprintf(path, sizeof path, "%s/two.vcl", VND_Dir(v));
 	text = tagged_vcl(ORIGIN_Port(o), "two");
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
+	write_text(path, text);
 	free(text);
 	(void)snprintf(line, sizeof line, "vcl.load two %s", path);
 	cli_expect(fd, line, 200, "VCL compiled.");
@@ -784,7 +777,6 @@ START_TEST(veneer_reload_script)
 	char path[512], out[512], *text;
 	struct origin *o;
 	struct vnd *v;
-	FILE *f;
 	int fd;
 
 	v = vcl_start(&o);
@@ -793,20 +785,14 @@ START_TEST(veneer_reload_script)
 	/* No file named: the one the active VCL came from, edited. */
 	(void)snprintf(path, sizeof path, "%s/boot.vcl", VND_Dir(v));
 	text = tagged_vcl(ORIGIN_Port(o), "edited");
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
+	write_text(path, text);
 	free(text);
 	ck_assert_int_eq(run_reload(v, NULL, out), 0);
 	file_has(out, "active as reload_");
 	tag_is(v, "/s", "edited", 1);
 	/* A broken file: status 1, the running VCL stays, one VCL left. */
 	(void)snprintf(path, sizeof path, "%s/broken.vcl", VND_Dir(v));
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("vcl 4.1;\nsub vcl_recv { nonsense }\n", f);
-	ck_assert_int_eq(fclose(f), 0);
+	write_text(path, "vcl 4.1;\nsub vcl_recv { nonsense }\n");
 	ck_assert_int_eq(run_reload(v, path, out), 1);
 	tag_is(v, "/s", "edited", 1);
 	ck_assert_uint_eq(vcl_dirs(v), 1);
