@@ -349,6 +349,52 @@ START_TEST(param_set_show_reset)
 }
 END_TEST
 
+/* What param.set changes is in effect for what comes next. */
+START_TEST(param_set_applies_live)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	struct origin *o;
+	struct vnd *v;
+	const char *cs;
+	char *banner;
+	int fd;
+
+	o = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Param(v, "thread_pools", "1");
+	VND_Param(v, "thread_pool_min", "10");
+	VND_Arg(v, "-T");
+	VND_Arg(v, "127.0.0.1:0");
+	VND_Arg(v, "-S");
+	VND_Arg(v, "none");
+	VND_Start(v);
+	fd = cli_connect(cli_port(v));
+	ck_assert_uint_eq(cli_answer(fd, &banner), 200);
+	free(banner);
+	(void)VND_WaitCounter(v, "threads", ">=", 10, HX_T_SLOW);
+	/* The pool grows to a new minimum without a restart. */
+	cli_expect(fd, "param.set thread_pool_min 25", 200, NULL);
+	(void)VND_WaitCounter(v, "threads", ">=", 25, HX_T_SLOW);
+	/* New objects get the new default TTL (the origin sets none). */
+	cli_expect(fd, "param.set default_ttl 5000", 200, NULL);
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", "/ttl", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	r = CLIENT_Fetch(cl, "GET", "/ttl", NULL, HX_T_RESP);
+	cs = HX_Header(r, "Cache-Status");
+	ck_assert_msg(cs != NULL && strstr(cs, "ttl=") != NULL &&
+	    atol(strstr(cs, "ttl=") + 4) > 4000, "Cache-Status: %s",
+	    cs != NULL ? cs : "(none)");
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 START_TEST(stop_and_start)
 {
 	struct client *cl;
@@ -875,6 +921,7 @@ cli_suite(void)
 	tcase_add_test(tc, no_secret_banner);
 	tcase_add_test(tc, param_set_show_reset);
 	tcase_add_test(tc, stop_and_start);
+	tcase_add_test(tc, param_set_applies_live);
 	tcase_add_test(tc, hostile_input);
 	tcase_add_test(tc, varnishadm_drives_veneerd);
 	tcase_add_test(tc, veneeradm_one_and_many);
