@@ -190,39 +190,19 @@ ban_term_parse(struct ban_term *t, const char *field, const char *op,
 static void
 ban_text_add(char **txt, size_t *len, const char *s, int sep)
 {
-	size_t need = strlen(s) * 4 + 4;
-	const unsigned char *p;
-	char *q;
-	int plain = *s != '\0';
+	char *w;
+	size_t l;
 
-	for (p = (const unsigned char *)s; *p != '\0' && plain; p++)
-		if (*p <= ' ' || *p == '"' || *p == '\\' || *p >= 0x7f)
-			plain = 0;
-	*txt = realloc(*txt, *len + need + 2);
+	w = CLI_QuoteWord(s);
+	assert(w != NULL);
+	l = strlen(w);
+	*txt = realloc(*txt, *len + l + 2);
 	assert(*txt != NULL);
-	q = *txt + *len;
 	if (sep)
-		*q++ = ' ';
-	if (plain) {
-		memcpy(q, s, strlen(s));
-		q += strlen(s);
-	} else {
-		*q++ = '"';
-		for (p = (const unsigned char *)s; *p != '\0'; p++) {
-			if (*p == '"' || *p == '\\') {
-				*q++ = '\\';
-				*q++ = (char)*p;
-			} else if (*p < ' ' || *p >= 0x7f) {
-				(void)snprintf(q, 5, "\\x%02x", *p);
-				q += 4;
-			} else {
-				*q++ = (char)*p;
-			}
-		}
-		*q++ = '"';
-	}
-	*q = '\0';
-	*len = (size_t)(q - *txt);
+		(*txt)[(*len)++] = ' ';
+	memcpy(*txt + *len, w, l + 1);
+	*len += l;
+	free(w);
 }
 
 struct ban_expr *

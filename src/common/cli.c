@@ -271,3 +271,42 @@ CLI_ParseArgs(const char *line, const char **err)
 	}
 	return (av);
 }
+
+char *
+CLI_QuoteWord(const char *s)
+{
+	const unsigned char *p;
+	char *out, *q;
+	int plain = *s != '\0';
+
+	for (p = (const unsigned char *)s; *p != '\0' && plain; p++)
+		if (*p <= ' ' || *p == '"' || *p == '\\' || *p >= 0x7f)
+			plain = 0;
+	if (plain)
+		return (strdup(s));
+	out = malloc(strlen(s) * 4 + 3);
+	if (out == NULL)
+		return (NULL);
+	q = out;
+	*q++ = '"';
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\') {
+			*q++ = '\\';
+			*q++ = (char)*p;
+		} else if (*p == '\n') {
+			*q++ = '\\';
+			*q++ = 'n';
+		} else if (*p == '\t') {
+			*q++ = '\\';
+			*q++ = 't';
+		} else if (*p < ' ' || *p >= 0x7f) {
+			(void)snprintf(q, 5, "\\x%02x", *p);
+			q += 4;
+		} else {
+			*q++ = (char)*p;
+		}
+	}
+	*q++ = '"';
+	*q = '\0';
+	return (out);
+}

@@ -49,6 +49,12 @@ int CLI_WriteRequest(int fd, const char *line);
  * *err set to what is wrong.
  */
 char **CLI_ParseArgs(const char *line, const char **err);
+/*
+ * A word as CLI_ParseArgs reads it back: as is when it has no blank,
+ * quote, backslash or control byte (and is not empty), else in quotes
+ * with those escaped.  malloc'ed.
+ */
+char *CLI_QuoteWord(const char *s);
 void CLI_FreeArgs(char **av);
 
 #endif /* VENEER_CLI_H */

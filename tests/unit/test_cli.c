@@ -574,6 +574,44 @@ START_TEST(test_args_free_null)
 }
 END_TEST
 
+/* Any word, quoted, splits back to itself, alone and among others. */
+START_TEST(test_quote_word_roundtrip)
+{
+	char word[64], *q, *line, **av;
+	const char *err;
+	unsigned u, n;
+
+	q = CLI_QuoteWord("plain");
+	ck_assert_str_eq(q, "plain");
+	free(q);
+	q = CLI_QuoteWord("");
+	ck_assert_str_eq(q, "\"\"");
+	free(q);
+	q = CLI_QuoteWord("a b\"c\\\n\x01");
+	ck_assert_str_eq(q, "\"a b\\\"c\\\\\\n\\x01\"");
+	free(q);
+	srandom(7);
+	for (u = 0; u < 2000; u++) {
+		n = (unsigned)(random() % (sizeof word - 1));
+		for (unsigned k = 0; k < n; k++)
+			word[k] = (char)(1 + random() % 255);
+		word[n] = '\0';
+		q = CLI_QuoteWord(word);
+		ck_assert_ptr_nonnull(q);
+		ck_assert_int_gt(asprintf(&line, "cmd %s tail", q), 0);
+		av = CLI_ParseArgs(line, &err);
+		ck_assert_msg(av != NULL, "%s: %s", line, err);
+		ck_assert_str_eq(av[0], "cmd");
+		ck_assert_str_eq(av[1], word);
+		ck_assert_str_eq(av[2], "tail");
+		ck_assert_ptr_null(av[3]);
+		CLI_FreeArgs(av);
+		free(line);
+		free(q);
+	}
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -614,6 +652,7 @@ cli_suite(void)
 	    (int)ARRAY_SIZE(args_bad));
 	tcase_add_test(tc, test_args_many);
 	tcase_add_test(tc, test_args_free_null);
+	tcase_add_test(tc, test_quote_word_roundtrip);
 	suite_add_tcase(s, tc);
 
 	return (s);

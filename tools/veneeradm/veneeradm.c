@@ -190,43 +190,21 @@ adm_auth(int fd, const char *challenge, const char *secret_file)
 static void
 adm_quote(char **line, size_t *len, const char *arg)
 {
-	size_t need = strlen(arg) * 4 + 4;
-	const unsigned char *p;
-	char *q;
-	int plain = *arg != '\0';
+	char *w;
+	size_t l;
 
-	for (p = (const unsigned char *)arg; *p != '\0' && plain; p++)
-		if (*p <= ' ' || *p == '"' || *p == '\\' || *p >= 0x7f)
-			plain = 0;
-	*line = realloc(*line, *len + need + 2);
+	w = CLI_QuoteWord(arg);
+	if (w == NULL)
+		adm_die("out of memory");
+	l = strlen(w);
+	*line = realloc(*line, *len + l + 2);
 	if (*line == NULL)
 		adm_die("out of memory");
-	q = *line + *len;
 	if (*len > 0)
-		*q++ = ' ';
-	if (plain) {
-		q = stpcpy(q, arg);
-	} else {
-		*q++ = '"';
-		for (p = (const unsigned char *)arg; *p != '\0'; p++) {
-			if (*p == '"' || *p == '\\') {
-				*q++ = '\\';
-				*q++ = (char)*p;
-			} else if (*p == '\n') {
-				q = stpcpy(q, "\\n");
-			} else if (*p == '\t') {
-				q = stpcpy(q, "\\t");
-			} else if (*p < ' ' || *p == 0x7f) {
-				(void)snprintf(q, 5, "\\x%02x", *p);
-				q += 4;
-			} else {
-				*q++ = (char)*p;
-			}
-		}
-		*q++ = '"';
-	}
-	*q = '\0';
-	*len = (size_t)(q - *line);
+		(*line)[(*len)++] = ' ';
+	memcpy(*line + *len, w, l + 1);
+	*len += l;
+	free(w);
 }
 
 /* Read an answer, print it; its status. */
