@@ -59,6 +59,7 @@ struct child_args {
 	char			*panic_buf;	/* shared with the manager */
 	size_t			panic_len;
 	const char		*hostname;	/* for Via */
+	const char		*identity;	/* -i: server.identity, or NULL */
 	struct storage_arg	stores[CHILD_MAX_STORES];
 	unsigned		nstores;
 	/* The boot VCL the manager compiled and built; "" for none. */

@@ -515,6 +515,8 @@ VRT_r_server_identity(VRT_CTX)
 	if (!vrt_ok(ctx, "server.identity",
 	    VM_ALL))
 		return (NULL);
+	if (child_args != NULL && child_args->identity != NULL)
+		return (child_args->identity);
 	return (vrt_hostname());
 }
 

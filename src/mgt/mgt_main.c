@@ -98,8 +98,11 @@ mgt_usage(void)
 "  -C                                 Print the C the VCL compiles to, exit\n"
 "  -F                                 Run in the foreground\n"
 "  -h                                 This help\n"
+"  -i identity                        server.identity (default: the host\n"
+"                                     name)\n"
 "  -j unix[,user=NAME] | none         The child's user (default when root:\n"
 "                                     veneer if it exists, else nobody)\n"
+"  -l size                            The shared log's size (vsl_space)\n"
 "  -n dir                             Working directory (default\n"
 "                                     %s/default)\n"
 "  -P file                            Pid file\n"
@@ -122,6 +125,19 @@ mgt_version(void)
 
 	printf("veneerd (veneer-%s)\n"
 	    "Copyright (c) 2026, The Veneer authors\n", PACKAGE_VERSION);
+}
+
+/* -l vsl[,vsm]: the shared log's size, as varnishd takes it. */
+static void
+mgt_l_arg(const char *arg)
+{
+	char buf[64], err[256];
+
+	if (strlen(arg) >= sizeof buf)
+		MGT_Usage("-l %s: too long", arg);
+	(void)snprintf(buf, sizeof buf, "%.*s", (int)strcspn(arg, ","), arg);
+	if (PARAM_Set("vsl_space", buf, err, sizeof err) != 0)
+		MGT_Usage("-l %s", err);
 }
 
 static void
@@ -308,6 +324,7 @@ main(int argc, char **argv, char **envp)
 {
 	const char *n_arg = NULL, *b_arg = NULL, *P_arg = NULL;
 	const char *j_arg = NULL, *x_arg = NULL, *f_arg = NULL;
+	const char *i_arg = NULL;
 	int C_flag = 0;
 	unsigned char vsl_mask[SLT__Max];
 	char err[256];
@@ -316,7 +333,7 @@ main(int argc, char **argv, char **envp)
 	setproctitle_init(argc, argv, envp);
 	PARAM_Init();
 	opterr = 0;
-	while ((o = getopt(argc, argv, ":a:b:CFf:hj:n:P:p:S:s:T:t:Vx:")) != -1) {
+	while ((o = getopt(argc, argv, ":a:b:CFf:hi:j:l:n:P:p:S:s:T:t:Vx:")) != -1) {
 		switch (o) {
 		case 'a': MGT_ListenArg(optarg); break;
 		case 'b': b_arg = optarg; break;
@@ -329,7 +346,14 @@ main(int argc, char **argv, char **envp)
 			f_arg = optarg;
 			break;
 		case 'h': mgt_usage(); exit(0);
+		case 'i':
+			if (*optarg == '\0' || strlen(optarg) > 255)
+				MGT_Usage("-i %s: the identity is 1 to 255 "
+				    "characters", optarg);
+			i_arg = optarg;
+			break;
 		case 'j': j_arg = optarg; break;
+		case 'l': mgt_l_arg(optarg); break;
 		case 'n': n_arg = optarg; break;
 		case 'P': P_arg = optarg; break;
 		case 'p': mgt_param_arg(optarg); break;
@@ -347,7 +371,7 @@ main(int argc, char **argv, char **envp)
 			MGT_Usage("option -%c needs an argument; see veneerd "
 			    "-h", optopt);
 		default:
-			if (strchr("dIiLlMrW", optopt) != NULL)
+			if (strchr("dILMrW", optopt) != NULL)
 				MGT_Usage("option -%c is not supported yet; "
 				    "see veneerd -h", optopt);
 			MGT_Usage("unknown option -%c; see veneerd -h",
@@ -375,6 +399,7 @@ main(int argc, char **argv, char **envp)
 		MGT_Usage("-p %s", err);
 
 	INIT_OBJ(&mgt_child_args, CHILD_ARGS_MAGIC);
+	mgt_child_args.identity = i_arg;
 	memcpy(mgt_child_args.stores, mgt_stores, sizeof mgt_stores);
 	mgt_child_args.nstores = mgt_nstores;
 	MGT_Jail(j_arg, &mgt_child_args);

@@ -850,6 +850,52 @@ START_TEST(veneer_reload_script)
 }
 END_TEST
 
+/* -i and -l, as varnishtest starts varnishd with them. */
+START_TEST(identity_and_log_size)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	struct origin *o;
+	struct vnd *v;
+	char *text;
+	int fd;
+
+	o = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nbackend default { .host "
+	    "= \"127.0.0.1\"; .port = \"%d\"; }\nsub vcl_deliver {\n"
+	    "\tset resp.http.X-Id = server.identity;\n}\n", ORIGIN_Port(o)),
+	    0);
+	VND_VclFile(v, "id.vcl", text);
+	free(text);
+	VND_Arg(v, "-i");
+	VND_Arg(v, "cache-7.example");
+	VND_Arg(v, "-l");
+	VND_Arg(v, "2m");
+	VND_Arg(v, "-T");
+	VND_Arg(v, "127.0.0.1:0");
+	VND_Arg(v, "-S");
+	VND_Arg(v, "none");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", "/id", NULL, HX_T_RESP);
+	HX_HeaderIs(r, "X-Id", "cache-7.example");
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	fd = cli_connect(cli_port(v));
+	ck_assert_uint_eq(cli_answer(fd, &text), 200);
+	free(text);
+	cli_expect(fd, "param.show vsl_space", 200, "Value is: 2M");
+	(void)close(fd);
+	VND_Finish(&v, &o);
+	/* Bad values are refused before anything starts. */
+	v = VND_New();
+	ck_assert_int_eq(VND_Exec(v, 1, HX_T_RESP, "-l", "lots", NULL), 2);
+	ck_assert_int_eq(VND_Exec(v, 1, HX_T_RESP, "-i", "", NULL), 2);
+	VND_Free(&v);
+}
+END_TEST
+
 #define RELOADS		100
 
 START_TEST(vcl_reload_under_load)
@@ -922,6 +968,7 @@ cli_suite(void)
 	tcase_add_test(tc, param_set_show_reset);
 	tcase_add_test(tc, stop_and_start);
 	tcase_add_test(tc, param_set_applies_live);
+	tcase_add_test(tc, identity_and_log_size);
 	tcase_add_test(tc, hostile_input);
 	tcase_add_test(tc, varnishadm_drives_veneerd);
 	tcase_add_test(tc, veneeradm_one_and_many);
