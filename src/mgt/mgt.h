@@ -95,6 +95,12 @@ void MGT_ChildStopCli(void);
 int MGT_ChildRunning(void);
 /* The child's pid, or -1. */
 long MGT_ChildPid(void);
+/* The last child panic's message and time, or NULL (panic.show). */
+const char *MGT_ChildPanic(double *when);
+/* Forget it; zero_counter also zeroes MGT.child_panic (panic.clear -z). */
+void MGT_ChildPanicClear(int zero_counter);
+/* The -s stores: name and size (0: no limit), for storage.list. */
+unsigned MGT_Stores(const char **names, uint64_t *sizes, unsigned max);
 /*
  * A command for the child, answered within cli_timeout: its status (and
  * *body, malloc'ed), CLIS_CANT when there is no child, or CLIS_COMMS.

@@ -45,6 +45,8 @@ static ev_timer child_restart_w;
 static vtim_mono child_t_start;
 static unsigned child_quick_deaths;
 static unsigned mgt_stopping;
+static char *child_last_panic;		/* for panic.show */
+static vtim_real child_t_panic;
 static char child_log_buf[8192];
 static size_t child_log_len;
 
@@ -329,6 +331,9 @@ mgt_child_exit_cb(struct ev_loop *loop, ev_child *w, int revents)
 	}
 	mgt_child_cleanup();
 	if (mgt_ca->panic_buf[0] != '\0') {
+		free(child_last_panic);
+		child_last_panic = strdup(mgt_ca->panic_buf);
+		child_t_panic = TIM_real();
 		VSC_C_mgt->child_panic++;
 		MGT_Log(LOG_ERR, "Child (%ld) Panic message:\n%s",
 		    (long)w->rpid, mgt_ca->panic_buf);
@@ -427,6 +432,24 @@ MGT_ChildStopCli(void)
 
 	mgt_stopping = 1;
 	mgt_child_stop();
+}
+
+const char *
+MGT_ChildPanic(double *when)
+{
+
+	*when = child_t_panic;
+	return (child_last_panic);
+}
+
+void
+MGT_ChildPanicClear(int zero_counter)
+{
+
+	free(child_last_panic);
+	child_last_panic = NULL;
+	if (zero_counter)
+		VSC_C_mgt->child_panic = 0;
 }
 
 long

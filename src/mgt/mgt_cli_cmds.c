@@ -126,6 +126,76 @@ mcc_listen_address(struct mcli_req *r, int ac, char * const *av)
 	MGT_ListenDescribe(&r->body);
 }
 
+static void
+mcc_panic_show(struct mcli_req *r, int ac, char * const *av)
+{
+	const char *p;
+	double when;
+
+	p = MGT_ChildPanic(&when);
+	if (p == NULL) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "Child has not panicked or panic has "
+		    "been cleared");
+		return;
+	}
+	if (is_j(ac, av)) {
+		MCLI_JsonHead(&r->body, av);
+		MCLI_BufPrintf(&r->body, ",\n");
+		MCLI_JsonStr(&r->body, p);
+		MCLI_BufPrintf(&r->body, "\n]\n");
+		return;
+	}
+	MCLI_BufPrintf(&r->body, "Panic at: %.3f\n%s", when, p);
+}
+
+static void
+mcc_panic_clear(struct mcli_req *r, int ac, char * const *av)
+{
+	double when;
+	int z = ac > 1 && !strcmp(av[1], "-z");
+
+	if (ac > 1 && !z) {
+		r->status = CLIS_PARAM;
+		MCLI_BufPrintf(&r->body, "Unknown flag \"%s\" (-z zeroes the "
+		    "child_panic counter too)", av[1]);
+		return;
+	}
+	if (MGT_ChildPanic(&when) == NULL && !z) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "No panic to clear");
+		return;
+	}
+	MGT_ChildPanicClear(z);
+}
+
+static void
+mcc_storage_list(struct mcli_req *r, int ac, char * const *av)
+{
+	const char *names[17];
+	uint64_t sizes[16];
+	unsigned u, n, m = 0;
+	int j = is_j(ac, av);
+
+	/* Transient first, then the others (s0 when -s named none). */
+	n = MGT_Stores(names + 1, sizes, 16);
+	names[m++] = "Transient";
+	for (u = 1; u <= n; u++)
+		if (strcmp(names[u], "Transient"))
+			names[m++] = names[u];
+	if (n == 0)
+		names[m++] = "s0";
+	if (j)
+		MCLI_JsonHead(&r->body, av);
+	else
+		MCLI_BufPrintf(&r->body, "Storage devices:\n");
+	for (u = 0; u < m; u++)
+		MCLI_BufPrintf(&r->body, j ? ",\n  \"storage.%s\"" :
+		    "\tstorage.%s = malloc\n", names[u]);
+	if (j)
+		MCLI_BufPrintf(&r->body, "\n]\n");
+}
+
 /*--------------------------------------------------------------------
  * Parameters
  */
@@ -398,6 +468,11 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "of each -a socket.", 0, 0, 0, mcc_listen_address },
 	{ "help", "help [-j|<command>]",
 	    "Show command/protocol help.", 0, 1, 1, mcc_help },
+	{ "panic.clear", "panic.clear [-z]",
+	    "Clear the last panic, if any; -z zeroes the child_panic "
+	    "counter too.", 0, 1, 0, mcc_panic_clear },
+	{ "panic.show", "panic.show [-j]",
+	    "Return the last panic, if any.", 0, 0, 1, mcc_panic_show },
 	{ "param.reset", "param.reset <param>",
 	    "Reset parameter to default value.", 1, 1, 0, mcc_param_reset },
 	{ "param.set", "param.set [-j] <param> <value>",
@@ -416,6 +491,8 @@ static const struct mcli_cmd mcli_cmds[] = {
 	{ "status", "status [-j]", "Check status of the cache process.",
 	    0, 0, 1, mcc_status },
 	{ "stop", "stop", "Stop the cache process.", 0, 0, 0, mcc_stop },
+	{ "storage.list", "storage.list [-j]", "List storage devices.",
+	    0, 0, 1, mcc_storage_list },
 };
 
 #define MCLI_NCMDS	(sizeof mcli_cmds / sizeof mcli_cmds[0])

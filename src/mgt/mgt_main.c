@@ -235,6 +235,18 @@ mgt_dump(const char *what)
 	exit(0);
 }
 
+unsigned
+MGT_Stores(const char **names, uint64_t *sizes, unsigned max)
+{
+	unsigned u;
+
+	for (u = 0; u < mgt_nstores && u < max; u++) {
+		names[u] = mgt_stores[u].name;
+		sizes[u] = mgt_stores[u].size;
+	}
+	return (u);
+}
+
 int
 MGT_Jailed(void)
 {

@@ -249,6 +249,12 @@ START_TEST(auth_and_basic_commands)
 	cli_expect(fd, "help nosuch", 101, "nosuch");
 	cli_expect(fd, "pid", 200, "Worker:");
 	cli_expect(fd, "debug.listen_address", 200, "a0 127.0.0.1 ");
+	cli_expect(fd, "panic.show", 300, "has not panicked");
+	cli_expect(fd, "panic.clear", 300, "No panic");
+	cli_expect(fd, "panic.clear -z", 200, NULL);
+	cli_expect(fd, "panic.clear -x", 106, "Unknown flag");
+	cli_expect(fd, "storage.list", 200, "storage.Transient = malloc");
+	cli_expect(fd, "storage.list -j", 200, "\"storage.s0\"");
 	cli_expect(fd, "auth 00", 300, "Already");
 	/* Errors: unknown, too few, too many, bad quoting. */
 	cli_expect(fd, "nosuch.command", 101, "Unknown request.");
