@@ -110,6 +110,8 @@ unsigned MGT_ChildAsk(const char *cmd, char **body);
 /* mgt_cli.c: the admin CLI (-T, -S, -M) */
 void MGT_CliArgT(const char *arg);
 void MGT_CliArgS(const char *arg);
+/* -M: a CLI client waiting at "address port" to be connected to. */
+void MGT_CliArgM(const char *arg);
 /* Open the -T sockets (exits on error); before the fork. */
 void MGT_CliOpen(const char *workdir);
 /* Watch them on the manager's loop; publish -T and -S for varnishadm. */

@@ -46,6 +46,7 @@
 static const char *mcli_t_args[MCLI_MAX_T];
 static unsigned mcli_n_t;
 static const char *mcli_s_arg;
+static const char *mcli_m_arg;		/* -M: connect out to this */
 static char *mcli_secret_path;		/* NULL: no authentication */
 
 struct mcli_sock {
@@ -143,6 +144,8 @@ MCLI_JsonHead(struct mcli_buf *b, char * const *av)
 	MCLI_BufPrintf(b, "], %.3f", TIM_real());
 }
 
+static void mcli_sess_new(int fd);
+
 /*--------------------------------------------------------------------
  * Options and the secret
  */
@@ -161,6 +164,68 @@ MGT_CliArgS(const char *arg)
 {
 
 	mcli_s_arg = arg;
+}
+
+void
+MGT_CliArgM(const char *arg)
+{
+
+	mcli_m_arg = arg;
+}
+
+/*
+ * -M "address port" (or address:port): connect to a waiting CLI client
+ * (varnishtest does this) and serve it as any session: the challenge
+ * first.  A failure is logged; veneerd serves on without it.
+ */
+static void
+mcli_connect_out(const char *arg)
+{
+	struct addrinfo hints, *res, *ai;
+	char host[256], *port;
+	int fd = -1, e;
+
+	if (strlen(arg) >= sizeof host) {
+		MGT_Log(LOG_ERR, "-M %s: too long", arg);
+		return;
+	}
+	(void)snprintf(host, sizeof host, "%s", arg);
+	port = strrchr(host, ' ');
+	if (port == NULL)
+		port = strrchr(host, ':');
+	if (port == NULL) {
+		MGT_Log(LOG_ERR, "-M %s: expected \"address port\"", arg);
+		return;
+	}
+	*port++ = '\0';
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		host[strlen(host) - 1] = '\0';
+		memmove(host, host + 1, strlen(host));
+	}
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	e = getaddrinfo(host, port, &hints, &res);
+	if (e != 0) {
+		MGT_Log(LOG_ERR, "-M %s: %s", arg, gai_strerror(e));
+		return;
+	}
+	for (ai = res; ai != NULL && fd < 0; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+		if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+			(void)close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		MGT_Log(LOG_ERR, "-M %s: cannot connect: %s", arg,
+		    strerror(errno));
+		return;
+	}
+	(void)fcntl(fd, F_SETFL, O_NONBLOCK);
+	mcli_sess_new(fd);
 }
 
 /* The secret file's contents (malloc'ed, *lenp), or NULL with errno. */
@@ -776,6 +841,8 @@ MGT_CliStart(void)
 	}
 	(void)fflush(stdout);
 	mcli_publish();
+	if (mcli_m_arg != NULL)
+		mcli_connect_out(mcli_m_arg);
 }
 
 void

@@ -103,6 +103,7 @@ mgt_usage(void)
 "  -j unix[,user=NAME] | none         The child's user (default when root:\n"
 "                                     veneer if it exists, else nobody)\n"
 "  -l size                            The shared log's size (vsl_space)\n"
+"  -M \"address port\"                 Connect to a waiting CLI client\n"
 "  -n dir                             Working directory (default\n"
 "                                     %s/default)\n"
 "  -P file                            Pid file\n"
@@ -345,7 +346,7 @@ main(int argc, char **argv, char **envp)
 	setproctitle_init(argc, argv, envp);
 	PARAM_Init();
 	opterr = 0;
-	while ((o = getopt(argc, argv, ":a:b:CFf:hi:j:l:n:P:p:S:s:T:t:Vx:")) != -1) {
+	while ((o = getopt(argc, argv, ":a:b:CFf:hi:j:l:M:n:P:p:S:s:T:t:Vx:")) != -1) {
 		switch (o) {
 		case 'a': MGT_ListenArg(optarg); break;
 		case 'b': b_arg = optarg; break;
@@ -366,6 +367,7 @@ main(int argc, char **argv, char **envp)
 			break;
 		case 'j': j_arg = optarg; break;
 		case 'l': mgt_l_arg(optarg); break;
+		case 'M': MGT_CliArgM(optarg); break;
 		case 'n': n_arg = optarg; break;
 		case 'P': P_arg = optarg; break;
 		case 'p': mgt_param_arg(optarg); break;
@@ -383,7 +385,7 @@ main(int argc, char **argv, char **envp)
 			MGT_Usage("option -%c needs an argument; see veneerd "
 			    "-h", optopt);
 		default:
-			if (strchr("dILMrW", optopt) != NULL)
+			if (strchr("dILrW", optopt) != NULL)
 				MGT_Usage("option -%c is not supported yet; "
 				    "see veneerd -h", optopt);
 			MGT_Usage("unknown option -%c; see veneerd -h",

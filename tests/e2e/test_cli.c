@@ -856,6 +856,84 @@ START_TEST(veneer_reload_script)
 }
 END_TEST
 
+/* One request, answered 200. */
+static void
+get_200(struct vnd *v)
+{
+	struct client *cl;
+	struct hx_msg *r;
+
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", "/m", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+}
+
+/* -M: veneerd connects to a waiting client, which then logs in. */
+START_TEST(connect_out_with_M)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof sin;
+	struct pollfd pfd;
+	char arg[64], path[512], hex[65], line[80], *b;
+	struct origin *o;
+	struct vnd *v;
+	int lfd, fd;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(listen(lfd, 1), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sin, &sl), 0);
+	(void)snprintf(arg, sizeof arg, "127.0.0.1 %d", ntohs(sin.sin_port));
+	o = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	(void)snprintf(path, sizeof path, "%s/secret", VND_Dir(v));
+	write_text(path, SECRET);
+	VND_Arg(v, "-S");
+	VND_Arg(v, path);
+	VND_Arg(v, "-T");
+	VND_Arg(v, "none");
+	VND_Arg(v, "-M");
+	VND_Arg(v, arg);
+	VND_Start(v);
+	pfd.fd = lfd;
+	pfd.events = POLLIN;
+	ck_assert_int_eq(poll(&pfd, 1, (int)(HX_T_RESP * 1000)), 1);
+	fd = accept(lfd, NULL, NULL);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_uint_eq(cli_answer(fd, &b), 107);
+	cli_response(b, SECRET, hex);
+	free(b);
+	(void)snprintf(line, sizeof line, "auth %s", hex);
+	cli_expect(fd, line, 200, "Veneer CLI");
+	cli_expect(fd, "status", 200, "Child in state running");
+	cli_expect(fd, "quit", 500, NULL);
+	(void)close(fd);
+	(void)close(lfd);
+	VND_Finish(&v, &o);
+
+	/* Nobody there: said in the log, and veneerd serves anyway. */
+	o = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	(void)snprintf(arg, sizeof arg, "127.0.0.1 %d", HX_ClosedPort());
+	VND_Arg(v, "-M");
+	VND_Arg(v, arg);
+	VND_Start(v);
+	b = VND_Log(v);
+	ck_assert_msg(strstr(b, "cannot connect") != NULL, "%s", b);
+	free(b);
+	get_200(v);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /* -i and -l, as varnishtest starts varnishd with them. */
 START_TEST(identity_and_log_size)
 {
@@ -975,6 +1053,7 @@ cli_suite(void)
 	tcase_add_test(tc, stop_and_start);
 	tcase_add_test(tc, param_set_applies_live);
 	tcase_add_test(tc, identity_and_log_size);
+	tcase_add_test(tc, connect_out_with_M);
 	tcase_add_test(tc, hostile_input);
 	tcase_add_test(tc, varnishadm_drives_veneerd);
 	tcase_add_test(tc, veneeradm_one_and_many);
