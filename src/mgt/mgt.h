@@ -112,6 +112,10 @@ void MGT_CliArgT(const char *arg);
 void MGT_CliArgS(const char *arg);
 /* -M: a CLI client waiting at "address port" to be connected to. */
 void MGT_CliArgM(const char *arg);
+/* -d: a CLI session on standard input and output; its end stops veneerd. */
+void MGT_CliDebug(void);
+/* Stop everything and leave the manager's loop (SIGTERM, -d's EOF). */
+void MGT_Stop(void);
 /* Open the -T sockets (exits on error); before the fork. */
 void MGT_CliOpen(const char *workdir);
 /* Watch them on the manager's loop; publish -T and -S for varnishadm. */

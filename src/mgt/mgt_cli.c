@@ -47,6 +47,7 @@ static const char *mcli_t_args[MCLI_MAX_T];
 static unsigned mcli_n_t;
 static const char *mcli_s_arg;
 static const char *mcli_m_arg;		/* -M: connect out to this */
+static unsigned mcli_debug;		/* -d: a session on stdin/stdout */
 static char *mcli_secret_path;		/* NULL: no authentication */
 
 struct mcli_sock {
@@ -144,7 +145,8 @@ MCLI_JsonHead(struct mcli_buf *b, char * const *av)
 	MCLI_BufPrintf(b, "], %.3f", TIM_real());
 }
 
-static void mcli_sess_new(int fd);
+static void mcli_sess_new2(int fd, int wfd);
+#define mcli_sess_new(fd)	mcli_sess_new2((fd), (fd))
 
 /*--------------------------------------------------------------------
  * Options and the secret
@@ -413,6 +415,8 @@ struct mcli_sess {
 	unsigned		magic;
 #define MCLI_SESS_MAGIC		0x6c1e0a47
 	int			fd;
+	int			wfd;		/* fd, but stdout for -d */
+	unsigned		is_stdin;	/* -d: its end ends veneerd */
 	ev_io			rw;
 	ev_io			ww;
 	struct mcli_buf		in;
@@ -717,7 +721,7 @@ mcli_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)revents;
 	CAST_OBJ_NOTNULL(ms, w->data, MCLI_SESS_MAGIC);
 	while (ms->out_done < ms->out.len) {
-		n = write(ms->fd, ms->out.p + ms->out_done,
+		n = write(ms->wfd, ms->out.p + ms->out_done,
 		    ms->out.len - ms->out_done);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -740,9 +744,12 @@ mcli_sess_close(struct mcli_sess *ms)
 {
 	struct mcli_sess **pp;
 
+	int is_stdin = ms->is_stdin;
+
 	ev_io_stop(EV_DEFAULT_UC, &ms->rw);
 	ev_io_stop(EV_DEFAULT_UC, &ms->ww);
-	(void)close(ms->fd);
+	if (!is_stdin)
+		(void)close(ms->fd);
 	for (pp = &mcli_sessions; *pp != NULL && *pp != ms;
 	    pp = &(*pp)->next)
 		continue;
@@ -755,11 +762,16 @@ mcli_sess_close(struct mcli_sess *ms)
 	free(ms->hd_line);
 	free(ms->hd_token);
 	FREE_OBJ(ms);
+	if (is_stdin) {
+		/* -d: the end of standard input is the end of veneerd. */
+		MGT_Log(LOG_NOTICE, "CLI on standard input closed");
+		MGT_Stop();
+	}
 }
 
-/* A new session on fd: the banner, or the challenge. */
+/* A new session on fd (wfd for its answers): banner, or challenge. */
 static void
-mcli_sess_new(int fd)
+mcli_sess_new2(int fd, int wfd)
 {
 	struct mcli_sess *ms;
 	struct mcli_buf b;
@@ -772,15 +784,18 @@ mcli_sess_new(int fd)
 	ALLOC_OBJ(ms, MCLI_SESS_MAGIC);
 	assert((ms) != NULL);
 	ms->fd = fd;
+	ms->wfd = wfd;
+	ms->is_stdin = wfd != fd;
 	ev_io_init(&ms->rw, mcli_read_cb, fd, EV_READ);
-	ev_io_init(&ms->ww, mcli_write_cb, fd, EV_WRITE);
+	ev_io_init(&ms->ww, mcli_write_cb, wfd, EV_WRITE);
 	ms->rw.data = ms;
 	ms->ww.data = ms;
 	ms->next = mcli_sessions;
 	mcli_sessions = ms;
 	mcli_nsess++;
 	VSC_C_mgt->cli_sessions++;
-	if (mcli_secret_path != NULL) {
+	/* Standard input is the operator at the terminal: no challenge. */
+	if (mcli_secret_path != NULL && !ms->is_stdin) {
 		mcli_challenge(ms);
 	} else {
 		ms->authed = 1;
@@ -843,6 +858,18 @@ MGT_CliStart(void)
 	mcli_publish();
 	if (mcli_m_arg != NULL)
 		mcli_connect_out(mcli_m_arg);
+	if (mcli_debug) {
+		(void)fcntl(STDIN_FILENO, F_SETFL, O_NONBLOCK |
+		    fcntl(STDIN_FILENO, F_GETFL));
+		mcli_sess_new2(STDIN_FILENO, STDOUT_FILENO);
+	}
+}
+
+void
+MGT_CliDebug(void)
+{
+
+	mcli_debug = 1;
 }
 
 void

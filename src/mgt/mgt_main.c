@@ -32,6 +32,7 @@
 #include "vcc/vcc.h"
 
 unsigned mgt_foreground;
+static unsigned mgt_debug;		/* -d */
 static unsigned mgt_use_syslog;
 static struct child_args mgt_child_args;
 static char mgt_hostname[256];
@@ -96,6 +97,9 @@ mgt_usage(void)
 "                                     with the builtin policy; or:\n"
 "  -f file.vcl                        The VCL to run (see veneer-vcl(7))\n"
 "  -C                                 Print the C the VCL compiles to, exit\n"
+"  -d                                 Debug: in the foreground with a CLI on\n"
+"                                     stdin; the child starts on \"start\";\n"
+"                                     end of input stops veneerd\n"
 "  -F                                 Run in the foreground\n"
 "  -h                                 This help\n"
 "  -i identity                        server.identity (default: the host\n"
@@ -266,17 +270,28 @@ MGT_ParamCheck(const char *name, char *err, size_t errlen)
 	return (0);
 }
 
+void
+MGT_Stop(void)
+{
+	static unsigned stopping;
+
+	if (stopping++)
+		return;
+	MGT_ListenClose(&mgt_child_args);
+	MGT_CliClose();
+	MGT_ChildStop();
+	ev_break(EV_DEFAULT_UC, EVBREAK_ALL);
+}
+
 static void
 mgt_sigterm_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 
+	(void)loop;
 	(void)revents;
 	MGT_Log(LOG_NOTICE, "Manager got %s, shutting down",
 	    w->signum == SIGINT ? "SIGINT" : "SIGTERM");
-	MGT_ListenClose(&mgt_child_args);
-	MGT_CliClose();
-	MGT_ChildStop();
-	ev_break(loop, EVBREAK_ALL);
+	MGT_Stop();
 }
 
 static void
@@ -314,7 +329,9 @@ mgt_loop(void)
 	ev_signal_start(loop, &sigint_w);
 	ev_signal_start(loop, &sighup_w);
 	MGT_CliStart();
-	MGT_ChildStart();
+	/* -d: the child starts when the CLI says start. */
+	if (!mgt_debug)
+		MGT_ChildStart();
 	/* Now that it serves: scripts that wait for _.listen can go. */
 	MGT_ListenReport(&mgt_child_args);
 	ev_run(loop, 0);
@@ -346,11 +363,16 @@ main(int argc, char **argv, char **envp)
 	setproctitle_init(argc, argv, envp);
 	PARAM_Init();
 	opterr = 0;
-	while ((o = getopt(argc, argv, ":a:b:CFf:hi:j:l:M:n:P:p:S:s:T:t:Vx:")) != -1) {
+	while ((o = getopt(argc, argv, ":a:b:CdFf:hi:j:l:M:n:P:p:S:s:T:t:Vx:")) != -1) {
 		switch (o) {
 		case 'a': MGT_ListenArg(optarg); break;
 		case 'b': b_arg = optarg; break;
 		case 'C': C_flag = 1; break;
+		case 'd':
+			mgt_debug = 1;
+			mgt_foreground = 1;
+			MGT_CliDebug();
+			break;
 		case 'F': mgt_foreground = 1; break;
 		case 'f':
 			if (f_arg != NULL)
@@ -385,7 +407,7 @@ main(int argc, char **argv, char **envp)
 			MGT_Usage("option -%c needs an argument; see veneerd "
 			    "-h", optopt);
 		default:
-			if (strchr("dILrW", optopt) != NULL)
+			if (strchr("ILrW", optopt) != NULL)
 				MGT_Usage("option -%c is not supported yet; "
 				    "see veneerd -h", optopt);
 			MGT_Usage("unknown option -%c; see veneerd -h",

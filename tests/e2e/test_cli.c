@@ -934,6 +934,91 @@ START_TEST(connect_out_with_M)
 }
 END_TEST
 
+/* Wait until the file has want in it (or fail after HX_T_SLOW). */
+static void
+file_waits_for(const char *path, const char *want)
+{
+	double deadline = HX_Now() + HX_T_SLOW;
+	char *b;
+
+	for (;;) {
+		b = HX_ReadFile(path, NULL);
+		if (b != NULL && strstr(b, want) != NULL) {
+			free(b);
+			return;
+		}
+		ck_assert_msg(HX_Now() < deadline, "no \"%s\" in %s:\n%s",
+		    want, path, b != NULL ? b : "(nothing)");
+		free(b);
+		(void)poll(NULL, 0, 20);
+	}
+}
+
+/*
+ * -d: the CLI on standard input, the child started by "start", and the
+ * end of standard input the end of veneerd.
+ */
+START_TEST(debug_mode_d)
+{
+	char dir[512], wd[600], out[600], listen[700], bearg[64], *b;
+	const char *veneerd = getenv("VENEERD");
+	struct client *cl;
+	struct hx_msg *r;
+	struct origin *o;
+	int in[2], st, port;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(veneerd);
+	o = ORIGIN_New(cli_handler, NULL);
+	b = HX_TempDir("clid");
+	(void)snprintf(dir, sizeof dir, "%s", b);
+	free(b);
+	(void)snprintf(wd, sizeof wd, "%s/work", dir);
+	(void)snprintf(out, sizeof out, "%s/out", dir);
+	(void)snprintf(listen, sizeof listen, "%s/_.listen", wd);
+	(void)snprintf(bearg, sizeof bearg, "127.0.0.1:%d", ORIGIN_Port(o));
+	ck_assert_int_eq(pipe(in), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		(void)dup2(in[0], STDIN_FILENO);
+		(void)close(in[0]);
+		(void)close(in[1]);
+		if (freopen(out, "w", stdout) == NULL ||
+		    dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+			_exit(126);
+		execl(veneerd, veneerd, "-d", "-n", wd, "-a", "127.0.0.1:0",
+		    "-b", bearg, "-j", "none", "-T", "none", (char *)NULL);
+		_exit(127);
+	}
+	HX_RegisterPid(pid);
+	(void)close(in[0]);
+	file_waits_for(out, "Veneer CLI 1.0");
+	ck_assert_int_eq(write(in[1], "status\n", 7), 7);
+	file_waits_for(out, "Child in state stopped");
+	ck_assert_int_eq(write(in[1], "start\n", 6), 6);
+	file_waits_for(out, "started");
+	ck_assert_int_eq(write(in[1], "status\n", 7), 7);
+	file_waits_for(out, "Child in state running");
+	b = HX_ReadFile(listen, NULL);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(strrchr(b, ' '));
+	port = atoi(strrchr(b, ' ') + 1);
+	free(b);
+	cl = CLIENT_New("127.0.0.1", port, HX_T_RESP);
+	r = CLIENT_Fetch(cl, "GET", "/d", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	/* The end of input: veneerd stops the child and exits 0. */
+	(void)close(in[1]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	HX_RemoveTree(dir);
+	ORIGIN_Free(&o);
+}
+END_TEST
+
 /* -i and -l, as varnishtest starts varnishd with them. */
 START_TEST(identity_and_log_size)
 {
@@ -1054,6 +1139,7 @@ cli_suite(void)
 	tcase_add_test(tc, param_set_applies_live);
 	tcase_add_test(tc, identity_and_log_size);
 	tcase_add_test(tc, connect_out_with_M);
+	tcase_add_test(tc, debug_mode_d);
 	tcase_add_test(tc, hostile_input);
 	tcase_add_test(tc, varnishadm_drives_veneerd);
 	tcase_add_test(tc, veneeradm_one_and_many);
