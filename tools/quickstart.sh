@@ -151,8 +151,10 @@ cat <<EOF
  origin:  tail -f ${origin_log#"$root"/}
  Ask for /slow from two terminals at once: one request reaches the
  origin, both get the answer.  The counters:  $builddir/veneerstat -n $workdir
- The policy is VCL: ${vcl#"$root"/} (see man/veneer-vcl.7); edit it,
- press Ctrl-C and run this script again to load it.
+ The policy is VCL: ${vcl#"$root"/} (see man/veneer-vcl.7).  Edit it
+ and load it live, the cache kept:
+   VENEERADM=$builddir/veneeradm tools/veneer-reload -n $workdir
+ The admin CLI:  $builddir/veneeradm -n $workdir help
  Press Ctrl-C to stop veneerd and the demo origin.
 ------------------------------------------------------------------------
 
