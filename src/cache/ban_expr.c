@@ -305,11 +305,17 @@ BAN_ExprSame(const struct ban_expr *a, const struct ban_expr *b)
 	return (!strcmp(a->text, b->text));
 }
 
+/*
+ * Match data for the yes-or-no of ~: one per thread, made the first
+ * time and kept, so evaluating a ban allocates nothing (a hit may test
+ * many bans).
+ */
+static __thread pcre2_match_data *ban_md;
+
 /* A string condition on a value (NULL: absent). */
 static int
 ban_str(const struct ban_term *t, const char *v, size_t len)
 {
-	pcre2_match_data *md;
 	int r;
 
 	switch (t->op) {
@@ -323,10 +329,12 @@ ban_str(const struct ban_term *t, const char *v, size_t len)
 	case BO_NMATCH:
 		if (v == NULL)
 			return (t->op == BO_NMATCH);
-		md = pcre2_match_data_create_from_pattern(t->re, NULL);
-		assert(md != NULL);
-		r = pcre2_match(t->re, (PCRE2_SPTR)v, len, 0, 0, md, NULL);
-		pcre2_match_data_free(md);
+		if (ban_md == NULL)
+			ban_md = pcre2_match_data_create(1, NULL);
+		assert(ban_md != NULL);
+		/* 0 (too few pairs for the groups) is still a match. */
+		r = pcre2_match(t->re, (PCRE2_SPTR)v, len, 0, 0, ban_md,
+		    NULL);
 		return ((r >= 0) == (t->op == BO_MATCH));
 	default:
 		WRONG("string ban operator");

@@ -280,14 +280,13 @@ param_long(struct mcli_buf *b, const struct param_desc *pd)
 }
 
 static void
-param_json(struct mcli_buf *b, const struct param_desc *pd, int first)
+param_json(struct mcli_buf *b, const struct param_desc *pd)
 {
 	char val[PARAM_STRING_MAX + 64], def[PARAM_STRING_MAX + 64];
 	int is_def;
 
 	param_value(pd, val, sizeof val, &is_def);
 	PARAM_FormatDefault(pd, def, sizeof def);
-	(void)first;
 	MCLI_BufPrintf(b, ",\n  {\n    \"name\": ");
 	MCLI_JsonStr(b, pd->name);
 	MCLI_BufPrintf(b, ",\n    \"implemented\": true,\n    \"value\": ");
@@ -333,7 +332,7 @@ mcc_param_show(struct mcli_req *r, int ac, char * const *av)
 {
 	const struct param_desc *tab, *pd;
 	const char *which = NULL;
-	int lng = 0, json = 0, i, n = 0, is_def;
+	int lng = 0, json = 0, i, is_def;
 	char val[PARAM_STRING_MAX + 64];
 	unsigned u, ntab;
 
@@ -370,12 +369,11 @@ mcc_param_show(struct mcli_req *r, int ac, char * const *av)
 				continue;
 		}
 		if (json)
-			param_json(&r->body, pd, n == 0);
+			param_json(&r->body, pd);
 		else if (lng || (which != NULL && strcmp(which, "changed")))
 			param_long(&r->body, pd);
 		else
 			param_short(&r->body, pd);
-		n++;
 	}
 	if (json)
 		MCLI_BufPrintf(&r->body, "\n]\n");

@@ -41,6 +41,18 @@ static char mgt_vcl_name[] = "boot";
 
 static char *mgt_vcl_slurp(const char *path);
 
+/* The compiler's options, from the parameters as they are now. */
+static void
+mgt_vcl_opts(struct vcc_opts *opts)
+{
+
+	memset(opts, 0, sizeof *opts);
+	opts->vcl_path = cache_param->vcl_path.s;
+	opts->err_unref = cache_param->vcc_err_unref;
+	opts->allow_inline_c = cache_param->vcc_allow_inline_c;
+	opts->optimize = cache_param->vcc_optimize;
+}
+
 /* A backend declaration for -b host:port; exits on a bad argument. */
 static char *
 mgt_vcl_b_source(const char *b_arg)
@@ -103,11 +115,7 @@ MGT_VclCompile(const char *f_arg, const char *b_arg, int print_c)
 	char *src = NULL, *c = NULL, *msg = NULL, path[1024];
 	int i;
 
-	memset(&opts, 0, sizeof opts);
-	opts.vcl_path = cache_param->vcl_path.s;
-	opts.err_unref = cache_param->vcc_err_unref;
-	opts.allow_inline_c = cache_param->vcc_allow_inline_c;
-	opts.optimize = cache_param->vcc_optimize;
+	mgt_vcl_opts(&opts);
 	if (b_arg != NULL)
 		src = mgt_vcl_b_source(b_arg);
 	else
@@ -501,11 +509,7 @@ mgt_vcl_load(struct mcli_req *r, const char *name, const char *file,
 		free(text);
 		return;
 	}
-	memset(&opts, 0, sizeof opts);
-	opts.vcl_path = cache_param->vcl_path.s;
-	opts.err_unref = cache_param->vcc_err_unref;
-	opts.allow_inline_c = cache_param->vcc_allow_inline_c;
-	opts.optimize = cache_param->vcc_optimize;
+	mgt_vcl_opts(&opts);
 	if (text == NULL) {
 		file = mgt_vcl_find(file, path, sizeof path);
 		text = mgt_vcl_slurp(file);

@@ -159,6 +159,10 @@ cli_response(const char *challenge, const char *s, char hex[65])
 
 #define SECRET	"not-so-secret\nline two\n"
 
+static char *tagged_vcl(int port, const char *tag);
+static void tag_is(struct vnd *v, const char *url, const char *want,
+    int want_hit);
+
 /* Write text to path, or fail the test. */
 static void
 write_text(const char *path, const char *text)
@@ -403,6 +407,7 @@ END_TEST
 
 START_TEST(stop_and_start)
 {
+	char *text, line[1024];
 	struct client *cl;
 	struct hx_msg *r;
 	struct origin *o;
@@ -416,8 +421,15 @@ START_TEST(stop_and_start)
 	cli_expect(fd, "stop", 200, NULL);
 	cli_expect(fd, "status", 200, "Child in state stopped");
 	cli_expect(fd, "stop", 300, "stopped");
+	/* A VCL loaded and used while stopped is the one the child runs. */
+	text = tagged_vcl(ORIGIN_Port(o), "late");
+	(void)snprintf(line, sizeof line, "vcl.inline late << E\n%sE", text);
+	free(text);
+	cli_expect(fd, line, 200, "VCL compiled.");
+	cli_expect(fd, "vcl.use late", 200, NULL);
 	cli_expect(fd, "start", 200, NULL);
 	cli_expect(fd, "status", 200, "Child in state running");
+	tag_is(v, "/late", "late", 0);
 	cl = VND_Connect(v);
 	r = CLIENT_Fetch(cl, "GET", "/after-restart", NULL, HX_T_RESP);
 	ck_assert_int_eq(r->status, 200);
