@@ -5,7 +5,8 @@
  * requests, method calls with their log records and return checks.
  * Owns struct vcl and vcl_mtx (guards vcl_active and the list; leaf).
  * Programs come from shared objects the manager built from compiled VCL
- * (VCL_LoadFile); the admin CLI will load, switch and discard them.
+ * (VCL_LoadFile), the boot one at start and the others when the admin
+ * CLI's vcl.load says; vcl.use switches, vcl.discard unloads.
  */
 
 #include "config.h"

@@ -1512,8 +1512,8 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		tk_expect(tl, ")");
 		tk_expect(tl, ")");
 		vcc_warn(tl, t, "return (vcl(...)) does nothing yet: VCL "
-		    "labels come with the admin CLI; the request goes on "
-		    "past this statement");
+		    "labels (vcl.label) are not there yet; the request goes "
+		    "on past this statement");
 		return;
 	}
 	if (r == VCL_RET_SYNTH) {
