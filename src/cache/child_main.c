@@ -32,6 +32,7 @@
 #include "cache/acceptor.h"
 #include "cache/backend.h"
 #include "cache/child.h"
+#include "cache/child_cli.h"
 #include "cache/expire.h"
 #include "cache/hash.h"
 #include "cache/panic.h"
@@ -173,58 +174,146 @@ child_cmd_stop(void)
 	_exit(0);
 }
 
+static unsigned
+ccli_ping(FILE *out, int ac, char * const *av)
+{
+
+	(void)ac;
+	(void)av;
+	fprintf(out, "PONG %ld 1.0", (long)TIM_real());
+	return (CLIS_OK);
+}
+
+static unsigned
+ccli_vcl_load(FILE *out, int ac, char * const *av)
+{
+	char err[256];
+
+	(void)ac;
+	if (VCL_LoadFile(av[2], av[1], 0, err, sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+static unsigned
+ccli_vcl_use(FILE *out, int ac, char * const *av)
+{
+	char err[256];
+
+	(void)ac;
+	if (VCL_Use(av[1], err, sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+static unsigned
+ccli_vcl_discard(FILE *out, int ac, char * const *av)
+{
+	char err[256];
+
+	(void)ac;
+	if (VCL_Discard(av[1], err, sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+static unsigned
+ccli_vcl_list(FILE *out, int ac, char * const *av)
+{
+	static char lbuf[16384];
+
+	(void)ac;
+	(void)av;
+	VCL_List(lbuf, sizeof lbuf);
+	fputs(lbuf, out);
+	return (CLIS_OK);
+}
+
+/* The value is in shared memory; a few need acting on. */
+static unsigned
+ccli_param_changed(FILE *out, int ac, char * const *av)
+{
+	char err[256];
+
+	(void)ac;
+	if (!strcmp(av[1], "vsl_mask") &&
+	    VSL_MaskReload(err, sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+/*
+ * The child's commands.  The manager checked the syntax the admin saw;
+ * minarg guards against a manager bug only.  Commands that answer in
+ * their own way (start, stop) are dispatched before the table.
+ */
+static const struct ccli_cmd {
+	const char	*name;
+	int		minarg;
+	ccli_func_f	*func;
+} ccli_cmds[] = {
+	{ "ping",		0, ccli_ping },
+	{ "vcl.load",		2, ccli_vcl_load },
+	{ "vcl.use",		1, ccli_vcl_use },
+	{ "vcl.discard",	1, ccli_vcl_discard },
+	{ "vcl.list",		0, ccli_vcl_list },
+	{ "param.changed",	1, ccli_param_changed },
+};
+
 static void
 child_dispatch(char *line)
 {
-	char **av, buf[64], err[256];
+	const struct ccli_cmd *c = NULL;
+	char **av, *body = NULL;
 	const char *perr;
+	size_t len = 0, u;
+	unsigned status;
+	FILE *out;
+	int ac;
 
 	av = CLI_ParseArgs(line, &perr);
 	if (av == NULL) {
 		child_reply(CLIS_SYNTAX, perr);
 		return;
 	}
-	if (av[0] == NULL) {
+	for (ac = 0; av[ac] != NULL; ac++)
+		continue;
+	if (ac == 0) {
 		child_reply(CLIS_OK, "");
-	} else if (!strcmp(av[0], "ping")) {
-		(void)snprintf(buf, sizeof buf, "PONG %ld 1.0",
-		    (long)TIM_real());
-		child_reply(CLIS_OK, buf);
 	} else if (!strcmp(av[0], "start")) {
 		child_cmd_start(av);
-	} else if (!strcmp(av[0], "vcl.load") && av[1] != NULL &&
-	    av[2] != NULL) {
-		if (VCL_LoadFile(av[2], av[1], 0, err, sizeof err) != 0)
-			child_reply(CLIS_CANT, err);
-		else
-			child_reply(CLIS_OK, "");
-	} else if (!strcmp(av[0], "vcl.use") && av[1] != NULL) {
-		if (VCL_Use(av[1], err, sizeof err) != 0)
-			child_reply(CLIS_CANT, err);
-		else
-			child_reply(CLIS_OK, "");
-	} else if (!strcmp(av[0], "vcl.discard") && av[1] != NULL) {
-		if (VCL_Discard(av[1], err, sizeof err) != 0)
-			child_reply(CLIS_CANT, err);
-		else
-			child_reply(CLIS_OK, "");
-	} else if (!strcmp(av[0], "vcl.list")) {
-		static char lbuf[16384];
-
-		VCL_List(lbuf, sizeof lbuf);
-		child_reply(CLIS_OK, lbuf);
-	} else if (!strcmp(av[0], "param.changed") && av[1] != NULL) {
-		/* The value is in shared memory; a few need acting on. */
-		if (!strcmp(av[1], "vsl_mask") &&
-		    VSL_MaskReload(err, sizeof err) != 0)
-			child_reply(CLIS_CANT, err);
-		else
-			child_reply(CLIS_OK, "");
 	} else if (!strcmp(av[0], "stop")) {
 		CLI_FreeArgs(av);
 		child_cmd_stop();
 	} else {
-		child_reply(CLIS_UNKNOWN, "Unknown request in child");
+		for (u = 0; u < sizeof ccli_cmds / sizeof ccli_cmds[0]; u++)
+			if (!strcmp(av[0], ccli_cmds[u].name))
+				c = &ccli_cmds[u];
+		if (c == NULL) {
+			child_reply(CLIS_UNKNOWN, "Unknown request in child");
+		} else if (ac - 1 < c->minarg) {
+			child_reply(CLIS_TOOFEW, "Too few parameters");
+		} else if ((out = open_memstream(&body, &len)) == NULL) {
+			child_reply(CLIS_CANT, "Out of memory");
+		} else {
+			status = c->func(out, ac, av);
+			if (fclose(out) != 0) {
+				free(body);
+				body = NULL;
+				status = CLIS_CANT;
+			}
+			child_reply(status, body != NULL ? body :
+			    "Out of memory");
+			free(body);
+		}
 	}
 	CLI_FreeArgs(av);
 }

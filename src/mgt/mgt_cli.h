@@ -49,6 +49,11 @@ extern const struct mcli_cmd MGT_VclCmds[];
 
 const struct mcli_cmd *MCLI_Find(const char *name);
 /*
+ * For commands only the child answers: forward av, quoted again, and
+ * pass its status and answer on (300 when it is not running).
+ */
+mcli_func_f MCLI_ChildFwd;
+/*
  * The command av[0] names if its arguments fit its syntax; else NULL
  * with the 101, 104 or 105 answer in r.
  */

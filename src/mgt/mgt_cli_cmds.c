@@ -33,6 +33,41 @@ is_j(int ac, char * const *av)
 
 static mcli_func_f mcc_help;
 
+void
+MCLI_ChildFwd(struct mcli_req *r, int ac, char * const *av)
+{
+	struct mcli_buf line;
+	char *w, *body = NULL;
+	int i;
+
+	if (!MGT_ChildRunning()) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "Cache process not started: '%s' "
+		    "needs it (see 'start')", av[0]);
+		return;
+	}
+	memset(&line, 0, sizeof line);
+	for (i = 0; i < ac; i++) {
+		w = CLI_QuoteWord(av[i]);
+		if (w == NULL) {
+			free(line.p);
+			r->status = CLIS_CANT;
+			MCLI_BufPrintf(&r->body, "Out of memory");
+			return;
+		}
+		MCLI_BufPrintf(&line, "%s%s", i > 0 ? " " : "", w);
+		free(w);
+	}
+	r->status = MGT_ChildAsk(line.p, &body);
+	free(line.p);
+	if (body != NULL)
+		MCLI_BufAdd(&r->body, body, strlen(body));
+	else if (r->status == CLIS_COMMS)
+		MCLI_BufPrintf(&r->body, "No answer from the cache process "
+		    "within cli_timeout");
+	free(body);
+}
+
 static void
 mcc_banner(struct mcli_req *r, int ac, char * const *av)
 {
