@@ -392,7 +392,7 @@ struct vrt_ip {
 
 /* return (pass(DURATION)) in vcl_backend_response: hit-for-pass. */
 void VRT_hit_for_pass(VRT_CTX, VCL_DURATION);
-/* ban("expr"); until the ban list exists, logs VCL_Error. */
+/* ban("expr"): adds a ban (ban.h); a bad one logs VCL_Error. */
 void VRT_ban_string(VRT_CTX, VCL_STRING);
 /* storage.<name>.free_space / used_space / happy */
 VCL_BYTES VRT_storage_free_space(VRT_CTX, const char *name);

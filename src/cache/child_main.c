@@ -31,6 +31,7 @@
 #include "common/param.h"
 #include "cache/acceptor.h"
 #include "cache/backend.h"
+#include "cache/ban.h"
 #include "cache/child.h"
 #include "cache/child_cli.h"
 #include "cache/expire.h"
@@ -266,6 +267,8 @@ static const struct ccli_cmd {
 	{ "vcl.discard",	1, ccli_vcl_discard },
 	{ "vcl.list",		0, ccli_vcl_list },
 	{ "param.changed",	1, ccli_param_changed },
+	{ "ban",		3, BAN_CliBan },
+	{ "ban.list",		0, BAN_CliList },
 };
 
 static void
@@ -402,6 +405,7 @@ CHILD_Main(const struct child_args *ca)
 	PARAM_Protect();
 	STV_Init();
 	HSH_Init();
+	BAN_Init();
 	EXP_Init();
 	POOL_Init();
 	child_cli_loop();

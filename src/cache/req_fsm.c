@@ -400,7 +400,7 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	assert(req->stale == NULL && req->bo == NULL);
 	lr = HSH_LookupCapped(wrk, req->digest, req->http, req->ws,
 	    req->hash_always_miss || req->force_miss, VRT_req_ttl_cap(req),
-	    VRT_req_grace_cap(req), &oc, &boc, &busy);
+	    VRT_req_grace_cap(req), req->vsl, &oc, &boc, &busy);
 	switch (lr) {
 	case HSH_HIT:
 	case HSH_GRACE:

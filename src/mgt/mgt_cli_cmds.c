@@ -495,6 +495,19 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "Authenticate: the answer is the hex SHA-256 of the challenge, "
 	    "a newline, the secret file's contents, the challenge and a "
 	    "newline.", 1, 1, 0, NULL },
+	{ "ban", "ban <field> <operator> <arg> [&& <field> <oper> <arg> ...]",
+	    "Mark obsolete all objects where all the conditions match. "
+	    "Fields: req.url, req.http.NAME, obj.status, obj.http.NAME, "
+	    "obj.ttl, obj.age, obj.grace, obj.keep; operators == != ~ !~ "
+	    "(strings) and == != < <= > >= (numbers, durations). Bans on "
+	    "req.url and req.http.host test the URL and Host the object "
+	    "was fetched for, so the ban lurker can apply them too.",
+	    3, -1, 0, MCLI_ChildFwd },
+	{ "ban.list", "ban.list [-j|-d]",
+	    "List the active bans, newest first: time, objects pointing at "
+	    "it, C if completed, and the expression. -d adds R for bans "
+	    "only lookups can test and the objects each tested and killed.",
+	    0, 1, 1, MCLI_ChildFwd },
 	{ "banner", "banner", "Print welcome banner.", 0, 0, 0, mcc_banner },
 	{ "debug.listen_address", "debug.listen_address",
 	    "Report the actual listen addresses: name, address and port "
