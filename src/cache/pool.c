@@ -207,6 +207,12 @@ pool_wait_locked(struct pool *pp, struct worker *wrk, struct pool_task *t)
 			*t = wrk->task;
 			return (1);
 		}
+		/* thread_pool_max was lowered: the herder woke us to go. */
+		if (pp->nthr > cache_param->thread_pool_max &&
+		    pp->nthr > cache_param->thread_pool_min) {
+			TAILQ_REMOVE(&pp->idle, wrk, list);
+			return (0);
+		}
 		if (TIM_mono() < deadline)
 			continue;
 		if (pp->nthr > cache_param->thread_pool_min) {
@@ -706,6 +712,28 @@ pool_herd_lset(struct pool *pp)
 	pp->lead_gen_seen = gen;
 }
 
+/*
+ * thread_pool_max lowered below the threads we have (param.set): wake
+ * as many idle threads as are too many; each sees it and retires.  Busy
+ * ones go when they next find nothing to do.
+ */
+static void
+pool_shrink_locked(struct pool *pp)
+{
+	struct worker *wrk;
+	unsigned n, max = cache_param->thread_pool_max;
+
+	LOCK_AssertHeld(&pp->mtx);
+	if (pp->nthr <= max)
+		return;
+	n = pp->nthr - max;
+	TAILQ_FOREACH(wrk, &pp->idle, list) {
+		if (n-- == 0)
+			break;
+		ASSERT_ZERO(pthread_cond_signal(&wrk->cond));
+	}
+}
+
 static void *
 pool_herder(void *priv)
 {
@@ -738,6 +766,7 @@ pool_herder(void *priv)
 		}
 		if (pp->lqueue == 0)
 			pp->limited = 0;
+		pool_shrink_locked(pp);
 		ts = TIM_timespec(TIM_mono() + POOL_HERD_TICK);
 		(void)LOCK_TimedWait(&pp->herder_cond, &pp->mtx, &ts);
 		pool_herd_lset(pp);

@@ -219,6 +219,11 @@ START_TEST(param_set_applies_live)
 	/* The pool grows to a new minimum without a restart. */
 	cli_expect(fd, "param.set thread_pool_min 25", 200, NULL);
 	(void)VND_WaitCounter(v, "threads", ">=", 25, HX_T_SLOW);
+	/* And shrinks to a lowered maximum: idle threads retire. */
+	cli_expect(fd, "param.set thread_pool_min 5", 200, NULL);
+	cli_expect(fd, "param.set thread_pool_max 12", 200, NULL);
+	(void)VND_WaitCounter(v, "threads", "<=", 12, HX_T_SLOW);
+	cli_expect(fd, "param.set thread_pool_max 5000", 200, NULL);
 	/* New objects get the new default TTL (the origin sets none). */
 	cli_expect(fd, "param.set default_ttl 5000", 200, NULL);
 	cl = VND_Connect(v);
