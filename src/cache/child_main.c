@@ -269,6 +269,8 @@ static const struct ccli_cmd {
 	{ "param.changed",	1, ccli_param_changed },
 	{ "ban",		3, BAN_CliBan },
 	{ "ban.list",		0, BAN_CliList },
+	{ "backend.list",	0, BACKEND_CliList },
+	{ "backend.set_health",	2, BACKEND_CliSetHealth },
 };
 
 static void

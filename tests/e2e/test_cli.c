@@ -242,6 +242,40 @@ START_TEST(param_set_applies_live)
 }
 END_TEST
 
+START_TEST(backend_list_and_health)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	struct origin *o;
+	struct vnd *v;
+	int fd;
+
+	v = cli_start(&o, 1);
+	fd = cli_login(v);
+	cli_expect(fd, "backend.list", 200, "boot.default ");
+	cli_expect(fd, "backend.list -j", 200, "\"boot.default\": {");
+	cli_expect(fd, "backend.list nope*", 200, NULL);
+	cl = VND_Connect(v);
+	/* Forced sick: fetches fail at once, hits would still be served. */
+	cli_expect(fd, "backend.set_health default sick", 200, NULL);
+	cli_expect(fd, "backend.list boot.*", 200, " sick ");
+	r = CLIENT_Fetch(cl, "GET", "/sick", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 503);
+	HX_MsgFree(&r);
+	ck_assert_uint_ge(VND_Counter(v, "MAIN.backend_unhealthy"), 1);
+	cli_expect(fd, "backend.set_health boot.def* auto", 200, NULL);
+	r = CLIENT_Fetch(cl, "GET", "/sick", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	cli_expect(fd, "backend.set_health nonesuch sick", 106, "nonesuch");
+	cli_expect(fd, "backend.set_health default ill", 106, "ill");
+	cli_expect(fd, "backend.set_health default", 104, NULL);
+	CLIENT_Free(&cl);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 START_TEST(stop_and_start)
 {
 	char *text, line[1024];
@@ -986,6 +1020,7 @@ cli_suite(void)
 	tcase_add_test(tc, param_set_show_reset);
 	tcase_add_test(tc, stop_and_start);
 	tcase_add_test(tc, param_set_applies_live);
+	tcase_add_test(tc, backend_list_and_health);
 	tcase_add_test(tc, identity_and_log_size);
 	tcase_add_test(tc, connect_out_with_M);
 	tcase_add_test(tc, debug_mode_d);
