@@ -1,11 +1,12 @@
 /*
  * SPDX-License-Identifier: BSD-2-Clause
  *
- * test_ban.c -- bans end to end: the CLI's ban and ban.list, VCL's
- * ban() and std.ban(), lookups killing what a ban matches and nothing
- * else (prefixes, other hosts, other headers), the lurker killing
- * without hits, duplicates, the list trimmed back, the bound on tests
- * per lookup, variants.
+ * test_ban.c -- bans and purges end to end: the CLI's ban and ban.list,
+ * VCL's ban() and std.ban(), lookups killing what a ban matches and
+ * nothing else (prefixes, other hosts, other headers), the lurker
+ * killing without hits, duplicates, the list trimmed back, the bound on
+ * tests per lookup, variants; return (purge) taking every variant and
+ * marker of its URL and nothing else.
  *
  * The origin is cache_lib.c's: each answer's body names the fetch that
  * made it ("URL #N"), so a hit shows as an old serial, a miss as a new.
@@ -114,6 +115,8 @@ START_TEST(ban_url_regex_and_prefixes)
 	get_is(&t, "/a", CO_TH(KEEP), 5);		/* banned: fetched */
 	/* A regex: anchored as written, nothing more. */
 	cli_expect(t.fd, "ban req.url ~ ^/a/", 200, NULL);
+	/* Listed while objects still need it (then it may complete). */
+	cli_expect(t.fd, "ban.list", 200, " -  req.url ~ ^/a/\n");
 	get_is(&t, "/b/a", CO_TH(KEEP), 4);
 	get_is(&t, "/ab", CO_TH(KEEP), 3);
 	get_is(&t, "/a/1", CO_TH(KEEP), 6);
@@ -121,7 +124,6 @@ START_TEST(ban_url_regex_and_prefixes)
 	get_is(&t, "/a", CO_TH(KEEP), 5);		/* newer than the ban */
 	ck_assert_uint_eq(VND_WaitCounter(t.v, "MAIN.bans_obj_killed", ">=",
 	    2, CO_T_WAIT), 2);
-	cli_expect(t.fd, "ban.list", 200, "req.url ~ ^/a/");
 	bt_finish(&t);
 }
 END_TEST
@@ -385,6 +387,45 @@ START_TEST(ban_from_vcl)
 }
 END_TEST
 
+START_TEST(purge_all_variants_and_markers)
+{
+	struct bt t;
+	struct hx_msg *m;
+
+	bt_start(&t,
+	    "sub vcl_recv {\n"
+	    "  if (req.method == \"PURGE\") { return (purge); }\n"
+	    "}\n", NULL);
+	get_is(&t, "/v", "X-L: en\r\n" CO_TH(KEEP "|Vary: X-L"), 1);
+	get_is(&t, "/v", "X-L: fr\r\n" CO_TH(KEEP "|Vary: X-L"), 2);
+	get_is(&t, "/v?x", CO_TH(KEEP), 3);
+	get_is(&t, "/vv", CO_TH(KEEP), 4);
+	get_is(&t, "/v", "Host: other.example\r\n" CO_TH(KEEP), 5);
+	/* A hit-for-miss marker: the next one is a miss, not a wait. */
+	get_is(&t, "/m", CO_TH("Cache-Control: private"), 6);
+	get_is(&t, "/m", CO_TH("Cache-Control: private"), 7);
+	m = CLIENT_Fetch(t.cl, "PURGE", "/v", NULL, HX_T_RESP);
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_str_eq(m->reason, "Purged");
+	HX_MsgFree(&m);
+	/* Every variant of the URL goes; nothing else does. */
+	get_is(&t, "/v", "X-L: fr\r\n" CO_TH(KEEP "|Vary: X-L"), 8);
+	get_is(&t, "/v", "X-L: en\r\n" CO_TH(KEEP "|Vary: X-L"), 9);
+	get_is(&t, "/v?x", CO_TH(KEEP), 3);
+	get_is(&t, "/vv", CO_TH(KEEP), 4);
+	get_is(&t, "/v", "Host: other.example\r\n" CO_TH(KEEP), 5);
+	/* The marker goes too: what is cacheable now is cached. */
+	m = CLIENT_Fetch(t.cl, "PURGE", "/m", NULL, HX_T_RESP);
+	ck_assert_int_eq(m->status, 200);
+	HX_MsgFree(&m);
+	get_is(&t, "/m", CO_TH(KEEP), 10);
+	get_is(&t, "/m", CO_TH(KEEP), 10);
+	ck_assert_uint_eq(VND_Counter(t.v, "MAIN.n_purges"), 2);
+	ck_assert_uint_eq(VND_Counter(t.v, "MAIN.n_obj_purged"), 3);
+	bt_finish(&t);
+}
+END_TEST
+
 static Suite *
 ban_suite(void)
 {
@@ -403,6 +444,7 @@ ban_suite(void)
 	tcase_add_test(tc, ban_tests_per_lookup_bounded);
 	tcase_add_test(tc, ban_kills_every_variant);
 	tcase_add_test(tc, ban_from_vcl);
+	tcase_add_test(tc, purge_all_variants_and_markers);
 	suite_add_tcase(s, tc);
 	return (s);
 }
