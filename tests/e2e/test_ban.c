@@ -14,7 +14,9 @@
 
 #include "config.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -426,6 +428,129 @@ START_TEST(purge_all_variants_and_markers)
 }
 END_TEST
 
+/*
+ * A storm: clients hit 64 URLs from four threads while the test bans
+ * each generation of answers as soon as the origin moves on to the
+ * next, the lurker runs flat out and lookups may test only a few bans
+ * each.  Nothing may crash, and when it is over no answer of an old
+ * generation may be left: every URL comes back from the last one.
+ */
+static unsigned storm_gen;		/* atomic: the origin's generation */
+
+static void
+storm_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	char hdrs[128];
+
+	(void)priv;
+	(void)snprintf(hdrs, sizeof hdrs, KEEP "\r\nX-Gen: %u\r\n",
+	    __atomic_load_n(&storm_gen, __ATOMIC_SEQ_CST));
+	(void)ORIGIN_Respond(oc, 200, hdrs, req->url, -1);
+}
+
+struct storm {
+	struct vnd	*v;
+	volatile int	stop;
+	unsigned	ok;
+	unsigned	bad;
+};
+
+static void *
+storm_client(void *priv)
+{
+	struct storm *st = priv;
+	struct client *cl;
+	struct hx_msg *r;
+	char url[32];
+	unsigned n = (unsigned)(uintptr_t)&cl;
+
+	cl = VND_Connect(st->v);
+	while (!st->stop) {
+		n = n * 1103515245U + 12345U;
+		(void)snprintf(url, sizeof url, "/s/%u", (n >> 16) % 64);
+		CLIENT_Req(cl, "GET", url, NULL, NULL, 0);
+		r = CLIENT_TryResp(cl, 0, HX_T_RESP);
+		if (r != NULL && r->status == 200)
+			__atomic_add_fetch(&st->ok, 1, __ATOMIC_RELAXED);
+		else
+			__atomic_add_fetch(&st->bad, 1, __ATOMIC_RELAXED);
+		if (r != NULL)
+			HX_MsgFree(&r);
+		else {
+			CLIENT_Free(&cl);
+			cl = VND_Connect(st->v);
+		}
+	}
+	CLIENT_Free(&cl);
+	return (NULL);
+}
+
+START_TEST(ban_storm_under_load)
+{
+	struct storm st;
+	pthread_t thr[4];
+	struct client *cl;
+	struct hx_msg *m;
+	struct origin *o;
+	char line[128], *b;
+	unsigned u, g;
+	int fd;
+
+	memset(&st, 0, sizeof st);
+	storm_gen = 1;
+	o = ORIGIN_New(storm_handler, NULL);
+	st.v = VND_New();
+	VND_Backend(st.v, ORIGIN_Port(o));
+	cli_args(st.v, 1);
+	VND_Param(st.v, "ban_lurker_age", "0");
+	VND_Param(st.v, "ban_lurker_sleep", "0.001");
+	VND_Param(st.v, "ban_lurker_batch", "16");
+	VND_Param(st.v, "ban_max_tests_per_lookup", "3");
+	VND_Start(st.v);
+	fd = cli_login(st.v);
+	for (u = 0; u < 4; u++)
+		ck_assert_int_eq(pthread_create(&thr[u], NULL, storm_client,
+		    &st), 0);
+	for (g = 1; g <= 150; g++) {
+		__atomic_store_n(&storm_gen, g + 1, __ATOMIC_SEQ_CST);
+		(void)snprintf(line, sizeof line, "ban obj.http.X-Gen == %u",
+		    g);
+		cli_expect(fd, line, 200, NULL);
+		/* Some that match nothing, some only lookups can test. */
+		if (g % 3 == 0)
+			cli_expect(fd, "ban req.url ~ ^/nothing/", 200, NULL);
+		if (g % 5 == 0) {
+			(void)snprintf(line, sizeof line,
+			    "ban req.http.X-None == %u", g);
+			cli_expect(fd, line, 200, NULL);
+		}
+		usleep(5000);
+	}
+	st.stop = 1;
+	for (u = 0; u < 4; u++)
+		ck_assert_int_eq(pthread_join(thr[u], NULL), 0);
+	ck_assert_uint_gt(st.ok, 100);
+	ck_assert_uint_eq(st.bad, 0);
+	/* Every answer now comes from the last generation. */
+	cl = VND_Connect(st.v);
+	for (u = 0; u < 64; u++) {
+		(void)snprintf(line, sizeof line, "/s/%u", u);
+		m = CLIENT_Fetch(cl, "GET", line, NULL, HX_T_RESP);
+		ck_assert_int_eq(m->status, 200);
+		HX_HeaderIs(m, "X-Gen", "151");
+		HX_MsgFree(&m);
+	}
+	CLIENT_Free(&cl);
+	ck_assert_uint_eq(cli_ask(fd, "ban.list -d", &b), 200);
+	HX_Log("ban.list -d after the storm:\n%.2000s", b);
+	free(b);
+	ck_assert_uint_gt(VND_Counter(st.v, "MAIN.bans_obj_killed") +
+	    VND_Counter(st.v, "MAIN.bans_lurker_obj_killed"), 0);
+	(void)close(fd);
+	VND_Finish(&st.v, &o);
+}
+END_TEST
+
 static Suite *
 ban_suite(void)
 {
@@ -445,6 +570,7 @@ ban_suite(void)
 	tcase_add_test(tc, ban_kills_every_variant);
 	tcase_add_test(tc, ban_from_vcl);
 	tcase_add_test(tc, purge_all_variants_and_markers);
+	tcase_add_test(tc, ban_storm_under_load);
 	suite_add_tcase(s, tc);
 	return (s);
 }
