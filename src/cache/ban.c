@@ -57,6 +57,8 @@ static struct ban *ban_tail;		/* ban_mtx */
 static struct ban **ban_tbl;		/* ban_mtx */
 static unsigned ban_tbl_mask;		/* ban_mtx */
 static unsigned ban_tbl_n;		/* ban_mtx */
+/* Bans the lurker could test (ban_lurkable), for ban_lurk_target. */
+static unsigned ban_nlurk;		/* ban_mtx */
 
 static inline unsigned
 ban_flags(const struct ban *b)
@@ -85,6 +87,14 @@ ban_deref(struct ban *b)
 
 	assert(__atomic_sub_fetch(&b->refcnt, 1, __ATOMIC_RELEASE) !=
 	    UINT_MAX);
+}
+
+/* Could the lurker test it: open, and not needing a lookup's request? */
+static inline int
+ban_lurkable(const struct ban *b)
+{
+
+	return (b->expr != NULL && !(b->flags & (BAN_F_COMPLETED | BAN_F_REQ)));
 }
 
 /*--------------------------------------------------------------------
@@ -148,6 +158,8 @@ ban_complete_locked(struct ban *b)
 	LOCK_AssertHeld(&ban_mtx);
 	if (b->flags & BAN_F_COMPLETED)
 		return;
+	if (ban_lurkable(b))
+		ban_nlurk--;
 	__atomic_store_n(&b->flags, b->flags | BAN_F_COMPLETED,
 	    __ATOMIC_RELEASE);
 	VSC_Add(bans_completed, 1);
@@ -185,6 +197,8 @@ ban_insert(struct ban *b)
 		ban_complete_locked(old);
 		VSC_Add(bans_dups, 1);
 	}
+	if (ban_lurkable(b))
+		ban_nlurk++;
 	b->older = ban_head;
 	ban_head->newer = b;
 	__atomic_store_n(&ban_head, b, __ATOMIC_RELEASE);
@@ -510,6 +524,8 @@ ban_trim(void)
 	    __atomic_load_n(&b->refcnt, __ATOMIC_ACQUIRE) == 0) {
 		ban_tail = b->newer;
 		ban_tail->older = NULL;
+		if (ban_lurkable(b))
+			ban_nlurk--;
 		if (b->expr != NULL) {
 			pp = ban_tbl_slot(BAN_ExprText(b->expr));
 			if (*pp == b) {
@@ -543,25 +559,30 @@ ban_trim(void)
 static struct ban *
 ban_lurk_target(vtim_real now, uint64_t *cutp)
 {
-	struct ban *b, *ceiling = NULL, *work = NULL;
-	unsigned cutoff = cache_param->ban_cutoff;
+	struct ban *b, *ceiling = NULL;
+	unsigned cutoff = cache_param->ban_cutoff, above = 0, work;
 
 	*cutp = 0;
 	LOCK_Lock(&ban_mtx);
 	if (cutoff > 0 && ban_head->seq - ban_tail->seq > cutoff)
 		*cutp = ban_head->seq - cutoff + 1;
+	/*
+	 * Only the bans younger than ban_lurker_age are walked: the count
+	 * of lurkable bans says whether any is left below them (the tail is
+	 * always completed).
+	 */
 	for (b = ban_head; b != NULL; b = b->older) {
-		if (ceiling == NULL &&
-		    b->t <= now - cache_param->ban_lurker_age)
+		if (b->t <= now - cache_param->ban_lurker_age) {
 			ceiling = b;
-		if (ceiling != NULL && b != ban_tail &&
-		    !(b->flags & (BAN_F_COMPLETED | BAN_F_REQ)))
-			work = b;
-		if (work != NULL)
 			break;
+		}
+		if (ban_lurkable(b))
+			above++;
 	}
+	assert(above <= ban_nlurk);
+	work = ceiling != NULL ? ban_nlurk - above : 0;
 	LOCK_Unlock(&ban_mtx);
-	if (work == NULL && *cutp == 0)
+	if (work == 0 && *cutp == 0)
 		return (NULL);
 	return (ceiling != NULL ? ceiling : ban_tail);
 }
