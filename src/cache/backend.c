@@ -29,6 +29,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/backend.h"
+#include "cache/child_cli.h"
 #include "cache/pool.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
@@ -612,22 +613,6 @@ be_admin(const struct backend *be)
 	return (a == BE_ADMIN_AUTO ? be_health(be) : be_admin_names[a]);
 }
 
-static void
-be_json_str(FILE *out, const char *s)
-{
-
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 unsigned
 BACKEND_CliList(FILE *out, int ac, char * const *av)
 {
@@ -660,12 +645,8 @@ BACKEND_CliList(FILE *out, int ac, char * const *av)
 			wa = l;
 	}
 	if (json) {
-		fprintf(out, "[ 3, [");
-		for (i = 0; i < ac; i++) {
-			fprintf(out, "%s", i > 0 ? ", " : "");
-			be_json_str(out, av[i]);
-		}
-		fprintf(out, "], %.3f,\n  {", TIM_real());
+		CCLI_JsonHead(out, 3, ac, av);
+		fprintf(out, ",\n  {");
 	} else
 		fprintf(out, "%-*s   %-*s   %-5s    %-7s    %s\n", (int)wn,
 		    "Backend name", (int)wa, "Admin", "Probe", "Health",
@@ -675,7 +656,7 @@ BACKEND_CliList(FILE *out, int ac, char * const *av)
 			continue;
 		if (json) {
 			fprintf(out, "%s\n    ", first ? "" : ",");
-			be_json_str(out, be->display);
+			CCLI_JsonStr(out, be->display);
 			fprintf(out, ": {\n      \"type\": \"backend\",\n"
 			    "      \"admin_health\": \"%s\",\n"
 			    "      \"probe_message\": [0, 0, \"%s\"],\n"

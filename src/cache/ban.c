@@ -26,6 +26,7 @@
 #include "common/tim.h"
 #include "cache/ban.h"
 #include "cache/ban_expr.h"
+#include "cache/child_cli.h"
 #include "cache/hash.h"
 #include "cache/http.h"
 #include "cache/obj.h"
@@ -212,14 +213,18 @@ ban_insert(struct ban *b)
 	LOCK_Unlock(&ban_mtx);
 }
 
+/* Put a parsed expression (NULL: parse error, in err) on the list. */
 static int
-ban_add_expr(struct ban_expr *be)
+ban_add_expr(struct ban_expr *be, char *err, size_t errlen)
 {
 	struct ban *b;
 
+	if (be == NULL)
+		return (-1);
 	ALLOC_OBJ(b, BAN_MAGIC);
 	if (b == NULL) {
 		BAN_ExprFree(&be);
+		(void)snprintf(err, errlen, "Out of memory");
 		return (-1);
 	}
 	b->expr = be;
@@ -232,31 +237,17 @@ ban_add_expr(struct ban_expr *be)
 int
 BAN_Add(char * const *av, int ac, char *err, size_t errlen)
 {
-	struct ban_expr *be;
 
-	be = BAN_ExprParse(av, ac, err, errlen);
-	if (be == NULL)
-		return (-1);
-	if (ban_add_expr(be) != 0) {
-		(void)snprintf(err, errlen, "Out of memory");
-		return (-1);
-	}
-	return (0);
+	return (ban_add_expr(BAN_ExprParse(av, ac, err, errlen), err,
+	    errlen));
 }
 
 int
 BAN_AddString(const char *s, char *err, size_t errlen)
 {
-	struct ban_expr *be;
 
-	be = BAN_ExprParseString(s, err, errlen);
-	if (be == NULL)
-		return (-1);
-	if (ban_add_expr(be) != 0) {
-		(void)snprintf(err, errlen, "Out of memory");
-		return (-1);
-	}
-	return (0);
+	return (ban_add_expr(BAN_ExprParseString(s, err, errlen), err,
+	    errlen));
 }
 
 /*--------------------------------------------------------------------
@@ -670,22 +661,6 @@ BAN_CliBan(FILE *out, int ac, char * const *av)
 	return (CLIS_OK);
 }
 
-static void
-ban_json_str(FILE *out, const char *s)
-{
-
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /*
  * ban.list [-j|-d]: newest first, as Varnish prints it; -d adds what
  * each ban tested and killed and whether only lookups can test it
@@ -709,7 +684,7 @@ BAN_CliList(FILE *out, int ac, char * const *av)
 		return (CLIS_PARAM);
 	}
 	if (json)
-		fprintf(out, "[ 2, [\"ban.list\", \"-j\"], %.3f", TIM_real());
+		CCLI_JsonHead(out, 2, ac, av);
 	else
 		fprintf(out, "Present bans:\n");
 	LOCK_Lock(&ban_mtx);
@@ -726,7 +701,7 @@ BAN_CliList(FILE *out, int ac, char * const *av)
 			    f & BAN_F_COMPLETED ? "true" : "false",
 			    f & BAN_F_REQ ? "true" : "false",
 			    (uintmax_t)b->tested, (uintmax_t)b->killed);
-			ban_json_str(out, b->expr != NULL ?
+			CCLI_JsonStr(out, b->expr != NULL ?
 			    BAN_ExprText(b->expr) : "");
 			fprintf(out, "\n  }");
 			continue;

@@ -175,6 +175,36 @@ child_cmd_stop(void)
 	_exit(0);
 }
 
+void
+CCLI_JsonStr(FILE *out, const char *s)
+{
+
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void
+CCLI_JsonHead(FILE *out, unsigned version, int ac, char * const *av)
+{
+	int i;
+
+	fprintf(out, "[ %u, [", version);
+	for (i = 0; i < ac; i++) {
+		if (i > 0)
+			fputs(", ", out);
+		CCLI_JsonStr(out, av[i]);
+	}
+	fprintf(out, "], %.3f", TIM_real());
+}
+
 static unsigned
 ccli_ping(FILE *out, int ac, char * const *av)
 {
