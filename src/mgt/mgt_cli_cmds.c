@@ -431,7 +431,8 @@ param_change(struct mcli_req *r, const char *name, const char *value)
 	if ((value == NULL ? PARAM_Reset(name, err, sizeof err) :
 	    PARAM_Set(name, value, err, sizeof err)) != 0 ||
 	    PARAM_Check(err, sizeof err) != 0 ||
-	    MGT_ParamCheck(name, err, sizeof err) != 0) {
+	    MGT_ParamCheck(name, value == NULL ? NULL : old, err,
+	    sizeof err) != 0) {
 		(void)PARAM_Set(name, old, NULL, 0);
 		r->status = CLIS_PARAM;
 		MCLI_BufPrintf(&r->body, "%s\n\n(attempting to set param "
