@@ -255,6 +255,15 @@ ccli_vcl_state(FILE *out, int ac, char * const *av)
 	return (CLIS_OK);
 }
 
+/* vcl.profile [NAME]: the raw figures; the manager formats them. */
+static unsigned
+ccli_vcl_profile(FILE *out, int ac, char * const *av)
+{
+
+	return (VCL_Profile(out, ac > 1 ? av[1] : NULL) != 0 ? CLIS_CANT :
+	    CLIS_OK);
+}
+
 static unsigned
 ccli_vcl_use(FILE *out, int ac, char * const *av)
 {
@@ -326,6 +335,7 @@ static const struct ccli_cmd {
 	{ "vcl.label",		2, ccli_vcl_label },
 	{ "vcl.loadboot",	0, ccli_vcl_loadboot },
 	{ "vcl.state",		3, ccli_vcl_state },
+	{ "vcl.profile",	0, ccli_vcl_profile },
 	{ "param.changed",	1, ccli_param_changed },
 };
 

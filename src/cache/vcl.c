@@ -688,3 +688,25 @@ VCL_LabelRef(struct vcl *label)
 	LOCK_Unlock(&vcl_mtx);
 	return (vcl);
 }
+
+int
+VCL_Profile(FILE *out, const char *name)
+{
+	struct vcl *vcl;
+	int r;
+
+	LOCK_Lock(&vcl_mtx);
+	vcl = name != NULL ? vcl_find_locked(name) : vcl_active;
+	if (vcl != NULL && vcl->label != NULL)
+		vcl = vcl->label;
+	if (vcl == NULL) {
+		LOCK_Unlock(&vcl_mtx);
+		fprintf(out, "No VCL named %s known", name);
+		return (-1);
+	}
+	(void)__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED);
+	LOCK_Unlock(&vcl_mtx);
+	r = PROF_Rows(vcl->prof, vcl->name, out);
+	VCL_Rel(&vcl);
+	return (r);
+}

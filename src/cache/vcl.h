@@ -49,6 +49,11 @@ int VCL_SetState(const char *name, const char *state, int cold, char *err,
 int VCL_HasLabels(const struct vcl *vcl);
 /* A reference to the VCL a label (VRT_vcl_select's) points at now. */
 struct vcl *VCL_LabelRef(struct vcl *label);
+/*
+ * vcl.profile: the profile figures of the named (or active) VCL, as
+ * PROF_Rows writes them; 0, or -1 with why in out.
+ */
+int VCL_Profile(FILE *out, const char *name);
 /* "active|available BUSY NAME" a line per loaded VCL and label. */
 void VCL_List(char *buf, size_t len);
 /* Is there an active VCL? */

@@ -1313,6 +1313,160 @@ mgt_vcl_cmd_deps(struct mcli_req *r, int ac, char * const *av)
 	free(rows.p);
 }
 
+/*--------------------------------------------------------------------
+ * vcl.profile: the child's figures (PROF_Rows), costliest first.
+ */
+
+struct mgt_prof_row {
+	uint64_t		ns;
+	uint64_t		evals;
+	const char		*f[7];		/* true kind file line col sub text */
+};
+
+static int
+mgt_prof_cmp(const void *a, const void *b)
+{
+	const struct mgt_prof_row *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return (x->ns < y->ns ? 1 : -1);
+	if (x->evals != y->evals)
+		return (x->evals < y->evals ? 1 : -1);
+	return (0);
+}
+
+/* The child's rows, split in place; how many (at most max). */
+static unsigned
+mgt_prof_parse(char *p, struct mgt_prof_row *rows, unsigned max)
+{
+	unsigned n = 0, k;
+	char *e, *t;
+
+	for (; p != NULL && *p != '\0' && n < max; p = e) {
+		e = strchr(p, '\n');
+		if (e != NULL)
+			*e++ = '\0';
+		rows[n].ns = strtoull(p, &t, 10);
+		if (*t != '\t')
+			continue;
+		rows[n].evals = strtoull(t + 1, &t, 10);
+		for (k = 0; k < 7 && *t == '\t'; k++) {
+			*t++ = '\0';
+			rows[n].f[k] = t;
+			t += strcspn(t, "\t");
+		}
+		if (k == 7)
+			n++;
+	}
+	return (n);
+}
+
+static void
+mgt_prof_json(struct mcli_req *r, char * const *av, const char *vcl,
+    const struct mgt_prof_row *rows, unsigned n)
+{
+	unsigned u;
+
+	MCLI_JsonHead(&r->body, av);
+	MCLI_BufPrintf(&r->body, ",\n  {\n    \"vcl\": ");
+	MCLI_JsonStr(&r->body, vcl);
+	MCLI_BufPrintf(&r->body, ",\n    \"points\": [");
+	for (u = 0; u < n; u++) {
+		MCLI_BufPrintf(&r->body, "%s\n      {\"ns\": %ju, \"evals\": "
+		    "%ju, ", u > 0 ? "," : "", (uintmax_t)rows[u].ns,
+		    (uintmax_t)rows[u].evals);
+		if (strcmp(rows[u].f[0], "-"))
+			MCLI_BufPrintf(&r->body, "\"true\": %s, ", rows[u].f[0]);
+		MCLI_BufPrintf(&r->body, "\"kind\": \"%s\", \"file\": ",
+		    rows[u].f[1]);
+		MCLI_JsonStr(&r->body, rows[u].f[2]);
+		MCLI_BufPrintf(&r->body, ", \"line\": %s, \"col\": %s, "
+		    "\"sub\": ", rows[u].f[3], rows[u].f[4]);
+		MCLI_JsonStr(&r->body, rows[u].f[5]);
+		MCLI_BufPrintf(&r->body, ", \"text\": ");
+		MCLI_JsonStr(&r->body, rows[u].f[6]);
+		MCLI_BufPrintf(&r->body, "}");
+	}
+	MCLI_BufPrintf(&r->body, "\n    ]\n  }\n]\n");
+}
+
+/* "ns evals ns/eval true  file:line:col if (text) in sub" */
+static void
+mgt_prof_line(struct mcli_buf *b, const struct mgt_prof_row *row)
+{
+	int cond = !strcmp(row->f[1], "cond");
+
+	MCLI_BufPrintf(b, "%14ju %10ju %10ju %10s  %s:%s:%s %s%s%s",
+	    (uintmax_t)row->ns, (uintmax_t)row->evals,
+	    (uintmax_t)(row->evals > 0 ? row->ns / row->evals : 0),
+	    row->f[0], row->f[2], row->f[3], row->f[4], cond ? "if (" : "",
+	    row->f[6], cond ? ")" : "");
+	/* A method's text names it already. */
+	if (strcmp(row->f[1], "method"))
+		MCLI_BufPrintf(b, " in %s", row->f[5]);
+	MCLI_BufPrintf(b, "\n");
+}
+
+static void
+mgt_vcl_cmd_profile(struct mcli_req *r, int ac, char * const *av)
+{
+	struct mgt_prof_row *rows;
+	const struct mgt_vcl *mv = mgt_vcl_active;
+	char cmd[256], *body = NULL, *p;
+	unsigned n, u, st;
+	int j = ac > 1 && !strcmp(av[1], "-j");
+
+	if (ac > 1 + j) {
+		mv = mgt_vcl_need(r, av[1 + j]);
+		if (mv == NULL)
+			return;
+	}
+	if (!cache_param->vcl_profile) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "vcl_profile is off: nothing is "
+		    "counted. 'param.set vcl_profile on', let traffic run, "
+		    "then ask again");
+		return;
+	}
+	if (!MGT_ChildRunning() || mv == NULL) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "Cache process not started: the "
+		    "profile is counted there (see 'start')");
+		return;
+	}
+	if (mv->target != NULL)
+		mv = mv->target;
+	(void)snprintf(cmd, sizeof cmd, "vcl.profile \"%s\"", mv->name);
+	st = MGT_ChildAsk(cmd, &body);
+	if (st != CLIS_OK || body == NULL) {
+		r->status = st != CLIS_OK ? st : CLIS_COMMS;
+		MCLI_BufPrintf(&r->body, "%s", body != NULL ? body :
+		    "no answer from the child");
+		free(body);
+		return;
+	}
+	p = strchr(body, '\n');
+	if (p != NULL)
+		*p++ = '\0';
+	rows = calloc(4096, sizeof *rows);
+	if (rows == NULL)
+		MGT_Fatal("out of memory");
+	n = mgt_prof_parse(p, rows, 4096);
+	qsort(rows, n, sizeof *rows, mgt_prof_cmp);
+	if (j) {
+		mgt_prof_json(r, av, body, rows, n);
+	} else {
+		MCLI_BufPrintf(&r->body, "VCL %s, costliest first (since "
+		    "vcl_profile went on or the VCL loaded):\n%14s %10s "
+		    "%10s %10s  %s\n", body, "ns", "evals", "ns/eval",
+		    "true", "where");
+		for (u = 0; u < n; u++)
+			mgt_prof_line(&r->body, &rows[u]);
+	}
+	free(rows);
+	free(body);
+}
+
 const struct mcli_cmd MGT_VclCmds[] = {
 	{ "vcl.deps", "vcl.deps [-j]",
 	    "List all loaded configuration and their dependencies: each "
@@ -1342,6 +1496,12 @@ const struct mcli_cmd MGT_VclCmds[] = {
 	    "Compile and load the VCL file under the name provided, in the "
 	    "state given (auto by default).",
 	    2, 3, 0, mgt_vcl_cmd_load },
+	{ "vcl.profile", "vcl.profile [-j] [<configname>]",
+	    "Show the VCL profile (-p vcl_profile) of the named or active "
+	    "configuration: for each method, condition and call its total "
+	    "nanoseconds, evaluations, nanoseconds per evaluation and times "
+	    "true, costliest first, with file:line:column and source.",
+	    0, 1, 1, mgt_vcl_cmd_profile },
 	{ "vcl.show", "vcl.show [-v] [<configname>]",
 	    "Display the source code for the specified configuration.",
 	    0, 2, 0, mgt_vcl_cmd_show },
