@@ -264,6 +264,20 @@ ccli_vcl_profile(FILE *out, int ac, char * const *av)
 	    CLIS_OK);
 }
 
+/* debug.xid [XID [CHUNK]]: as varnishd's, for test harnesses. */
+static unsigned
+ccli_debug_xid(FILE *out, int ac, char * const *av)
+{
+	uint32_t base, chunk;
+
+	if (ac > 1)
+		POOL_VxidSet((uint32_t)strtoul(av[1], NULL, 0),
+		    ac > 2 ? (uint32_t)strtoul(av[2], NULL, 0) : 1);
+	POOL_VxidGet(&base, &chunk);
+	fprintf(out, "XID is %u chunk %u", base, chunk);
+	return (CLIS_OK);
+}
+
 static unsigned
 ccli_vcl_use(FILE *out, int ac, char * const *av)
 {
@@ -336,6 +350,7 @@ static const struct ccli_cmd {
 	{ "vcl.loadboot",	0, ccli_vcl_loadboot },
 	{ "vcl.state",		3, ccli_vcl_state },
 	{ "vcl.profile",	0, ccli_vcl_profile },
+	{ "debug.xid",		0, ccli_debug_xid },
 	{ "param.changed",	1, ccli_param_changed },
 };
 
