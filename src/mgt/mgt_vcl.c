@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -958,28 +959,36 @@ static void
 mgt_vcl_cmd_discard(struct mcli_req *r, int ac, char * const *av)
 {
 	struct mgt_vcl *mv, *set[256];
-	unsigned n = 0, u, left;
+	unsigned n = 0, u, left, matched;
 	int i;
 
 	/* Check them all first: nothing goes unless all may. */
-	for (i = 1; i < ac && n < 256; i++) {
-		mv = mgt_vcl_find_name(av[i]);
-		if (mv == NULL) {
+	for (i = 1; i < ac; i++) {
+		/* A name, or a glob (as varnishd: fnmatch, no flags). */
+		matched = 0;
+		for (mv = mgt_vcls; mv != NULL; mv = mv->next) {
+			if (fnmatch(av[i], mv->name, 0))
+				continue;
+			matched++;
+			if (mv == mgt_vcl_active) {
+				r->status = CLIS_CANT;
+				MCLI_BufPrintf(&r->body, "Cannot discard "
+				    "active VCL %s: vcl.use another first.",
+				    mv->name);
+				return;
+			}
+			for (u = 0; u < n && set[u] != mv; u++)
+				continue;
+			if (u == n && n < 256)
+				set[n++] = mv;	/* named twice: once */
+		}
+		if (matched == 0) {
 			r->status = CLIS_PARAM;
-			MCLI_BufPrintf(&r->body, "No VCL named %s known.",
-			    av[i]);
+			MCLI_BufPrintf(&r->body, strpbrk(av[i], "*?[") ==
+			    NULL ? "No VCL named %s known." :
+			    "No VCL name matches %s", av[i]);
 			return;
 		}
-		if (mv == mgt_vcl_active) {
-			r->status = CLIS_CANT;
-			MCLI_BufPrintf(&r->body, "Cannot discard active VCL "
-			    "%s: vcl.use another first.", av[i]);
-			return;
-		}
-		for (u = 0; u < n && set[u] != mv; u++)
-			continue;
-		if (u == n)
-			set[n++] = mv;		/* named twice: once */
 	}
 	if (mgt_vcl_discard_check(r, set, n) != 0)
 		return;
@@ -1472,8 +1481,9 @@ const struct mcli_cmd MGT_VclCmds[] = {
 	    "List all loaded configuration and their dependencies: each "
 	    "label with the VCL it points at, each VCL with the labels its "
 	    "return (vcl(...)) names.", 0, 0, 1, mgt_vcl_cmd_deps },
-	{ "vcl.discard", "vcl.discard <configname|label>...",
-	    "Unload the named configurations and labels (when possible): "
+	{ "vcl.discard", "vcl.discard <name_pattern>...",
+	    "Unload the named configurations and labels (when possible; a "
+	    "pattern as in the shell, vcl_* say, names all it matches): "
 	    "not the active one, nor a VCL a label points at or a label a "
 	    "VCL uses, unless those go in the same command; one still used "
 	    "by requests goes when they end.",

@@ -446,7 +446,11 @@ START_TEST(label_errors_and_discard)
 	vl_log_has(v, "Illegal return(vcl): Only from active VCL");
 	/* All that depends on each other goes in one command. */
 	vl_expect(fd, "vcl.use boot", 200, NULL);
-	vl_exact(fd, "vcl.discard la va user lu front", "");
+	vl_expect(fd, "vcl.discard zz*", 106, "No VCL name matches zz*");
+	vl_expect(fd, "vcl.discard *", 300, "Cannot discard active VCL boot");
+	vl_expect(fd, "vcl.discard l?", 300, "other VCLs depend on it");
+	/* Globs as in the shell: l? is la and lu. */
+	vl_exact(fd, "vcl.discard l? va user front", "");
 	vl_exact(fd, "vcl.list", "active   auto    warm         0    boot\n");
 	vl_exact(fd, "vcl.deps", "boot\n");
 	(void)close(fd);
