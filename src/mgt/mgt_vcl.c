@@ -591,6 +591,16 @@ mgt_vcl_prep_one(const struct mgt_vcl *mv, const struct mgt_vcl *boot)
 		MGT_Log(LOG_ERR, "Child could not load VCL %s: %s",
 		    mv->name, body != NULL ? body : "no answer");
 	free(body);
+	/* The boot VCL loads as auto and warm: tell it what it is now. */
+	if (mv == boot && (strcmp(mv->state, "auto") || !mv->warm)) {
+		(void)snprintf(cmd, sizeof cmd, "vcl.state \"%s\" %s %s",
+		    mv->name, mv->state, mv->warm ? "warm" : "cold");
+		if (MGT_ChildAsk(cmd, &body) != CLIS_OK)
+			MGT_Log(LOG_ERR, "Child could not set VCL %s %s: %s",
+			    mv->name, mv->state, body != NULL ? body :
+			    "no answer");
+		free(body);
+	}
 }
 
 /*
