@@ -282,6 +282,12 @@ PARAM(thread_pool_slice, TIMEOUT, "seconds", "0.0001", "0", "0.1", 0,
     "saturated core it cut the 99th percentile of responses that went to "
     "the backend from about 40 ms to about 15 ms. 0 leaves the kernel's "
     "default; values under 0.0001 count as 0.0001.")
+PARAM(vcl_cooldown, TIMEOUT, "seconds", "600", "1", NULL, 0,
+    "How long a VCL in state auto stays warm once nothing needs it (not "
+    "active, no label pointing at it, no label it uses); then it goes "
+    "cold, and vcl.use or vcl.label warms it again. Checked every few "
+    "seconds. Until backend probes exist (issue 15) a cold VCL differs "
+    "from a warm one only in what vcl.list shows.")
 
 /* Bans ------------------------------------------------------------------*/
 PARAM(ban_dups, BOOL, "bool", "on", NULL, NULL, 0,

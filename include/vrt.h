@@ -23,6 +23,8 @@
  *        which may be matched without PCRE2), VRT_lit_index (one lookup
  *        for a chain of `==` tests), ctx->prof, vcl_conf's profile
  *        points and the VRT_PROF_* macros (-p vcl_profile).
+ *   3.1  VCL labels: vcl_conf.labels (the vcl.label names the VCL's
+ *        return (vcl(...)) statements use) and VRT_vcl_select().
  */
 
 #ifndef VENEER_VRT_H
@@ -34,7 +36,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	0U
+#define VRT_MINOR_VERSION	1U
 
 struct busyobj;
 struct director;
@@ -201,6 +203,12 @@ struct vcl_conf {
 	/* 3.0: what the profiler counts, see "Profiling" below. */
 	const struct vrt_prof_point *prof_points;
 	unsigned		nprof_points;
+	/*
+	 * 3.1: the labels return (vcl(...)) names, NULL-terminated; the
+	 * runtime finds each at load and refuses the VCL if one is gone.
+	 */
+	const char * const	*labels;
+	unsigned		nlabels;
 };
 
 /* Backends ----------------------------------------------------------------*/
@@ -271,6 +279,12 @@ void VRT_hashdata(VRT_CTX, const struct strands *);
 
 /* Status and reason for return (synth(...)); reason NULL: the standard. */
 void VRT_synth(VRT_CTX, VCL_INT status, VCL_STRING reason);
+/*
+ * 3.1: return (vcl(vcl_conf.labels[n])) in vcl_recv: the request is to
+ * start over in the VCL that label points at (the return that follows
+ * is VCL_RET_VCL).
+ */
+void VRT_vcl_select(VRT_CTX, unsigned n);
 /* return (error(status, reason)) in vcl_backend_fetch/_response (2.0). */
 void VRT_error(VRT_CTX, VCL_INT status, VCL_STRING reason);
 

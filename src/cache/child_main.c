@@ -155,6 +155,31 @@ child_cmd_start(char * const *av)
 	child_reply(CLIS_OK, "");
 }
 
+/*
+ * vcl.loadboot: the boot VCL, before start (the manager orders the
+ * loads so labels find their VCLs); "start noboot" follows.
+ */
+static unsigned
+ccli_vcl_loadboot(FILE *out, int ac, char * const *av)
+{
+	char err[1024], path[64];
+
+	(void)ac;
+	(void)av;
+	if (child_vcl_fd < 0) {
+		fprintf(out, "cannot open the compiled boot VCL: %s",
+		    strerror(child_vcl_errno));
+		return (CLIS_CANT);
+	}
+	(void)snprintf(path, sizeof path, "/proc/self/fd/%d", child_vcl_fd);
+	if (VCL_LoadFile(path, child_args->vcl_name, !VCL_Active(), err,
+	    sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
 /* Stop accepting, let sessions finish within shutdown_timeout, exit. */
 static void __attribute__((__noreturn__))
 child_cmd_stop(void)
@@ -220,11 +245,67 @@ ccli_vcl_load(FILE *out, int ac, char * const *av)
 {
 	char err[256];
 
-	(void)ac;
 	if (VCL_LoadFile(av[2], av[1], 0, err, sizeof err) != 0) {
 		fputs(err, out);
 		return (CLIS_CANT);
 	}
+	/* vcl.load NAME PATH [STATE cold|warm]: loaded in that state. */
+	if (ac > 4 && VCL_SetState(av[1], av[3], !strcmp(av[4], "cold"),
+	    err, sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+static unsigned
+ccli_vcl_label(FILE *out, int ac, char * const *av)
+{
+	char err[256];
+
+	(void)ac;
+	if (VCL_Label(av[1], av[2], err, sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+/* vcl.state NAME auto|cold|warm cold|warm: the manager decided. */
+static unsigned
+ccli_vcl_state(FILE *out, int ac, char * const *av)
+{
+	char err[256];
+
+	(void)ac;
+	if (VCL_SetState(av[1], av[2], !strcmp(av[3], "cold"), err,
+	    sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+/* vcl.profile [NAME]: the raw figures; the manager formats them. */
+static unsigned
+ccli_vcl_profile(FILE *out, int ac, char * const *av)
+{
+
+	return (VCL_Profile(out, ac > 1 ? av[1] : NULL) != 0 ? CLIS_CANT :
+	    CLIS_OK);
+}
+
+/* debug.xid [XID [CHUNK]]: as varnishd's, for test harnesses. */
+static unsigned
+ccli_debug_xid(FILE *out, int ac, char * const *av)
+{
+	uint32_t base, chunk;
+
+	if (ac > 1)
+		POOL_VxidSet((uint32_t)strtoul(av[1], NULL, 0),
+		    ac > 2 ? (uint32_t)strtoul(av[2], NULL, 0) : 1);
+	POOL_VxidGet(&base, &chunk);
+	fprintf(out, "XID is %u chunk %u", base, chunk);
 	return (CLIS_OK);
 }
 
@@ -296,6 +377,11 @@ static const struct ccli_cmd {
 	{ "vcl.use",		1, ccli_vcl_use },
 	{ "vcl.discard",	1, ccli_vcl_discard },
 	{ "vcl.list",		0, ccli_vcl_list },
+	{ "vcl.label",		2, ccli_vcl_label },
+	{ "vcl.loadboot",	0, ccli_vcl_loadboot },
+	{ "vcl.state",		3, ccli_vcl_state },
+	{ "vcl.profile",	0, ccli_vcl_profile },
+	{ "debug.xid",		0, ccli_debug_xid },
 	{ "param.changed",	1, ccli_param_changed },
 	{ "ban",		3, BAN_CliBan },
 	{ "ban.list",		0, BAN_CliList },

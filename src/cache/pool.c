@@ -98,6 +98,8 @@ static __thread struct worker *pool_tls_wrk;
 
 static uint32_t pool_vxid = 1;		/* atomic: next unallocated block */
 #define VXID_BLOCK		1024U
+static uint32_t pool_vxid_chunk = VXID_BLOCK;	/* atomic: block size */
+static uint32_t pool_vxid_gen;		/* atomic: bumped by debug.xid */
 
 /*--------------------------------------------------------------------*/
 
@@ -926,21 +928,46 @@ POOL_MplBo(const struct pool *pp)
 uint32_t
 WRK_NewVxid(struct worker *wrk)
 {
-	uint32_t v, n;
+	uint32_t v, n, c, g;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
-	if (wrk->vxid_left == 0) {
+	g = __atomic_load_n(&pool_vxid_gen, __ATOMIC_ACQUIRE);
+	if (wrk->vxid_left == 0 || wrk->vxid_gen != g) {
+		c = __atomic_load_n(&pool_vxid_chunk, __ATOMIC_RELAXED);
 		/* Ids are 30 bits (the log's marker bits); 0 means none. */
 		do {
-			v = __atomic_fetch_add(&pool_vxid, VXID_BLOCK,
+			v = __atomic_fetch_add(&pool_vxid, c,
 			    __ATOMIC_RELAXED);
 			n = v & VSL_IDENTMASK;
-		} while (n == 0 || n + VXID_BLOCK > VSL_IDENTMASK);
+		} while (n == 0 || n + c > VSL_IDENTMASK);
 		wrk->vxid_next = n;
-		wrk->vxid_left = VXID_BLOCK;
+		wrk->vxid_left = c;
+		wrk->vxid_gen = g;
 	}
 	wrk->vxid_left--;
 	return (wrk->vxid_next++);
+}
+
+void
+POOL_VxidSet(uint32_t base, uint32_t chunk)
+{
+
+	/* Bounded, so that WRK_NewVxid always finds a block that fits. */
+	if (chunk < 1)
+		chunk = 1;
+	if (chunk > 65536)
+		chunk = 65536;
+	__atomic_store_n(&pool_vxid_chunk, chunk, __ATOMIC_RELAXED);
+	__atomic_store_n(&pool_vxid, base + 1, __ATOMIC_RELAXED);
+	(void)__atomic_add_fetch(&pool_vxid_gen, 1, __ATOMIC_RELEASE);
+}
+
+void
+POOL_VxidGet(uint32_t *base, uint32_t *chunk)
+{
+
+	*base = __atomic_load_n(&pool_vxid, __ATOMIC_RELAXED) - 1;
+	*chunk = __atomic_load_n(&pool_vxid_chunk, __ATOMIC_RELAXED);
 }
 
 struct worker *

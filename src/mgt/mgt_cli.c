@@ -868,3 +868,55 @@ MCLI_Addresses(struct mcli_buf *b)
 		MCLI_BufPrintf(b, "%s %s\n", mcli_socks[u].addr,
 		    mcli_socks[u].port);
 }
+
+void
+MCLI_Table(struct mcli_buf *b, const char *rows, int width)
+{
+	int w[MCLI_TABLE_COLS], ncol = 0, maxline = 0, col, cell, line, nsp;
+	const char *p, *e;
+
+	memset(w, 0, sizeof w);
+	/* Widths; a column after the first counts its tab, as varnishd. */
+	for (p = rows; *p != '\0'; p = *e == '\n' ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (*p == ' ')
+			continue;
+		col = cell = line = 0;
+		for (; p < e; p++, line++) {
+			if (*p == '\t') {
+				w[col] = cell > w[col] ? cell : w[col];
+				col++;
+				assert(col < MCLI_TABLE_COLS);
+				cell = 1;
+			} else
+				cell++;
+		}
+		w[col] = cell > w[col] ? cell : w[col];
+		ncol = col + 1 > ncol ? col + 1 : ncol;
+		maxline = line > maxline ? line : maxline;
+	}
+	if (ncol == 0)
+		return;
+	nsp = (width - maxline) / ncol;
+	nsp = nsp < 1 ? 1 : nsp > 3 ? 3 : nsp;
+	for (p = rows; *p != '\0'; p = *e == '\n' ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (*p == ' ') {
+			MCLI_BufAdd(b, p, (size_t)(e - p));
+		} else {
+			for (col = cell = 0; p < e; p++) {
+				if (*p != '\t') {
+					MCLI_BufAdd(b, p, 1);
+					cell++;
+					continue;
+				}
+				for (; cell < w[col] + nsp; cell++)
+					MCLI_BufAdd(b, " ", 1);
+				col++;
+				cell = 0;
+			}
+		}
+		if (*e == '\n')
+			MCLI_BufAdd(b, "\n", 1);
+	}
+}

@@ -524,6 +524,11 @@ static const struct mcli_cmd mcli_cmds[] = {
 	{ "debug.listen_address", "debug.listen_address",
 	    "Report the actual listen addresses: name, address and port "
 	    "of each -a socket.", 0, 0, 0, mcc_listen_address },
+	{ "debug.xid", "debug.xid [<xid> [<cachesize>]]",
+	    "Show or set the transaction ids (vxids): the next one handed "
+	    "out is <xid> + 1, and workers take <cachesize> ids at a time "
+	    "(1 unless given). Test harnesses use it to predict X-Varnish.",
+	    0, 2, 0, MCLI_ChildFwd },
 	{ "help", "help [-j|<command>]",
 	    "Show command/protocol help.", 0, 1, 1, mcc_help },
 	{ "panic.clear", "panic.clear [-z]",

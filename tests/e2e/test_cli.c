@@ -585,7 +585,7 @@ START_TEST(vcl_load_use_discard)
 	(void)snprintf(line, sizeof line, "vcl.load two %s", path);
 	cli_expect(fd, line, 200, "VCL compiled.");
 	tag_is(v, "/a", "boot", 1);
-	cli_expect(fd, "vcl.list", 200, "available   auto warm        0 two");
+	cli_expect(fd, "vcl.list", 200, "available   auto    warm         0    two");
 	cli_expect(fd, "vcl.list -j", 200, "\"name\": \"two\"");
 	/* In use at once, and the cache is the same cache. */
 	cli_expect(fd, "vcl.use two", 200, "now active");
@@ -615,7 +615,7 @@ START_TEST(vcl_load_use_discard)
 	ck_assert_uint_eq(vcl_dirs(v), 3);
 	cli_expect(fd, "vcl.discard boot two", 200, NULL);
 	ck_assert_uint_eq(vcl_dirs(v), 1);
-	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 three");
+	cli_expect(fd, "vcl.list", 200, "active   auto    warm         0    three");
 	tag_is(v, "/a", "three", 1);
 	(void)close(fd);
 	VND_Finish(&v, &o);
@@ -647,7 +647,7 @@ START_TEST(vcl_survives_child_restart)
 	VND_WaitListen(v);
 	cli_expect(fd, "status", 200, "running");
 	tag_is(v, "/r", "live", -1);
-	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 live");
+	cli_expect(fd, "vcl.list", 200, "active   auto    warm         0    live");
 	(void)close(fd);
 	VND_Finish(&v, &o);
 }
@@ -732,7 +732,7 @@ START_TEST(veneer_reload_script)
 	tag_is(v, "/s", "edited", 1);
 	ck_assert_uint_eq(vcl_dirs(v), 1);
 	fd = cli_login(v);
-	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 "
+	cli_expect(fd, "vcl.list", 200, "active   auto    warm         0    "
 	    "reload_");
 	(void)close(fd);
 	VND_Finish(&v, &o);
@@ -994,7 +994,7 @@ START_TEST(vcl_reload_under_load)
 	ck_assert_uint_gt(h->ok, 0);
 	/* One VCL loaded, one directory left. */
 	ck_assert_uint_eq(vcl_dirs(v), 1);
-	(void)snprintf(line, sizeof line, "active      auto warm        0 %s",
+	(void)snprintf(line, sizeof line, "active   auto    warm         0    %s",
 	    old);
 	cli_expect(fd, "vcl.list", 200, line);
 	/* Memory: ten more reloads may not cost more than a few MB. */
