@@ -519,6 +519,13 @@ CHILD_Main(const struct child_args *ca)
 	child_vcl_fd = open(ca->vcl_so, O_RDONLY | O_CLOEXEC);
 	if (child_vcl_fd < 0)
 		child_vcl_errno = errno;	/* fatal unless discarded */
+	/*
+	 * Segments come and go after the privileges do (a VCL's profile,
+	 * its backends' counters): the child must own its directory.
+	 */
+	if (ca->drop_privs && VSMW_Chown(child_vsmw, ca->uid, ca->gid) != 0)
+		child_fatal("cannot hand _.vsm_child to the -j user: %s",
+		    strerror(errno));
 	child_drop_privileges(ca);
 	PARAM_Protect();
 	STV_Init();
