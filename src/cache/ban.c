@@ -556,7 +556,7 @@ ban_lurk_target(vtim_real now, uint64_t *cutp)
 	*cutp = 0;
 	LOCK_Lock(&ban_mtx);
 	if (cutoff > 0 && ban_head->seq - ban_tail->seq > cutoff)
-		*cutp = ban_head->seq - cutoff + 1;
+		*cutp = ban_head->seq - cutoff;
 	/*
 	 * Only the bans younger than ban_lurker_age are walked: the count
 	 * of lurkable bans says whether any is left below them (the tail is

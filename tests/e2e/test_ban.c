@@ -285,6 +285,31 @@ START_TEST(ban_req_header_kills_at_lookup)
 }
 END_TEST
 
+START_TEST(ban_cutoff_kills_the_long_tail)
+{
+	struct bt t;
+
+	/*
+	 * Lookup-only bans the lurker cannot test; beyond ban_cutoff of
+	 * them, the objects that point further down go.
+	 */
+	bt_start(&t, NULL, "ban_lurker_age=0", "ban_lurker_sleep=0.01",
+	    "ban_cutoff=2", NULL);
+	get_is(&t, "/t1", CO_TH(KEEP), 1);
+	get_is(&t, "/t2", CO_TH(KEEP), 2);
+	cli_expect(t.fd, "ban req.http.X-A == 1", 200, NULL);
+	get_is(&t, "/t3", CO_TH(KEEP), 3);
+	cli_expect(t.fd, "ban req.http.X-A == 2", 200, NULL);
+	cli_expect(t.fd, "ban req.http.X-A == 3", 200, NULL);
+	VND_WaitCounter(t.v, "MAIN.bans_lurker_obj_killed_cutoff", "==", 2,
+	    CO_T_WAIT);
+	VND_WaitCounter(t.v, "MAIN.n_object", "==", 1, CO_T_WAIT);
+	get_is(&t, "/t3", CO_TH(KEEP), 3);
+	get_is(&t, "/t1", CO_TH(KEEP), 4);
+	bt_finish(&t);
+}
+END_TEST
+
 START_TEST(ban_duplicates_complete_older)
 {
 	struct bt t;
@@ -565,6 +590,7 @@ ban_suite(void)
 	tcase_add_test(tc, ban_lurker_kills_without_hits);
 	tcase_add_test(tc, ban_req_header_needs_lookup);
 	tcase_add_test(tc, ban_req_header_kills_at_lookup);
+	tcase_add_test(tc, ban_cutoff_kills_the_long_tail);
 	tcase_add_test(tc, ban_duplicates_complete_older);
 	tcase_add_test(tc, ban_tests_per_lookup_bounded);
 	tcase_add_test(tc, ban_kills_every_variant);
