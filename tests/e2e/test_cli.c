@@ -236,6 +236,29 @@ START_TEST(param_set_applies_live)
 	    atol(strstr(cs, "ttl=") + 4) > 4000, "Cache-Status: %s",
 	    cs != NULL ? cs : "(none)");
 	HX_MsgFree(&r);
+	/* A bool: the next response has no Cache-Status. */
+	cli_expect(fd, "param.set cache_status off", 200, NULL);
+	r = CLIENT_Fetch(cl, "GET", "/ttl", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	ck_assert_ptr_null(HX_Header(r, "Cache-Status"));
+	HX_MsgFree(&r);
+	/* A size: a header line over the new limit is refused. */
+	cli_expect(fd, "param.set http_req_hdr_len 100b", 200, NULL);
+	r = CLIENT_Fetch(cl, "GET", "/ttl", "X-Long: "
+	    "0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789\r\n", HX_T_RESP);
+	ck_assert_int_ge(r->status, 400);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	cl = VND_Connect(v);
+	cli_expect(fd, "param.reset http_req_hdr_len", 200, NULL);
+	r = CLIENT_Fetch(cl, "GET", "/ttl", "X-Long: "
+	    "0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789\r\n", HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
 	CLIENT_Free(&cl);
 	(void)close(fd);
 	VND_Finish(&v, &o);
