@@ -369,12 +369,13 @@ VCL_VAR(beresp_status, "beresp.status", INT,
 VCL_VAR(beresp_storage, "beresp.storage", STRING,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
-    VM_NONE, VV_MISSING,
-    "The storage for the object (one storage here).")
+    VM_NONE, 0,
+    "The storage for the object: storage.NAME of a -s store (or "
+    "storage.Transient).")
 VCL_VAR(beresp_storage_hint, "beresp.storage_hint", STRING,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
-    VM_NONE, VV_MISSING | VV_4_0,
+    VM_NONE, VV_4_0,
     "VCL 4.0 spelling of beresp.storage.")
 VCL_VAR(beresp_time, "beresp.time", TIME,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
@@ -444,8 +445,8 @@ VCL_VAR(obj_status, "obj.status", INT,
 VCL_VAR(obj_storage, "obj.storage", STRING,
     VM_(HIT) | VM_(DELIVER),
     VM_NONE,
-    VM_NONE, VV_MISSING,
-    "The storage of the object (one storage here).")
+    VM_NONE, 0,
+    "The storage of the object, storage.NAME.")
 VCL_VAR(obj_time, "obj.time", TIME,
     VM_(HIT) | VM_(DELIVER),
     VM_NONE,

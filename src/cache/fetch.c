@@ -156,6 +156,13 @@ bo_method(struct busyobj *bo, enum vcl_method m)
 	struct vrt_ctx ctx;
 
 	bo_ctx(bo, &ctx);
+	/*
+	 * As in Varnish, "now" in vcl_backend_response is when the response
+	 * arrived: what beresp.ttl counts from, so it reads what the
+	 * headers said (max-age=0 is 0, not a hair below).
+	 */
+	if (m == VCL_MET_BACKEND_RESPONSE && bo->t_beresp > 0)
+		ctx.now = bo->t_beresp;
 	return (VCL_Method(bo->vcl, m, &ctx));
 }
 
@@ -787,8 +794,12 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 		marker = OC_F_HFM;
 	}
 	if (marker == 0) {
-		stv = bo->ttl + bo->grace + bo->keep <= cache_param->shortlived ?
-		    stv_transient : STV_Pick();
+		if (bo->stv_vcl != NULL)
+			stv = bo->stv_vcl;	/* beresp.storage */
+		else
+			stv = bo->ttl + bo->grace + bo->keep <=
+			    cache_param->shortlived ? stv_transient :
+			    STV_Pick();
 		if (hint != UINT64_MAX && hint > stv->limit) {
 			VSLb(bo->vsl, SLT_Error, "object of %ju bytes is larger "
 			    "than storage %s; delivered uncached",

@@ -12,6 +12,7 @@
 #ifndef VENEER_CACHE_FETCH_H
 #define VENEER_CACHE_FETCH_H
 
+struct stevedore;
 #include <stdint.h>
 
 #include "common/tim.h"
@@ -58,6 +59,7 @@ struct busyobj {
 	uint16_t		fwd_status;	/* the failure stale covers */
 	unsigned		is_bg;		/* nobody waits: grace refresh */
 	unsigned		uncacheable;	/* beresp.uncacheable */
+	struct stevedore	*stv_vcl;	/* beresp.storage, or NULL */
 	unsigned		hfp;		/* return (pass) in v_b_r */
 	const char		*ttl_source;	/* "RFC", "VCL", "HFP"... */
 

@@ -25,6 +25,7 @@
 #include "cache/child.h"
 #include "cache/req.h"
 #include "cache/session.h"
+#include "cache/storage.h"
 #include "cache/vrt_priv.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
@@ -1183,40 +1184,58 @@ VRT_l_beresp_proto(VRT_CTX, VCL_STRING_SET v)
 	vrt_set_slot(ctx, ctx->http_beresp, HTTP_HDR_PROTO, v);
 }
 
-/* beresp.storage: VV_MISSING, reads as NULL. */
+/*
+ * beresp.storage: the store the object goes to ("storage.NAME"); NULL
+ * until VCL picks one (then the default applies: Transient for the
+ * short-lived, else round-robin over the -s stores).
+ */
 VCL_STRING
 VRT_r_beresp_storage(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (NULL);
+	CHECK_OBJ_NOTNULL(ctx->bo, BUSYOBJ_MAGIC);
+	if (ctx->bo->stv_vcl == NULL)
+		return (NULL);
+	return (WS_Printf(ctx->ws, "storage.%s", ctx->bo->stv_vcl->name));
 }
 
-/* beresp.storage: VV_MISSING, a set does nothing. */
+/* "storage.NAME" or "NAME"; an unknown store fails the task. */
 void
-VRT_l_beresp_storage(VRT_CTX, VCL_STRING_SET v)
+VRT_l_beresp_storage(VRT_CTX, VCL_STRING_SET vs)
 {
+	struct stevedore *stv = NULL;
+	const char *v;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
+	CHECK_OBJ_NOTNULL(ctx->bo, BUSYOBJ_MAGIC);
+	v = VRT_STRANDS_string(ctx, vs);
+	if (v != NULL && *v != '\0') {
+		if (!strncmp(v, "storage.", 8))
+			v += 8;
+		stv = STV_Find(v);
+		if (stv == NULL) {
+			VRT_fail(ctx, "beresp.storage: no storage named %s",
+			    v);
+			return;
+		}
+	}
+	ctx->bo->stv_vcl = stv;
 }
 
-/* beresp.storage_hint: VV_MISSING, reads as NULL. */
+/* VCL 4.0's name for beresp.storage. */
 VCL_STRING
 VRT_r_beresp_storage_hint(VRT_CTX)
 {
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (NULL);
+	return (VRT_r_beresp_storage(ctx));
 }
 
-/* beresp.storage_hint: VV_MISSING, a set does nothing. */
 void
-VRT_l_beresp_storage_hint(VRT_CTX, VCL_STRING_SET v)
+VRT_l_beresp_storage_hint(VRT_CTX, VCL_STRING_SET vs)
 {
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
+	VRT_l_beresp_storage(ctx, vs);
 }
 
 VCL_TIME
@@ -1312,13 +1331,17 @@ VRT_r_obj_status(VRT_CTX)
 	return (vrt_status(ctx->http_obj));
 }
 
-/* obj.storage: VV_MISSING, reads as NULL. */
+/* obj.storage: the store holding the object, "storage.NAME". */
 VCL_STRING
 VRT_r_obj_storage(VRT_CTX)
 {
+	const struct objcore *oc;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (NULL);
+	oc = ctx->req != NULL ? ctx->req->objcore : NULL;
+	if (oc == NULL || oc->stv == NULL)
+		return (NULL);
+	return (WS_Printf(ctx->ws, "storage.%s", oc->stv->name));
 }
 
 VCL_TIME

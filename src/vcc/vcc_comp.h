@@ -175,6 +175,7 @@ const char *e_convert(struct vcc *tl, struct expr *e, enum vtype want,
     const char *what);
 const char *parse_lit(struct vcc *tl, const struct token **tp);
 struct expr *parse_prim(struct vcc *tl);
+struct vsym *sym_find(struct vsym *l, const char *name, size_t len);
 struct vsym *sym_find_t(struct vsym *l, const struct token *t);
 const struct token *tk(const struct vcc *tl);
 const char *tk_desc(struct vcc *tl, const struct token *t);

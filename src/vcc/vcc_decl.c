@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include "vcc/vcc_comp.h"
@@ -169,11 +170,14 @@ parse_backend(struct vcc *tl)
 
 	nt = tk_expect_id(tl, "the backend's name");
 	s = sym_find_t(P(tl)->backends, nt);
-	if (P(tl)->default_be == NULL)
+	/* The one named default, else the first, as in Varnish. */
+	if (P(tl)->default_be == NULL || !strcmp(s->name, "default"))
 		P(tl)->default_be = s;
 	vbuf_printf(tl, &P(tl)->decl, "static VCL_BACKEND vgc_be_%u;\n",
 	    s->idx);
-	if (vcc_is(tk(tl), "none")) {
+	/* "none", and "None" as varnishtest writes it. */
+	if (tk(tl)->tok == T_ID && vcc_idlen(tk(tl)) == 4 &&
+	    !strncasecmp(tk(tl)->b, "none", 4)) {
 		tl->pos++;
 		tk_expect(tl, ";");
 		s->none = 1;
@@ -265,6 +269,15 @@ parse_backend(struct vcc *tl)
 	}
 	t = tk(tl);
 	tl->pos++;
+	/* A probe named default is every backend's that names none. */
+	if (!strcmp(probe, "NULL") &&
+	    (ps = sym_find(P(tl)->probes, "default", 7)) != NULL) {
+		ps->used = 1;
+		vbuf_printf(tl, &P(tl)->decl, "static const struct "
+		    "vrt_backend_probe vgc_probe_%u;\n", ps->idx);
+		(void)snprintf(buf, sizeof buf, "&vgc_probe_%u", ps->idx);
+		probe = vcc_strdup(tl, buf);
+	}
 	if (host == NULL && path == NULL)
 		vcc_error(tl, nt, "backend %s needs .host (or .path for a "
 		    "Unix socket)", s->name);

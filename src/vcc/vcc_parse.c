@@ -241,7 +241,7 @@ tk_str(struct vcc *tl, const struct token *t)
 
 /* Names and lists -------------------------------------------------------*/
 
-static struct vsym *
+struct vsym *
 sym_find(struct vsym *l, const char *name, size_t len)
 {
 
@@ -698,8 +698,17 @@ parse_lit(struct vcc *tl, const struct token **tp)
 		    tk_desc(tl, t));
 	*tp = t;
 	s = tk_next(tl)->dec;
-	while (tk(tl)->tok == T_STR)
-		s = cat3(tl, s, tk_next(tl)->dec, "");
+	/* "a" "b" and "a" + "b" are one constant (as Varnish folds them). */
+	for (;;) {
+		if (tk(tl)->tok == T_STR)
+			s = cat3(tl, s, tk_next(tl)->dec, "");
+		else if (vcc_is(tk(tl), "+") &&
+		    tk_peek(tl, 1)->tok == T_STR) {
+			tl->pos++;
+			s = cat3(tl, s, tk_next(tl)->dec, "");
+		} else
+			break;
+	}
 	return (s);
 }
 
@@ -916,6 +925,11 @@ parse_var(struct vcc *tl, const struct token *t)
 	}
 	if (!strncmp(name, "storage.", 8)) {
 		const char *dot = strrchr(name, '.');
+
+		/* storage.NAME: a store, for beresp.storage. */
+		if (dot == name + 7 && name[8] != '\0')
+			return (e_new(tl, V_STRING, t, "%s",
+			    vcc_cstr(tl, name)));
 
 		if (dot > name + 8) {
 			hn = vcc_strndup(tl, name + 8,
@@ -1634,7 +1648,8 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	if (t->tok != T_ID)
 		vcc_error(tl, t, "expected a statement (set, unset, if, "
 		    "return, call, ...), found '%s'", tk_desc(tl, t));
-	if (vcc_is(t, "else") || vcc_is(t, "elsif") || vcc_is(t, "elseif"))
+	if (vcc_is(t, "else") || vcc_is(t, "elsif") || vcc_is(t, "elseif") ||
+	    vcc_is(t, "elif"))
 		vcc_error(tl, t, "`%s` without an `if` before it",
 		    tk_str(tl, t));
 	tl->pos++;
@@ -1700,7 +1715,7 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 			parse_block(tl, out, ind + 1);
 			n = tk(tl);
 			if (vcc_is(n, "elsif") || vcc_is(n, "elseif") ||
-			    (vcc_is(n, "else") &&
+			    vcc_is(n, "elif") || (vcc_is(n, "else") &&
 			    vcc_is(tk_peek(tl, 1), "if"))) {
 				tl->pos += vcc_is(n, "else") ? 2 : 1;
 				emit(tl, out, ind, "} else ");

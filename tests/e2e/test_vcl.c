@@ -269,6 +269,44 @@ START_TEST(issue_0012_pass_duration_and_purge)
 }
 END_TEST
 
+START_TEST(issue_0014_beresp_storage)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+
+	HXV_Start(&t, o_handler,
+	    "sub vcl_backend_response {\n"
+	    "\tset beresp.ttl = 1h;\n"
+	    "\tif (bereq.url == \"/t\") {\n"
+	    "\t\tset beresp.storage = storage.Transient;\n"
+	    "\t} else if (bereq.url == \"/bad\") {\n"
+	    "\t\tset beresp.storage = \"storage.nosuch\";\n"
+	    "\t}\n"
+	    "\tset beresp.http.X-Stv = beresp.storage;\n"
+	    "}\n"
+	    "sub vcl_deliver { set resp.http.X-Obj-Stv = obj.storage; }\n");
+	m = t_get(&t, "GET", "/t", NULL);
+	ck_assert_int_eq(m->status, 200);
+	HX_HeaderIs(m, "X-Stv", "storage.Transient");
+	HX_MsgFree(&m);
+	/* A hit: the object lives in Transient, not the default store. */
+	m = t_get(&t, "GET", "/t", NULL);
+	HX_HeaderIs(m, "X-Obj-Stv", "storage.Transient");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/s", NULL);
+	HX_HeaderIs(m, "X-Stv", "");	/* not chosen: NULL */
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/s", NULL);
+	HX_HeaderIs(m, "X-Obj-Stv", "storage.s0");
+	HX_MsgFree(&m);
+	/* An unknown store fails the fetch. */
+	m = t_get(&t, "GET", "/bad", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
+
 START_TEST(issue_0012_std)
 {
 	struct hx_vcl t;
@@ -634,6 +672,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0012_example_cache_everything);
 	tcase_add_test(tc, issue_0012_example_security_filter);
 	tcase_add_test(tc, issue_0012_example_multi_site);
+	tcase_add_test(tc, issue_0014_beresp_storage);
 	suite_add_tcase(s, tc);
 	return (s);
 }

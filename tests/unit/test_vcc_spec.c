@@ -238,6 +238,53 @@ START_TEST(probes)
 	    "backend b { .host = \"x\"; .probe = p; }\n", "t.vcl:2:", NULL);
 	expect_err("vcl 4.1;\nbackend b { .host = \"x\"; .probe = q; }\n",
 	    "t.vcl:2:35", "no probe named q");
+	/*
+	 * A probe named default is every backend's that names none, before
+	 * or after it, so it is used (vcc_err_unref is on here).
+	 */
+	expect_ok("vcl 4.1;\nbackend a { .host = \"x\"; }\n"
+	    "probe default { .url = \"/\"; }\n"
+	    "backend b { .host = \"y\"; .probe = { .url = \"/b\"; } }\n"
+	    "sub vcl_recv { if (req.url) { set req.backend_hint = b; } }\n",
+	    NULL, NULL);
+	ck_assert_ptr_nonnull(strstr(c_out, "vgc_bedef_0 = {"));
+	ck_assert_ptr_nonnull(strstr(strstr(c_out, "vgc_bedef_0 = {"),
+	    ".probe = &vgc_probe_"));
+	ck_assert_ptr_null(strstr(strstr(c_out, "vgc_bedef_1 = {"),
+	    ".probe = &vgc_probe_0,"));
+}
+END_TEST
+
+START_TEST(varnish71_syntax)
+{
+	/* backend NAME None; as varnishtest writes it. */
+	expect_ok("vcl 4.1;\nbackend b None;\n", NULL, NULL);
+	expect_ok("vcl 4.1;\nbackend b NONE;\n", NULL, NULL);
+	expect_err("vcl 4.1;\nbackend b nonex;\n", "t.vcl:2:11", NULL);
+	/* The backend named default is the default, not the first. */
+	expect_ok("vcl 4.1;\nbackend a { .host = \"x\"; }\n"
+	    "backend default { .host = \"y\"; }\n"
+	    "sub vcl_recv { if (req.url) { set req.backend_hint = a; } }\n",
+	    NULL, NULL);
+	ck_assert_ptr_nonnull(strstr(c_out, ".default_director = &vgc_be_1,"));
+	/* elif, as elsif. */
+	expect_ok(HEAD "sub vcl_recv {\n if (req.url == \"/a\") { }\n"
+	    " elif (req.url == \"/b\") { return (pass); }\n"
+	    " else { return (pipe); }\n}\n", NULL, NULL);
+	ck_assert_ptr_nonnull(strstr(c_out, "} else if ("));
+	expect_err(HEAD "sub vcl_recv { elif (req.url) { } }\n",
+	    "t.vcl:3:16", "without an `if`");
+	/* A regex of constants joined with +. */
+	expect_ok(HEAD "sub vcl_recv { if (req.url ~ \"^/a\" + \"b$\") "
+	    "{ return (pass); } }\n", NULL, NULL);
+	ck_assert_ptr_nonnull(strstr(c_out, "\"^/ab$\""));
+	/* storage.NAME, for beresp.storage. */
+	expect_ok(HEAD "sub vcl_backend_response {\n"
+	    " set beresp.storage = storage.Transient;\n"
+	    " if (beresp.storage == storage.s0) { }\n}\n", NULL, NULL);
+	expect_err(HEAD "sub vcl_backend_response {\n"
+	    " set beresp.http.x = storage.s0.nope;\n}\n", "t.vcl:4:",
+	    "unknown storage variable");
 }
 END_TEST
 
@@ -838,6 +885,7 @@ vcc_suite(void)
 	tcase_add_test(tc, backend_fields);
 	tcase_add_test(tc, backend_hosthdr);
 	tcase_add_test(tc, probes);
+	tcase_add_test(tc, varnish71_syntax);
 	tcase_add_test(tc, acls);
 	tcase_add_test(tc, imports);
 	tcase_add_test(tc, inline_c);
