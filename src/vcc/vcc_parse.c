@@ -687,8 +687,9 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat,
 }
 
 /* A string literal and any literals right after it. */
-const char *
-parse_lit(struct vcc *tl, const struct token **tp)
+/* Adjacent string literals ("a" "b"); with plus, "a" + "b" too. */
+static const char *
+parse_lit_cat(struct vcc *tl, const struct token **tp, int plus)
 {
 	const struct token *t = tk(tl);
 	const char *s;
@@ -698,11 +699,10 @@ parse_lit(struct vcc *tl, const struct token **tp)
 		    tk_desc(tl, t));
 	*tp = t;
 	s = tk_next(tl)->dec;
-	/* "a" "b" and "a" + "b" are one constant (as Varnish folds them). */
 	for (;;) {
 		if (tk(tl)->tok == T_STR)
 			s = cat3(tl, s, tk_next(tl)->dec, "");
-		else if (vcc_is(tk(tl), "+") &&
+		else if (plus && vcc_is(tk(tl), "+") &&
 		    tk_peek(tl, 1)->tok == T_STR) {
 			tl->pos++;
 			s = cat3(tl, s, tk_next(tl)->dec, "");
@@ -710,6 +710,21 @@ parse_lit(struct vcc *tl, const struct token **tp)
 			break;
 	}
 	return (s);
+}
+
+const char *
+parse_lit(struct vcc *tl, const struct token **tp)
+{
+
+	return (parse_lit_cat(tl, tp, 0));
+}
+
+/* A regex is a constant; Varnish folds "a" + "b" there. */
+static const char *
+parse_regex_lit(struct vcc *tl, const struct token **tp)
+{
+
+	return (parse_lit_cat(tl, tp, 1));
 }
 
 static struct expr *
@@ -831,7 +846,7 @@ parse_regsub(struct vcc *tl, int all, const struct token *t0)
 	s = parse_expr(tl);
 	subj = e_string1(tl, s);
 	tk_expect(tl, ",");
-	pat = parse_lit(tl, &rt);
+	pat = parse_regex_lit(tl, &rt);
 	re = regex_ref(tl, rt, pat, 0);
 	tk_expect(tl, ",");
 	w = parse_expr(tl);
@@ -1195,7 +1210,7 @@ parse_cmp(struct vcc *tl)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
 			    "not %s", vtype_a[a->t]);
-		pat = parse_lit(tl, &rt);
+		pat = parse_regex_lit(tl, &rt);
 		eb = FOLD_Match(tl, a, pat, neg, op);
 		if (eb != NULL)
 			return (eb);
