@@ -445,6 +445,8 @@ ADM_TtyRead(struct adm_tty *t, const char *prompt, int peer_fd,
 	CHECK_OBJ(t, ADM_TTY_MAGIC);
 	*line = NULL;
 	t->prompt = prompt;
+	/* What came between lines is seen to here: size, and redraw. */
+	adm_got_cont = adm_got_winch = 0;
 	t->cols = adm_cols(t->fd);
 	if (adm_raw_enter() != 0)
 		return (ADM_READ_EOF);
