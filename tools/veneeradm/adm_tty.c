@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -49,6 +50,21 @@ static int adm_fd = -1;				/* const after ADM_TtyNew */
 static volatile sig_atomic_t adm_raw_on;	/* raw mode is set */
 static volatile sig_atomic_t adm_got_winch;
 static volatile sig_atomic_t adm_got_cont;
+/*
+ * The handlers write a byte here: a signal that comes after the flags
+ * were looked at but before poll() starts still wakes poll() up.
+ */
+static int adm_sig_pipe[2] = { -1, -1 };
+
+static void
+adm_sig_wake(void)
+{
+	int e = errno;
+
+	/* Full: a wake-up is already waiting, which is all we need. */
+	(void)!write(adm_sig_pipe[1], "s", 1);
+	errno = e;
+}
 
 static void
 adm_raw_leave(void)
@@ -132,6 +148,7 @@ adm_sig_tstp(int sig)
 	/* Here when continued. */
 	adm_sig_install(sig, adm_sig_tstp);
 	adm_got_cont = 1;
+	adm_sig_wake();
 	errno = e;
 }
 
@@ -143,6 +160,7 @@ adm_sig_flag(int sig)
 		adm_got_winch = 1;
 	else
 		adm_got_cont = 1;
+	adm_sig_wake();
 }
 
 static size_t
@@ -165,6 +183,9 @@ ADM_TtyNew(int fd, struct adm_hist *h, adm_complete_f *complete,
 	CHECK_OBJ(h, ADM_HIST_MAGIC);
 	assert(adm_fd < 0);
 	if (!isatty(fd) || tcgetattr(fd, &adm_cooked) != 0)
+		return (NULL);
+	if (adm_sig_pipe[0] < 0 &&
+	    pipe2(adm_sig_pipe, O_NONBLOCK | O_CLOEXEC) != 0)
 		return (NULL);
 	ALLOC_OBJ(t, ADM_TTY_MAGIC);
 	if (t == NULL)
@@ -437,8 +458,9 @@ enum adm_read
 ADM_TtyRead(struct adm_tty *t, const char *prompt, int peer_fd,
     char **line)
 {
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	enum adm_read r = 0;
+	char drain[64];
 	ssize_t n;
 	int i;
 
@@ -446,6 +468,8 @@ ADM_TtyRead(struct adm_tty *t, const char *prompt, int peer_fd,
 	*line = NULL;
 	t->prompt = prompt;
 	/* What came between lines is seen to here: size, and redraw. */
+	while (read(adm_sig_pipe[0], drain, sizeof drain) > 0)
+		continue;
 	adm_got_cont = adm_got_winch = 0;
 	t->cols = adm_cols(t->fd);
 	if (adm_raw_enter() != 0)
@@ -454,20 +478,24 @@ ADM_TtyRead(struct adm_tty *t, const char *prompt, int peer_fd,
 	r = adm_handle(t, line);
 	while (r == 0) {
 		pfd[0].fd = t->fd;
-		pfd[0].events = POLLIN;
-		pfd[1].fd = peer_fd;
-		pfd[1].events = POLLIN;
-		pfd[0].revents = pfd[1].revents = 0;
-		i = poll(pfd, peer_fd >= 0 ? 2 : 1, -1);
-		if (i < 0 && errno == EINTR) {
-			adm_after_signal(t);
-			continue;
+		pfd[1].fd = adm_sig_pipe[0];
+		pfd[2].fd = peer_fd;
+		for (i = 0; i < 3; i++) {
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
 		}
-		if (i < 0) {
+		i = poll(pfd, peer_fd >= 0 ? 3 : 2, -1);
+		if (i < 0 && errno != EINTR) {
 			r = ADM_READ_EOF;
 			break;
 		}
-		if (peer_fd >= 0 && pfd[1].revents != 0) {
+		if (i < 0 || pfd[1].revents != 0) {
+			while (read(adm_sig_pipe[0], drain, sizeof drain) > 0)
+				continue;
+			adm_after_signal(t);
+			continue;
+		}
+		if (peer_fd >= 0 && pfd[2].revents != 0) {
 			adm_puts(t, "\r\033[K");
 			adm_flush(t);
 			r = ADM_READ_PEER;
