@@ -358,6 +358,9 @@ struct adm_sess {
 	struct adm_words	cmds;		/* from help, once */
 	struct adm_words	params;		/* from param.show -j, once */
 	int			have_params;
+	struct adm_hist		hist;
+	char			*hist_path;	/* owned; NULL: memory only */
+	char			*tok;		/* owned: document's end */
 };
 
 /*
@@ -554,6 +557,47 @@ adm_peer(int fd)
 }
 
 /*
+ * How the session goes on: ADM_CLOSED when the server answered 500 (it
+ * closes, as it does after quit), ADM_LOST when it closed unasked.
+ */
+enum adm_next { ADM_GO_ON = 0, ADM_END, ADM_CLOSED, ADM_LOST };
+
+static enum adm_next
+adm_sess_line(struct adm_sess *as, const char *line)
+{
+	const char *p = line + strspn(line, " \t");
+
+	CHECK_OBJ(as, ADM_SESS_MAGIC);
+	if (ADM_HistAdd(&as->hist, line) && as->hist_path != NULL &&
+	    ADM_HistSave(&as->hist, as->hist_path) != 0) {
+		/* History is a convenience: memory only from now on. */
+		free(as->hist_path);
+		as->hist_path = NULL;
+	}
+	if (as->tok != NULL) {
+		/* Inside a document: the answer comes at its end. */
+		if (CLI_WriteRequest(as->fd, line) != 0)
+			adm_die("the CLI closed the connection");
+		if (!strcmp(line, as->tok)) {
+			free(as->tok);
+			as->tok = NULL;
+			(void)adm_answer(as->fd);
+		}
+		return (ADM_GO_ON);
+	}
+	if (*p == '\0')
+		return (ADM_GO_ON);
+	if (adm_is_word(p, "exit") || adm_is_word(p, "quit"))
+		return (ADM_END);
+	if ((as->tok = adm_heredoc(line)) != NULL) {
+		if (CLI_WriteRequest(as->fd, line) != 0)
+			adm_die("the CLI closed the connection");
+		return (ADM_GO_ON);
+	}
+	return (adm_ask(as->fd, line) == CLIS_CLOSE ? ADM_CLOSED : ADM_GO_ON);
+}
+
+/*
  * The session on a terminal.  0 when the user ends it (quit, exit, ^D),
  * 2 when the server closes the connection.
  */
@@ -561,90 +605,56 @@ static int
 adm_interactive(int fd, const char *banner)
 {
 	struct adm_sess as;
-	struct adm_hist hist;
 	struct adm_tty *t;
-	char *path, *line, *tok = NULL;
+	enum adm_next next = ADM_GO_ON;
 	enum adm_read r;
 	unsigned status;
-	int rc = 0, bye = 1;
+	char *line;
 
 	INIT_OBJ(&as, ADM_SESS_MAGIC);
 	as.fd = fd;
 	ADM_WordsInit(&as.cmds);
 	ADM_WordsInit(&as.params);
 	adm_load_commands(&as);
-	ADM_HistInit(&hist, ADM_HIST_MAX);
-	path = adm_hist_path();
-	/* History is a convenience: without it, memory only, no error. */
-	if (path != NULL && ADM_HistLoad(&hist, path) != 0) {
-		free(path);
-		path = NULL;
+	ADM_HistInit(&as.hist, ADM_HIST_MAX);
+	as.hist_path = adm_hist_path();
+	if (as.hist_path != NULL && ADM_HistLoad(&as.hist, as.hist_path) != 0) {
+		free(as.hist_path);
+		as.hist_path = NULL;
 	}
-	t = ADM_TtyNew(STDIN_FILENO, &hist, adm_complete, &as);
+	t = ADM_TtyNew(STDIN_FILENO, &as.hist, adm_complete, &as);
 	if (t == NULL)
 		adm_die("cannot set up the terminal: %s", strerror(errno));
 	adm_show_status = 1;
 	if (banner != NULL && *banner != '\0')
 		printf("%s%s", banner,
 		    banner[strlen(banner) - 1] == '\n' ? "\n" : "\n\n");
-	for (;;) {
+	while (next == ADM_GO_ON) {
 		(void)fflush(stdout);
-		r = ADM_TtyRead(t, tok != NULL ? "> " : "veneer> ", fd, &line);
+		r = ADM_TtyRead(t, as.tok != NULL ? "> " : "veneer> ", fd,
+		    &line);
 		if (r == ADM_READ_PEER) {
-			if (adm_peer(fd)) {
-				rc = 2;
-				bye = 0;
-				break;
-			}
-			continue;
-		}
-		if (r != ADM_READ_LINE)
-			break;
-		if (ADM_HistAdd(&hist, line) && path != NULL &&
-		    ADM_HistSave(&hist, path) != 0) {
-			free(path);
-			path = NULL;
-		}
-		if (tok != NULL) {
-			/* Inside a document: the answer comes at its end. */
-			if (CLI_WriteRequest(fd, line) != 0)
-				adm_die("the CLI closed the connection");
-			if (!strcmp(line, tok)) {
-				free(tok);
-				tok = NULL;
-				(void)adm_answer(fd);
-			}
-		} else if (adm_is_word(line, "exit") ||
-		    adm_is_word(line, "quit")) {
+			if (adm_peer(fd))
+				next = ADM_LOST;
+		} else if (r == ADM_READ_LINE) {
+			next = adm_sess_line(&as, line);
 			free(line);
-			break;
-		} else if (line[strspn(line, " \t")] != '\0' &&
-		    (tok = adm_heredoc(line)) != NULL) {
-			if (CLI_WriteRequest(fd, line) != 0)
-				adm_die("the CLI closed the connection");
-		} else if (line[strspn(line, " \t")] != '\0') {
-			status = adm_ask(fd, line);
-			if (status == CLIS_CLOSE) {
-				free(line);
-				bye = 0;
-				break;
-			}
+		} else {
+			next = ADM_END;
 		}
-		free(line);
 	}
 	ADM_TtyFree(&t);
 	/* Say goodbye, as quit would; the answer does not matter. */
-	if (bye && tok == NULL && CLI_WriteRequest(fd, "quit") == 0) {
-		adm_show_status = 0;
-		if (CLI_ReadResult(fd, &status, &line, adm_timeout) == 0)
-			free(line);
-	}
-	free(tok);
-	free(path);
-	ADM_HistFini(&hist);
+	if (next == ADM_END && as.tok == NULL &&
+	    CLI_WriteRequest(fd, "quit") == 0 &&
+	    CLI_ReadResult(fd, &status, &line, adm_timeout) == 0)
+		free(line);
+	free(as.tok);
+	free(as.hist_path);
+	ADM_HistFini(&as.hist);
 	ADM_WordsFini(&as.cmds);
 	ADM_WordsFini(&as.params);
-	return (rc);
+	return (next == ADM_LOST ? 2 : 0);
 }
 
 int
