@@ -216,6 +216,20 @@ START_TEST(test_history_file)
 	ck_assert(ADM_HistUp(&h2, &L));
 	line_is("status|");
 	ADM_HistFini(&h2);
+	/* A long file with a NUL in a line and no final newline. */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (unsigned u = 0; u < 5000; u++)
+		fprintf(f, "line %u\n", u);
+	ck_assert_uint_eq(fwrite("bad\0line\nlast", 1, 13, f), 13);
+	ck_assert_int_eq(fclose(f), 0);
+	ADM_HistInit(&h2, 1000);
+	ck_assert_int_eq(ADM_HistLoad(&h2, path), 0);
+	ck_assert_uint_eq(h2.n, 1000);
+	ck_assert_str_eq(h2.lines[0], "line 4001");
+	ck_assert_str_eq(h2.lines[998], "line 4999");
+	ck_assert_str_eq(h2.lines[999], "last");
+	ADM_HistFini(&h2);
 	/* A directory that is not there: an error, nothing left behind. */
 	(void)snprintf(tmp, sizeof tmp, "%s/no/hist", dir);
 	ck_assert_int_eq(ADM_HistSave(&h, tmp), -1);

@@ -378,11 +378,21 @@ ADM_HistDown(struct adm_hist *h, struct adm_line *l)
 	return (1);
 }
 
+/* A line of the history file worth keeping: not empty, no NUL in it. */
+static int
+adm_hist_line(char *line, ssize_t n)
+{
+
+	if (n > 0 && line[n - 1] == '\n')
+		line[--n] = '\0';
+	return (n > 0 && strlen(line) == (size_t)n);
+}
+
 int
 ADM_HistLoad(struct adm_hist *h, const char *path)
 {
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, total = 0, u = 0;
 	ssize_t n;
 	FILE *f;
 
@@ -390,13 +400,13 @@ ADM_HistLoad(struct adm_hist *h, const char *path)
 	f = fopen(path, "re");
 	if (f == NULL)
 		return (errno == ENOENT ? 0 : -1);
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		if (n > 0 && line[n - 1] == '\n')
-			line[--n] = '\0';
-		/* A NUL in the file would cut the line: keep the rest out. */
-		if (n > 0 && strlen(line) == (size_t)n)
-			adm_hist_push(h, line, (size_t)n);
-	}
+	/* Count first: a long file costs a pass, not a shift per line. */
+	while ((n = getline(&line, &cap, f)) >= 0)
+		total += (size_t)adm_hist_line(line, n);
+	rewind(f);
+	while ((n = getline(&line, &cap, f)) >= 0)
+		if (adm_hist_line(line, n) && u++ + h->max >= total)
+			adm_hist_push(h, line, strlen(line));
 	free(line);
 	(void)fclose(f);	/* read only: nothing to lose */
 	h->cur = h->n;
