@@ -330,6 +330,11 @@ START_TEST(tab_completion)
 	tty_type(&t, "\r");
 	tty_expect(&t, "vcl 4.");
 	tty_expect(&t, "veneer> ");
+	/* help takes a command name. */
+	tty_step(&t, "help vcl.sh\t", "veneer> help vcl.show ");
+	tty_type(&t, "\r");
+	tty_expect(&t, "vcl.show [-v]");
+	tty_expect(&t, "veneer> ");
 	/* Nothing to complete: the line stays, a bell. */
 	tty_step(&t, "zzz\t", "\a");
 	tty_type(&t, "\025\004");

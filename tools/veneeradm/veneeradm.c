@@ -440,13 +440,14 @@ adm_load_commands(struct adm_sess *as)
 }
 
 /* Which argument of which command takes what. */
-enum adm_arg { ADM_ARG_PARAM = 1, ADM_ARG_VCL, ADM_ARG_STATE };
+enum adm_arg { ADM_ARG_CMD = 1, ADM_ARG_PARAM, ADM_ARG_VCL, ADM_ARG_STATE };
 
 static const struct adm_argspec {
 	const char	*cmd;
 	unsigned	argn;		/* 0: any argument */
 	enum adm_arg	what;
 } adm_argspecs[] = {
+	{ "help",		1, ADM_ARG_CMD },
 	{ "param.show",		1, ADM_ARG_PARAM },
 	{ "param.set",		1, ADM_ARG_PARAM },
 	{ "param.reset",	1, ADM_ARG_PARAM },
@@ -459,57 +460,72 @@ static const struct adm_argspec {
 	{ "vcl.label",		2, ADM_ARG_VCL },
 };
 
+static void
+adm_words_copy(struct adm_words *dst, const struct adm_words *src)
+{
+	unsigned u;
+
+	for (u = 0; u < src->n; u++)
+		ADM_WordsAdd(dst, src->w[u], strlen(src->w[u]));
+}
+
+/* The candidates for one kind of argument; 0 or -1. */
+static int
+adm_complete_arg(struct adm_sess *as, enum adm_arg what,
+    struct adm_words *cands)
+{
+	char *body;
+
+	switch (what) {
+	case ADM_ARG_CMD:
+		adm_words_copy(cands, &as->cmds);
+		return (0);
+	case ADM_ARG_PARAM:
+		if (!as->have_params) {
+			body = adm_query(as->fd, "param.show -j");
+			as->have_params = body != NULL &&
+			    adm_json_names(body, "name", &as->params) > 0;
+			free(body);
+		}
+		adm_words_copy(cands, &as->params);
+		return (0);
+	case ADM_ARG_VCL:
+		/* Asked each time: VCLs come and go. */
+		body = adm_query(as->fd, "vcl.list -j");
+		if (body == NULL)
+			return (-1);
+		(void)adm_json_names(body, "name", cands);
+		free(body);
+		return (0);
+	case ADM_ARG_STATE:
+		ADM_WordsAdd(cands, "auto", 4);
+		ADM_WordsAdd(cands, "cold", 4);
+		ADM_WordsAdd(cands, "warm", 4);
+		return (0);
+	default:
+		WRONG("adm_arg");
+	}
+}
+
 static int
 adm_complete(void *priv, const struct adm_line *l, size_t *wstart,
     struct adm_words *cands)
 {
-	struct adm_sess *as;
 	const struct adm_argspec *sp;
-	char cmd[64], *body;
+	struct adm_sess *as;
+	char cmd[64];
 	unsigned argn, u;
 
 	CAST_OBJ_NOTNULL(as, priv, ADM_SESS_MAGIC);
 	if (ADM_LineContext(l, wstart, &argn, cmd, sizeof cmd) != 0)
 		return (-1);
-	if (argn == 0) {
-		for (u = 0; u < as->cmds.n; u++)
-			ADM_WordsAdd(cands, as->cmds.w[u],
-			    strlen(as->cmds.w[u]));
-		return (0);
-	}
+	if (argn == 0)
+		return (adm_complete_arg(as, ADM_ARG_CMD, cands));
 	for (u = 0; u < sizeof adm_argspecs / sizeof *adm_argspecs; u++) {
 		sp = &adm_argspecs[u];
-		if (strcmp(sp->cmd, cmd) || (sp->argn != 0 && sp->argn != argn))
-			continue;
-		switch (sp->what) {
-		case ADM_ARG_PARAM:
-			if (!as->have_params) {
-				body = adm_query(as->fd, "param.show -j");
-				as->have_params = body != NULL &&
-				    adm_json_names(body, "name",
-				    &as->params) > 0;
-				free(body);
-			}
-			for (u = 0; u < as->params.n; u++)
-				ADM_WordsAdd(cands, as->params.w[u],
-				    strlen(as->params.w[u]));
-			return (0);
-		case ADM_ARG_VCL:
-			/* Asked each time: VCLs come and go. */
-			body = adm_query(as->fd, "vcl.list -j");
-			if (body == NULL)
-				return (-1);
-			(void)adm_json_names(body, "name", cands);
-			free(body);
-			return (0);
-		case ADM_ARG_STATE:
-			ADM_WordsAdd(cands, "auto", 4);
-			ADM_WordsAdd(cands, "cold", 4);
-			ADM_WordsAdd(cands, "warm", 4);
-			return (0);
-		default:
-			WRONG("adm_arg");
-		}
+		if (!strcmp(sp->cmd, cmd) && (sp->argn == 0 ||
+		    sp->argn == argn))
+			return (adm_complete_arg(as, sp->what, cands));
 	}
 	return (-1);
 }
