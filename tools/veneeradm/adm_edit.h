@@ -67,7 +67,7 @@ struct adm_hist {
 	unsigned		n;
 	unsigned		max;
 	unsigned		cur;		/* browsing; n: not browsing */
-	char			*typed;		/* owned: line before browsing */
+	char			*typed;		/* owned: the line typed */
 };
 
 void	ADM_HistInit(struct adm_hist *h, unsigned max);
@@ -131,9 +131,9 @@ enum adm_key ADM_KeysFeed(struct adm_keys *k, unsigned char c);
 
 /*--------------------------------------------------------------------
  * The view of a line in width columns: the bytes [*from, *to) are
- * shown and the cursor is at column *col of them, always < width.  *from is kept from
- * call to call (start with 0) so the line scrolls only when the cursor
- * leaves the view.
+ * shown and the cursor is at column *col of them, always < width.
+ * *from is kept from call to call (start with 0) so the line scrolls
+ * only when the cursor leaves the view.
  */
 
 void	ADM_LineView(const struct adm_line *l, size_t width, size_t *from,
