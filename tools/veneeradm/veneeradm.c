@@ -5,14 +5,18 @@
  * protocol is the same).  The address and the secret come from -T and
  * -S, or from the workdir's shared memory (-n), where veneerd publishes
  * them.  With a command: run it, print the answer, exit 0 if its status
- * was 200.  Without one: a line at a time from stdin, with a prompt when
- * stdin is a terminal.
+ * was 200.  Without one: a line at a time from stdin; when stdin and
+ * stdout are terminals, through the line editor of adm_tty.c, with
+ * history (~/.veneeradm_history) and completion of command, parameter
+ * and VCL names asked from the server.
  */
 
 #include "config.h"
 
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +26,10 @@
 
 #include "vapi.h"
 #include "common/cli.h"
+#include "common/miniobj.h"
 #include "common/sha256.h"
+#include "vsm/vapi_json.h"
+#include "adm_tty.h"
 
 static double adm_timeout = 5;
 
@@ -51,7 +58,8 @@ adm_usage(FILE *f)
 "  -T addr:port the CLI address, as veneerd's -T\n"
 "  -S file      the secret file, as veneerd's -S\n"
 "  -t seconds   how long to wait for an answer (default 5)\n"
-"Without a command, commands are read from stdin, one per line.\n");
+"Without a command, commands are read from stdin, one per line (with\n"
+"line editing, history and Tab completion on a terminal).\n");
 }
 
 /* Connect to "host port" (or host:port); the fd, or -1. */
@@ -148,7 +156,8 @@ adm_arg_seg(struct vapi *vd, const char *ident)
 	return (s);
 }
 
-static void
+/* Log in; the banner that comes back (caller frees). */
+static char *
 adm_auth(int fd, const char *challenge, const char *secret_file)
 {
 	char hex[2 * SHA256_LEN + 1], line[2 * SHA256_LEN + 8], *body;
@@ -180,10 +189,10 @@ adm_auth(int fd, const char *challenge, const char *secret_file)
 	if (CLI_WriteRequest(fd, line) != 0 ||
 	    CLI_ReadResult(fd, &status, &body, adm_timeout) != 0)
 		adm_die("the CLI closed the connection during authentication");
-	free(body);
 	if (status != CLIS_OK)
 		adm_die("authentication failed (status %u): wrong secret?",
 		    status);
+	return (body);
 }
 
 /* Append arg to line, quoted when it has to be. */
@@ -207,6 +216,31 @@ adm_quote(char **line, size_t *len, const char *arg)
 	free(w);
 }
 
+/* Has the server closed the connection? */
+static int
+adm_closed(int fd)
+{
+	struct pollfd pfd;
+	char c;
+
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	return (poll(&pfd, 1, 0) == 1 &&
+	    recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0);
+}
+
+static void __attribute__((__noreturn__))
+adm_read_failed(int fd)
+{
+
+	if (adm_closed(fd))
+		adm_die("the CLI closed the connection");
+	adm_die("no answer from the CLI within %.0f s (-t)", adm_timeout);
+}
+
+/* On a terminal, answers show their status first, as varnishadm's. */
+static int adm_show_status;
+
 /* Read an answer, print it; its status. */
 static unsigned
 adm_answer(int fd)
@@ -216,7 +250,9 @@ adm_answer(int fd)
 	size_t l;
 
 	if (CLI_ReadResult(fd, &status, &body, adm_timeout) != 0)
-		adm_die("no answer from the CLI within %.0f s", adm_timeout);
+		adm_read_failed(fd);
+	if (adm_show_status)
+		printf("%u\n", status);
 	l = strlen(body);
 	fputs(body, stdout);
 	if (l == 0 || body[l - 1] != '\n')
@@ -231,8 +267,11 @@ static unsigned
 adm_ask(int fd, const char *line)
 {
 
-	if (CLI_WriteRequest(fd, line) != 0)
+	if (CLI_WriteRequest(fd, line) != 0) {
+		if (errno == EPIPE || adm_closed(fd))
+			adm_die("the CLI closed the connection");
 		adm_die("cannot send to the CLI: %s", strerror(errno));
+	}
 	return (adm_answer(fd));
 }
 
@@ -266,9 +305,10 @@ adm_lines(int fd)
 	unsigned status;
 
 	for (;;) {
+		/* A terminal in, a file out: the prompt must not go there. */
 		if (tty) {
-			fputs(tok != NULL ? "> " : "veneer> ", stdout);
-			(void)fflush(stdout);
+			fputs(tok != NULL ? "> " : "veneer> ", stderr);
+			(void)fflush(stderr);
 		}
 		n = getline(&line, &cap, stdin);
 		if (n < 0)
@@ -307,16 +347,345 @@ adm_lines(int fd)
 	return (bad);
 }
 
+/*--------------------------------------------------------------------
+ * Interactive: the line editor, history, completion.
+ */
+
+struct adm_sess {
+	unsigned		magic;
+#define ADM_SESS_MAGIC		0x0b7d52e6
+	int			fd;
+	struct adm_words	cmds;		/* from help, once */
+	struct adm_words	params;		/* from param.show -j, once */
+	int			have_params;
+	struct adm_hist		hist;
+	char			*hist_path;	/* owned; NULL: memory only */
+	char			*tok;		/* owned: document's end */
+};
+
+/*
+ * Ask without printing, for completion: the body of a 200 answer
+ * (caller frees), or NULL.  A dead connection is noticed by the editor,
+ * which watches the socket, so this never dies of it.
+ */
+static char *
+adm_query(int fd, const char *line)
+{
+	unsigned status;
+	char *body;
+
+	if (CLI_WriteRequest(fd, line) != 0 ||
+	    CLI_ReadResult(fd, &status, &body, adm_timeout) != 0)
+		return (NULL);
+	if (status == CLIS_OK)
+		return (body);
+	free(body);
+	return (NULL);
+}
+
+/*
+ * The strings named key in the objects of a -j answer ([ 2, [...], time,
+ * {...}, ...]) into w; the number found.
+ */
+static unsigned
+adm_json_names(const char *body, const char *key, struct adm_words *w)
+{
+	const struct vjson *o, *m;
+	struct vjson *root;
+	char err[128];
+	unsigned n = 0;
+
+	root = VJSON_Parse(body, strlen(body), err, sizeof err);
+	if (root == NULL)
+		return (0);
+	if (root->type == VJSON_ARRAY) {
+		for (o = root->child; o != NULL; o = o->next) {
+			if (o->type != VJSON_OBJECT)
+				continue;
+			m = VJSON_Member(o, key);
+			if (m == NULL || m->type != VJSON_STRING ||
+			    memchr(m->str, '\0', m->len) != NULL)
+				continue;
+			ADM_WordsAdd(w, m->str, m->len);
+			n++;
+		}
+	}
+	VJSON_Free(&root);
+	return (n);
+}
+
+/* The command names: help -j, or the first word of each line of help. */
+static void
+adm_load_commands(struct adm_sess *as)
+{
+	const char *p, *e;
+	char *body;
+
+	body = adm_query(as->fd, "help -j");
+	if (body == NULL || adm_json_names(body, "request", &as->cmds) == 0) {
+		free(body);
+		body = adm_query(as->fd, "help");
+		for (p = body; p != NULL && *p != '\0'; p = e) {
+			p += strspn(p, " \t\n");
+			e = p + strcspn(p, " \t\n");
+			if (e > p)
+				ADM_WordsAdd(&as->cmds, p, (size_t)(e - p));
+			e += strcspn(e, "\n");
+		}
+	}
+	free(body);
+	/* Ours: ends the session without asking the server. */
+	ADM_WordsAdd(&as->cmds, "exit", 4);
+	ADM_WordsSort(&as->cmds);
+}
+
+/* Which argument of which command takes what. */
+enum adm_arg { ADM_ARG_CMD = 1, ADM_ARG_PARAM, ADM_ARG_VCL, ADM_ARG_STATE };
+
+static const struct adm_argspec {
+	const char	*cmd;
+	unsigned	argn;		/* 0: any argument */
+	enum adm_arg	what;
+} adm_argspecs[] = {
+	{ "help",		1, ADM_ARG_CMD },
+	{ "param.show",		1, ADM_ARG_PARAM },
+	{ "param.set",		1, ADM_ARG_PARAM },
+	{ "param.reset",	1, ADM_ARG_PARAM },
+	{ "vcl.use",		1, ADM_ARG_VCL },
+	{ "vcl.discard",	0, ADM_ARG_VCL },
+	{ "vcl.show",		1, ADM_ARG_VCL },
+	{ "vcl.state",		1, ADM_ARG_VCL },
+	{ "vcl.state",		2, ADM_ARG_STATE },
+	{ "vcl.label",		1, ADM_ARG_VCL },	/* an existing label */
+	{ "vcl.label",		2, ADM_ARG_VCL },
+};
+
+static void
+adm_words_copy(struct adm_words *dst, const struct adm_words *src)
+{
+	unsigned u;
+
+	for (u = 0; u < src->n; u++)
+		ADM_WordsAdd(dst, src->w[u], strlen(src->w[u]));
+}
+
+/* The candidates for one kind of argument; 0 or -1. */
+static int
+adm_complete_arg(struct adm_sess *as, enum adm_arg what,
+    struct adm_words *cands)
+{
+	char *body;
+
+	switch (what) {
+	case ADM_ARG_CMD:
+		adm_words_copy(cands, &as->cmds);
+		return (0);
+	case ADM_ARG_PARAM:
+		if (!as->have_params) {
+			body = adm_query(as->fd, "param.show -j");
+			as->have_params = body != NULL &&
+			    adm_json_names(body, "name", &as->params) > 0;
+			free(body);
+		}
+		adm_words_copy(cands, &as->params);
+		return (0);
+	case ADM_ARG_VCL:
+		/* Asked each time: VCLs come and go. */
+		body = adm_query(as->fd, "vcl.list -j");
+		if (body == NULL)
+			return (-1);
+		(void)adm_json_names(body, "name", cands);
+		free(body);
+		return (0);
+	case ADM_ARG_STATE:
+		ADM_WordsAdd(cands, "auto", 4);
+		ADM_WordsAdd(cands, "cold", 4);
+		ADM_WordsAdd(cands, "warm", 4);
+		return (0);
+	default:
+		WRONG("adm_arg");
+	}
+}
+
+static int
+adm_complete(void *priv, const struct adm_line *l, size_t *wstart,
+    struct adm_words *cands)
+{
+	const struct adm_argspec *sp;
+	struct adm_sess *as;
+	char cmd[64];
+	unsigned argn, u;
+
+	CAST_OBJ_NOTNULL(as, priv, ADM_SESS_MAGIC);
+	if (ADM_LineContext(l, wstart, &argn, cmd, sizeof cmd) != 0)
+		return (-1);
+	if (argn == 0)
+		return (adm_complete_arg(as, ADM_ARG_CMD, cands));
+	for (u = 0; u < sizeof adm_argspecs / sizeof *adm_argspecs; u++) {
+		sp = &adm_argspecs[u];
+		if (!strcmp(sp->cmd, cmd) && (sp->argn == 0 ||
+		    sp->argn == argn))
+			return (adm_complete_arg(as, sp->what, cands));
+	}
+	return (-1);
+}
+
+/* ~/.veneeradm_history (malloc'ed), or NULL: history in memory only. */
+static char *
+adm_hist_path(void)
+{
+	const char *home;
+	char *p;
+
+	home = getenv("HOME");
+	if (home == NULL || *home == '\0')
+		return (NULL);
+	if (asprintf(&p, "%s/.veneeradm_history", home) < 0)
+		return (NULL);
+	return (p);
+}
+
+/* The line is a word alone (blanks around it allowed). */
+static int
+adm_is_word(const char *line, const char *word)
+{
+	size_t l = strlen(word);
+
+	line += strspn(line, " \t");
+	return (!strncmp(line, word, l) && line[l + strspn(line + l, " \t")] ==
+	    '\0');
+}
+
+/*
+ * The server said something without being asked, or closed: 1 if the
+ * session is over.
+ */
+static int
+adm_peer(int fd)
+{
+
+	if (adm_closed(fd)) {
+		fprintf(stderr, "veneeradm: the CLI closed the connection\n");
+		return (1);
+	}
+	(void)adm_answer(fd);
+	return (0);
+}
+
+/*
+ * How the session goes on: ADM_CLOSED when the server answered 500 (it
+ * closes, as it does after quit), ADM_LOST when it closed unasked.
+ */
+enum adm_next { ADM_GO_ON = 0, ADM_END, ADM_CLOSED, ADM_LOST };
+
+static enum adm_next
+adm_sess_line(struct adm_sess *as, const char *line)
+{
+	const char *p = line + strspn(line, " \t");
+
+	CHECK_OBJ(as, ADM_SESS_MAGIC);
+	if (ADM_HistAdd(&as->hist, line) && as->hist_path != NULL &&
+	    ADM_HistSave(&as->hist, as->hist_path) != 0) {
+		/* History is a convenience: memory only from now on. */
+		free(as->hist_path);
+		as->hist_path = NULL;
+	}
+	if (as->tok != NULL) {
+		/* Inside a document: the answer comes at its end. */
+		if (CLI_WriteRequest(as->fd, line) != 0)
+			adm_die("the CLI closed the connection");
+		if (!strcmp(line, as->tok)) {
+			free(as->tok);
+			as->tok = NULL;
+			(void)adm_answer(as->fd);
+		}
+		return (ADM_GO_ON);
+	}
+	if (*p == '\0')
+		return (ADM_GO_ON);
+	if (adm_is_word(p, "exit") || adm_is_word(p, "quit"))
+		return (ADM_END);
+	if ((as->tok = adm_heredoc(line)) != NULL) {
+		if (CLI_WriteRequest(as->fd, line) != 0)
+			adm_die("the CLI closed the connection");
+		return (ADM_GO_ON);
+	}
+	return (adm_ask(as->fd, line) == CLIS_CLOSE ? ADM_CLOSED : ADM_GO_ON);
+}
+
+/*
+ * The session on a terminal.  0 when the user ends it (quit, exit, ^D),
+ * 2 when the server closes the connection.
+ */
+static int
+adm_interactive(int fd, const char *banner)
+{
+	struct adm_sess as;
+	struct adm_tty *t;
+	enum adm_next next = ADM_GO_ON;
+	enum adm_read r;
+	unsigned status;
+	char *line;
+
+	INIT_OBJ(&as, ADM_SESS_MAGIC);
+	as.fd = fd;
+	ADM_WordsInit(&as.cmds);
+	ADM_WordsInit(&as.params);
+	adm_load_commands(&as);
+	ADM_HistInit(&as.hist, ADM_HIST_MAX);
+	as.hist_path = adm_hist_path();
+	if (as.hist_path != NULL && ADM_HistLoad(&as.hist, as.hist_path) != 0) {
+		free(as.hist_path);
+		as.hist_path = NULL;
+	}
+	t = ADM_TtyNew(STDIN_FILENO, &as.hist, adm_complete, &as);
+	if (t == NULL)
+		adm_die("cannot set up the terminal: %s", strerror(errno));
+	adm_show_status = 1;
+	if (banner != NULL && *banner != '\0')
+		printf("%s%s", banner,
+		    banner[strlen(banner) - 1] == '\n' ? "\n" : "\n\n");
+	while (next == ADM_GO_ON) {
+		(void)fflush(stdout);
+		r = ADM_TtyRead(t, as.tok != NULL ? "> " : "veneer> ", fd,
+		    &line);
+		if (r == ADM_READ_PEER) {
+			if (adm_peer(fd))
+				next = ADM_LOST;
+		} else if (r == ADM_READ_LINE) {
+			next = adm_sess_line(&as, line);
+			free(line);
+		} else {
+			next = ADM_END;
+		}
+	}
+	ADM_TtyFree(&t);
+	/* Say goodbye, as quit would; the answer does not matter. */
+	if (next == ADM_END && as.tok == NULL &&
+	    CLI_WriteRequest(fd, "quit") == 0 &&
+	    CLI_ReadResult(fd, &status, &line, adm_timeout) == 0)
+		free(line);
+	free(as.tok);
+	free(as.hist_path);
+	ADM_HistFini(&as.hist);
+	ADM_WordsFini(&as.cmds);
+	ADM_WordsFini(&as.params);
+	return (next == ADM_LOST ? 2 : 0);
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *n_arg = NULL, *t_arg = NULL, *s_arg = NULL;
 	char *t_text = NULL, *s_text = NULL, *line = NULL, *body, *end;
+	char *banner;
 	struct vapi *vd;
 	unsigned status;
 	size_t len = 0;
 	int o, fd, i;
 
+	/* A closed connection is an error to report, not a signal. */
+	(void)signal(SIGPIPE, SIG_IGN);
 	/* "+": options end at the command (vcl.show -v is its own). */
 	while ((o = getopt(argc, argv, "+hn:S:T:t:")) != -1) {
 		switch (o) {
@@ -359,13 +728,18 @@ main(int argc, char **argv)
 	}
 	if (CLI_ReadResult(fd, &status, &body, adm_timeout) != 0)
 		adm_die("no banner from the CLI within %.0f s", adm_timeout);
-	if (status == CLIS_AUTH)
-		adm_auth(fd, body, s_arg);
-	else if (status != CLIS_OK)
+	if (status == CLIS_AUTH) {
+		banner = adm_auth(fd, body, s_arg);
+		free(body);
+	} else if (status != CLIS_OK) {
 		adm_die("the CLI refused the connection (status %u): %s",
 		    status, body);
-	free(body);
-	if (optind == argc) {
+	} else {
+		banner = body;
+	}
+	if (optind == argc && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		i = adm_interactive(fd, banner);
+	} else if (optind == argc) {
 		i = adm_lines(fd);
 	} else {
 		for (i = optind; i < argc; i++)
@@ -378,6 +752,7 @@ main(int argc, char **argv)
 		free(line);
 	}
 	(void)close(fd);
+	free(banner);
 	free(t_text);
 	free(s_text);
 	return (i);
