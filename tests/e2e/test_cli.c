@@ -448,6 +448,13 @@ START_TEST(veneeradm_one_and_many)
 	    "1 0", NULL), 1);
 	file_has(out, "'1 0'");
 	ck_assert_int_eq(run_adm(v, adm, NULL, out, "no.such", NULL), 1);
+	/* One argument with blanks is a command line, as varnishadm's. */
+	ck_assert_int_eq(run_adm(v, adm, NULL, out, "param.show default_ttl",
+	    NULL), 0);
+	file_has(out, "default_ttl");
+	ck_assert_int_eq(run_adm(v, adm, NULL, out, "ban req.url ~ ^/x/",
+	    NULL), 0);
+	ck_assert_uint_eq(VND_Counter(v, "MAIN.bans_added"), 1);
 	/* Line mode: several commands, a document, the last status. */
 	write_text(in, "param.set default_ttl 44\n\nparam.show default_ttl\n"
 	    "help << END\nhelp\nEND\nstatus\n");

@@ -742,8 +742,19 @@ main(int argc, char **argv)
 	} else if (optind == argc) {
 		i = adm_lines(fd);
 	} else {
-		for (i = optind; i < argc; i++)
-			adm_quote(&line, &len, argv[i]);
+		/*
+		 * One argument with blanks is a whole command line, as
+		 * varnishadm "ban req.url ~ /x" is written in many scripts;
+		 * several are words, quoted as needed ("a b" stays one).
+		 */
+		if (argc - optind == 1 && strpbrk(argv[optind], " \t") != NULL) {
+			line = strdup(argv[optind]);
+			if (line == NULL)
+				adm_die("out of memory");
+		} else {
+			for (i = optind; i < argc; i++)
+				adm_quote(&line, &len, argv[i]);
+		}
 		status = adm_ask(fd, line);
 		i = status != CLIS_OK;
 		if (i)
