@@ -17,6 +17,30 @@
 vcl 4.1;
 
 sub vcl_recv {
+	call vcl_builtin_recv;
+	return (hash);
+}
+
+#
+# The pieces below have Varnish 7's names: a VCL can add to one, or cut
+# it short, with a sub of the same name (it runs first); for instance
+# `sub vcl_req_cookie { return; }` caches requests with cookies.
+#
+sub vcl_builtin_recv {
+	call vcl_req_host;
+	call vcl_req_method;
+	call vcl_req_authorization;
+	call vcl_req_cookie;
+}
+
+sub vcl_req_host {
+	if (!req.http.host && req.proto == "HTTP/1.1") {
+		# HTTP/1.1 requires a Host (the VCL may have removed it).
+		return (synth(400));
+	}
+}
+
+sub vcl_req_method {
 	if (req.method == "PRI") {
 		# HTTP/2 prior knowledge sent to an HTTP/1 port.
 		return (synth(405));
@@ -35,11 +59,20 @@ sub vcl_recv {
 	if (req.method != "GET" && req.method != "HEAD") {
 		return (pass);
 	}
-	if (req.http.Authorization || req.http.Cookie) {
+}
+
+sub vcl_req_authorization {
+	if (req.http.Authorization) {
 		# Likely personal: not shared between clients by default.
 		return (pass);
 	}
-	return (hash);
+}
+
+sub vcl_req_cookie {
+	if (req.http.Cookie) {
+		# Likely personal too.
+		return (pass);
+	}
 }
 
 sub vcl_pipe {
@@ -103,38 +136,64 @@ sub vcl_backend_fetch {
 # CDN-Cache-Control, RFC 9213) is present; and a response with no
 # freshness but with a validator (ETag or Last-Modified) and keep time
 # is stored to be revalidated at each use, rather than becoming a
-# hit-for-miss marker.
+# hit-for-miss marker.  The pieces have Varnish 7's names, as above.
 #
 sub vcl_backend_response {
+	call vcl_builtin_backend_response;
+	return (deliver);
+}
+
+sub vcl_builtin_backend_response {
 	if (bereq.uncacheable) {
 		return (deliver);
 	}
-	if (beresp.ttl <= 0s && beresp.keep > 0s &&
-	    (beresp.http.ETag || beresp.http.Last-Modified)) {
-		# Revalidate at each use; no-cache is what asked for that.
-		if (beresp.http.Set-Cookie ||
-		    beresp.http.Surrogate-Control ~ "(?i)no-store" ||
-		    (!beresp.http.Surrogate-Control &&
-		     !beresp.http.CDN-Cache-Control &&
-		     beresp.http.Cache-Control ~ "(?i)no-store|private") ||
-		    beresp.http.Vary == "*") {
-			set beresp.ttl = 120s;
-			set beresp.uncacheable = true;
-		}
-		return (deliver);
+	call vcl_beresp_stale;
+	call vcl_beresp_cookie;
+	call vcl_beresp_control;
+	call vcl_beresp_vary;
+}
+
+sub vcl_beresp_stale {
+	if (beresp.ttl <= 0s && !(beresp.keep > 0s &&
+	    (beresp.http.ETag || beresp.http.Last-Modified))) {
+		call vcl_beresp_hitmiss;
 	}
-	if (beresp.ttl <= 0s ||
-	    beresp.http.Set-Cookie ||
-	    beresp.http.Surrogate-Control ~ "(?i)no-store" ||
+}
+
+sub vcl_beresp_cookie {
+	if (beresp.http.Set-Cookie) {
+		call vcl_beresp_hitmiss;
+	}
+}
+
+sub vcl_beresp_control {
+	if (beresp.http.Surrogate-Control ~ "(?i)no-store" ||
 	    (!beresp.http.Surrogate-Control &&
 	     !beresp.http.CDN-Cache-Control &&
-	     beresp.http.Cache-Control ~ "(?i)no-store|no-cache|private") ||
-	    beresp.http.Vary == "*") {
-		# Hit-for-miss for two minutes: later requests go straight
-		# to the backend instead of queueing behind each other.
-		set beresp.ttl = 120s;
-		set beresp.uncacheable = true;
+	     beresp.http.Cache-Control ~ "(?i)no-store|private")) {
+		call vcl_beresp_hitmiss;
 	}
+	if (!beresp.http.Surrogate-Control &&
+	    !beresp.http.CDN-Cache-Control &&
+	    beresp.http.Cache-Control ~ "(?i)no-cache" &&
+	    !(beresp.ttl <= 0s && beresp.keep > 0s &&
+	    (beresp.http.ETag || beresp.http.Last-Modified))) {
+		# no-cache with a validator is stored, revalidated at use.
+		call vcl_beresp_hitmiss;
+	}
+}
+
+sub vcl_beresp_vary {
+	if (beresp.http.Vary == "*") {
+		call vcl_beresp_hitmiss;
+	}
+}
+
+sub vcl_beresp_hitmiss {
+	# Hit-for-miss for two minutes: later requests go straight to the
+	# backend instead of queueing behind each other.
+	set beresp.ttl = 120s;
+	set beresp.uncacheable = true;
 	return (deliver);
 }
 

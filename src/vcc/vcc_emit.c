@@ -412,6 +412,9 @@ OPT_EmitFrame(struct vcc *tl, struct vbuf *out)
 		if (m->slot != ~0U && m->subj->gslot == ~0U)
 			m->subj->gslot = ng++;
 	}
+	/* `return;` in a called sub (vcc_parse.c), as its value. */
+	vbuf_cat(tl, out, "\n#define VGC_RET_SUBEND\t((enum vcl_ret)"
+	    "(VCL_RET__MAX + 1))\n");
 	vbuf_printf(tl, out, "\n/* The frame (vcc_emit.c): %u subjects, "
 	    "%u remembered values. */\n"
 	    "struct vgc_memo {\n\tunsigned\tep, gen;\n\tint\t\tv;\n"

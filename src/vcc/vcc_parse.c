@@ -1677,6 +1677,18 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 			vcc_warn(tl, t, "`remove` is VCL 3; today's VCL says "
 			    "`unset`");
 		parse_unset(tl, out, ind);
+	} else if (vcc_is(t, "return") && vcc_is(tk(tl), ";")) {
+		/*
+		 * return; leaves a sub that is called (as Varnish 7 lets
+		 * one skip the rest of builtin.vcl's vcl_req_cookie).  A
+		 * chunk of a long sub passes it up to the sub, which turns
+		 * it into nothing for its caller.
+		 */
+		if (s->method >= 0)
+			vcc_error(tl, t, "`return;` leaves a sub you call; "
+			    "vcl_%s needs an action: return (...)",
+			    vcc_meths[s->method].name + 4);
+		emit(tl, out, ind, "return (VGC_RET_SUBEND);\n");
 	} else if (vcc_is(t, "return")) {
 		parse_return(tl, out, ind);
 	} else if (vcc_is(t, "call")) {
@@ -1705,7 +1717,8 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		emit(tl, out, ind + 1, "enum vcl_ret r = VRT_PROF_CALL(ctx, %u, "
 		    "vgc_sub_%u(ctx, vf));\n", OPT_ProfPoint(tl, VRT_PK_CALL,
 		    s->name, t, n), to->idx);
-		emit(tl, out, ind + 1, "if (r != VCL_RET_NONE)\n");
+		emit(tl, out, ind + 1, "if (r != VCL_RET_NONE && "
+		    "r != VGC_RET_SUBEND)\n");
 		emit(tl, out, ind + 2, "return (r);\n");
 		emit(tl, out, ind, "}\n");
 	} else if (vcc_is(t, "if")) {
@@ -1890,6 +1903,29 @@ parse_vcl_version(struct vcc *tl, const struct token *t)
 	(void)t;
 }
 
+/*
+ * Does builtin.vcl declare sub n?  Varnish 7's builtin.vcl is made of
+ * named pieces (vcl_req_cookie, vcl_beresp_stale...) a VCL may extend or
+ * cut short with its own sub of the same name, run before the builtin's.
+ */
+static int
+builtin_defines(const struct vcc *tl, const struct token *n)
+{
+	const struct token *t;
+	size_t i;
+
+	for (i = 1; i + 1 < tl->ntoks; i++) {
+		t = &tl->toks[i];
+		if (t->src == NULL || !t->src->builtin || t->tok != T_ID ||
+		    !vcc_is(&tl->toks[i - 1], "sub"))
+			continue;
+		if (t->e - t->b == n->e - n->b &&
+		    !memcmp(t->b, n->b, (size_t)(n->e - n->b)))
+			return (1);
+	}
+	return (0);
+}
+
 /* Every declared name first, so that order does not matter. */
 void
 scan_names(struct vcc *tl)
@@ -1925,13 +1961,16 @@ scan_names(struct vcc *tl)
 		else if (vcc_is(t, "sub")) {
 			m = meth_find(n->b, (size_t)(n->e - n->b));
 			s = sub_find(tl, n);
-			if (s != NULL && m < 0)
+			if (s != NULL && m < 0 &&
+			    (strncmp(n->b, "vcl_", 4) ||
+			    !builtin_defines(tl, n)))
 				vcc_error(tl, n, "sub %s is declared twice "
 				    "(first at %s:%u)", s->name,
 				    s->t->src->name, s->t->line);
 			if (s != NULL)
 				continue;
-			if (m < 0 && !strncmp(n->b, "vcl_", 4))
+			if (m < 0 && !strncmp(n->b, "vcl_", 4) &&
+			    !builtin_defines(tl, n))
 				vcc_error(tl, n, "%s is not a builtin "
 				    "subroutine, and names starting with vcl_ "
 				    "are kept for those", tk_str(tl, n));

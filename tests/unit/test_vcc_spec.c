@@ -288,6 +288,36 @@ START_TEST(varnish71_syntax)
 }
 END_TEST
 
+START_TEST(builtin_pieces)
+{
+	const char *p;
+
+	/* builtin.vcl's pieces may be extended or cut short. */
+	ck_assert_msg(comp(HEAD "sub vcl_req_cookie { return; }\n"
+	    "sub vcl_beresp_stale {\n if (beresp.ttl + beresp.grace > 0s) "
+	    "{ return; }\n}\n", 0, 1) == 0, "%s", msg_out);
+	/* Ours first, then builtin.vcl's, in one function. */
+	p = strstr(c_out, "/* sub vcl_req_cookie, t.vcl:3 */");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(strstr(p, "return (VGC_RET_SUBEND);"));
+	ck_assert_ptr_nonnull(strstr(p, "/* sub vcl_req_cookie, builtin.vcl:"));
+	/* A caller takes `return;` for nothing. */
+	ck_assert_ptr_nonnull(strstr(c_out,
+	    "if (r != VCL_RET_NONE && r != VGC_RET_SUBEND)"));
+	/* Other vcl_ names stay reserved; subs are still declared once. */
+	ck_assert_int_eq(comp(HEAD "sub vcl_req_nosuch { }\n", 0, 1), -1);
+	ck_assert_ptr_nonnull(strstr(msg_out, "not a builtin subroutine"));
+	ck_assert_int_eq(comp(HEAD "sub s { }\nsub s { }\n"
+	    "sub vcl_recv { call s; }\n", 0, 1), -1);
+	ck_assert_ptr_nonnull(strstr(msg_out, "declared twice"));
+	/* return; is for subs one calls, not for methods. */
+	expect_err(HEAD "sub vcl_recv { return; }\n", "t.vcl:3:16",
+	    "needs an action");
+	expect_ok(HEAD "sub s { if (req.url) { return; } set req.http.a = "
+	    "\"1\"; }\nsub vcl_recv { call s; }\n", NULL, NULL);
+}
+END_TEST
+
 START_TEST(acls)
 {
 	expect_ok(HEAD "acl a { \"1.2.3.4\"; \"10.0.0.0\"/8; !\"10.1.2.3\"; "
@@ -886,6 +916,7 @@ vcc_suite(void)
 	tcase_add_test(tc, backend_hosthdr);
 	tcase_add_test(tc, probes);
 	tcase_add_test(tc, varnish71_syntax);
+	tcase_add_test(tc, builtin_pieces);
 	tcase_add_test(tc, acls);
 	tcase_add_test(tc, imports);
 	tcase_add_test(tc, inline_c);
