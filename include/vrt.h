@@ -23,6 +23,8 @@
  *        which may be matched without PCRE2), VRT_lit_index (one lookup
  *        for a chain of `==` tests), ctx->prof, vcl_conf's profile
  *        points and the VRT_PROF_* macros (-p vcl_profile).
+ *   3.1  the purge module (purge.hard(), purge.soft()) and the veneer
+ *        module (veneer.purge_key(), veneer.softpurge_key()).
  */
 
 #ifndef VENEER_VRT_H
@@ -34,7 +36,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	0U
+#define VRT_MINOR_VERSION	1U
 
 struct busyobj;
 struct director;
