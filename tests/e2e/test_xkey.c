@@ -245,6 +245,44 @@ START_TEST(softkey_serves_stale_while_refetching)
 }
 END_TEST
 
+/*
+ * A soft purge keeps keep: the stale copy is revalidated (304), and the
+ * refreshed object, made from its headers, carries its tags on.
+ */
+START_TEST(softkey_then_revalidate)
+{
+	const struct hx_msg *q;
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+
+	o = CO_New();
+	v = VND_Launch(ORIGIN_Port(o), "default_grace=0", "default_keep=60",
+	    NULL);
+	cl = VND_Connect(v);
+	miss(cl, "/rv", CO_TH(MAXAGE "|ETag: \"e1\"|xkey: rv"), 1);
+	adm_is(v, "purge.softkey rv", "Purged 1 object\n");
+	r = CO_Fetch(cl, "/rv", CO_TC(MAXAGE "|X-New: 1"));
+	ORIGIN_WaitReqs(o, 2, CO_T_WAIT);
+	q = ORIGIN_Req(o, 1);
+	ck_assert_msg(HX_Header(q, "If-None-Match") != NULL &&
+	    !strcmp(HX_Header(q, "If-None-Match"), "\"e1\""), "after a "
+	    "soft purge the refresh carried If-None-Match: %s, want \"e1\"",
+	    HX_Header(q, "If-None-Match"));
+	CO_BodyIs(r, "/rv", 1);
+	HX_MsgFree(&r);
+	(void)VND_WaitCounter(v, "fetch_304", "==", 1, CO_T_WAIT);
+	hit(cl, "/rv", 1);
+	/* The refreshed copy is indexed under the stored tag. */
+	(void)VND_WaitCounter(v, "n_xkey_oc", "==", 1, CO_T_WAIT);
+	adm_is(v, "purge.key rv", "Purged 1 object\n");
+	miss(cl, "/rv", CO_TH(MAXAGE), 3);
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /* Odd bytes, a huge header, more tags than an object may have. */
 START_TEST(hostile_tags)
 {
@@ -414,6 +452,7 @@ xkey_suite(void)
 	tcase_add_test(tc, purge_key_exactly_the_tagged);
 	tcase_add_test(tc, repeated_headers_and_variants);
 	tcase_add_test(tc, softkey_serves_stale_while_refetching);
+	tcase_add_test(tc, softkey_then_revalidate);
 	tcase_add_test(tc, hostile_tags);
 	tcase_add_test(tc, tags_leave_with_expiry);
 	tcase_add_test(tc, vcl_purges);
