@@ -523,7 +523,9 @@ XKEY_Insert(struct worker *wrk, struct objcore *oc)
 	struct xkey_vals xv;
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
-	if (oc->obj == NULL || (oc->flags & (OC_F_HFM | OC_F_HFP)))
+	/* Private objects never leave through hsh_kill_finish: not here. */
+	if (oc->obj == NULL || oc->objhead == NULL ||
+	    (oc->flags & (OC_F_HFM | OC_F_HFP | OC_F_PRIVATE)))
 		return;
 	xv.n = 0;
 	(void)OBJ_EachHdr(oc->obj, "Surrogate-Key", xkey_val, &xv);
