@@ -31,7 +31,8 @@ PARAM(thread_pool_max, UINT, "threads", "5000", "10", NULL, 0,
     "busy, new sessions queue (thread_queue_limit) and then are dropped "
     "(counter sess_dropped). Backend fetches that requests wait for may "
     "take as many threads again, so waiting clients never starve their "
-    "own fetches.")
+    "own fetches. Lowered live, idle threads beyond it retire within a "
+    "tenth of a second and busy ones when they finish.")
 PARAM(thread_pool_add_delay, TIMEOUT, "seconds", "0", "0", NULL, 0,
     "Wait this long after creating a thread before creating the next "
     "one. Raise it if thread creation storms hurt the machine.")
@@ -281,5 +282,37 @@ PARAM(thread_pool_slice, TIMEOUT, "seconds", "0.0001", "0", "0.1", 0,
     "saturated core it cut the 99th percentile of responses that went to "
     "the backend from about 40 ms to about 15 ms. 0 leaves the kernel's "
     "default; values under 0.0001 count as 0.0001.")
+PARAM(vcl_cooldown, TIMEOUT, "seconds", "600", "1", NULL, 0,
+    "How long a VCL in state auto stays warm once nothing needs it (not "
+    "active, no label pointing at it, no label it uses); then it goes "
+    "cold, and vcl.use or vcl.label warms it again. Checked every few "
+    "seconds. Until backend probes exist (issue 15) a cold VCL differs "
+    "from a warm one only in what vcl.list shows.")
+
+/* Bans ------------------------------------------------------------------*/
+PARAM(ban_dups, BOOL, "bool", "on", NULL, NULL, 0,
+    "When a ban is added, mark an older identical ban completed: the new "
+    "one tests every object the old one would have. Costs a hash table "
+    "probe per ban, whatever the list's length.")
+PARAM(ban_lurker_age, TIMEOUT, "seconds", "60", "0", NULL, 0,
+    "The ban lurker leaves a ban alone until it is this old: lookups "
+    "test the objects that are hit meanwhile, and bans often come in "
+    "bursts. Lower it to free memory held by banned objects sooner.")
+PARAM(ban_lurker_batch, UINT, "objects", "1000", "1", NULL, 0,
+    "Objects the ban lurker examines before sleeping ban_lurker_sleep.")
+PARAM(ban_lurker_sleep, TIMEOUT, "seconds", "0.010", "0", NULL, 0,
+    "How long the ban lurker sleeps after each ban_lurker_batch objects. "
+    "0 stops the lurker: then only lookups test bans, and objects never "
+    "hit keep old bans on the list until they expire.")
+PARAM(ban_cutoff, UINT, "bans", "0", "0", NULL, 0,
+    "When the ban list is longer than this, the ban lurker kills the "
+    "objects that point further down it than this many bans instead of "
+    "testing them: the long tail of rarely hit objects goes, so lookups "
+    "never have more than ban_cutoff bans to test. 0: no limit.")
+PARAM(ban_max_tests_per_lookup, UINT, "tests", "10000", "0", NULL, 0,
+    "Most bans one lookup tests an object against. An object with more "
+    "untested bans is not delivered: a fresh copy is fetched (counter "
+    "bans_lookup_deferred) and the ban lurker tests the old one, so a "
+    "burst of bans never stalls a lookup. 0: no limit.")
 
 #undef PARAM

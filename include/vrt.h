@@ -23,7 +23,9 @@
  *        which may be matched without PCRE2), VRT_lit_index (one lookup
  *        for a chain of `==` tests), ctx->prof, vcl_conf's profile
  *        points and the VRT_PROF_* macros (-p vcl_profile).
- *   3.1  the purge module (purge.hard(), purge.soft()) and the veneer
+ *   3.1  VCL labels: vcl_conf.labels (the vcl.label names the VCL's
+ *        return (vcl(...)) statements use) and VRT_vcl_select().
+ *   3.2  the purge module (purge.hard(), purge.soft()) and the veneer
  *        module (veneer.purge_key(), veneer.softpurge_key()).
  */
 
@@ -36,7 +38,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	1U
+#define VRT_MINOR_VERSION	2U
 
 struct busyobj;
 struct director;
@@ -203,6 +205,12 @@ struct vcl_conf {
 	/* 3.0: what the profiler counts, see "Profiling" below. */
 	const struct vrt_prof_point *prof_points;
 	unsigned		nprof_points;
+	/*
+	 * 3.1: the labels return (vcl(...)) names, NULL-terminated; the
+	 * runtime finds each at load and refuses the VCL if one is gone.
+	 */
+	const char * const	*labels;
+	unsigned		nlabels;
 };
 
 /* Backends ----------------------------------------------------------------*/
@@ -273,6 +281,12 @@ void VRT_hashdata(VRT_CTX, const struct strands *);
 
 /* Status and reason for return (synth(...)); reason NULL: the standard. */
 void VRT_synth(VRT_CTX, VCL_INT status, VCL_STRING reason);
+/*
+ * 3.1: return (vcl(vcl_conf.labels[n])) in vcl_recv: the request is to
+ * start over in the VCL that label points at (the return that follows
+ * is VCL_RET_VCL).
+ */
+void VRT_vcl_select(VRT_CTX, unsigned n);
 /* return (error(status, reason)) in vcl_backend_fetch/_response (2.0). */
 void VRT_error(VRT_CTX, VCL_INT status, VCL_STRING reason);
 
@@ -394,7 +408,7 @@ struct vrt_ip {
 
 /* return (pass(DURATION)) in vcl_backend_response: hit-for-pass. */
 void VRT_hit_for_pass(VRT_CTX, VCL_DURATION);
-/* ban("expr"); until the ban list exists, logs VCL_Error. */
+/* ban("expr"): adds a ban (ban.h); a bad one logs VCL_Error. */
 void VRT_ban_string(VRT_CTX, VCL_STRING);
 /* storage.<name>.free_space / used_space / happy */
 VCL_BYTES VRT_storage_free_space(VRT_CTX, const char *name);

@@ -257,6 +257,40 @@ VSC_FIELD(n_vcl_avail,		GAUGE,   INFO,  INTEGER,	"VCL "
 VSC_FIELD(n_vcl_discard,	GAUGE,   INFO,  INTEGER,	"VCL "
 	"programs discarded but still used by requests in flight; they "
 	"unload when the last one ends")
+VSC_FIELD(bans,			GAUGE,   INFO,  INTEGER,	"Bans on "
+	"the ban list (ban.list), completed ones included")
+VSC_FIELD(bans_completed,	GAUGE,   DIAG,  INTEGER,	"Bans on the "
+	"list that test nothing any more: superseded by an identical newer "
+	"ban, or the oldest")
+VSC_FIELD(bans_obj,		GAUGE,   DIAG,  INTEGER,	"Bans the "
+	"lurker can test: on obj.* fields, req.url and req.http.host")
+VSC_FIELD(bans_req,		GAUGE,   DIAG,  INTEGER,	"Bans on other "
+	"req.* fields: only lookups test them, so objects never hit again "
+	"keep them on the list until they expire; prefer obj.* bans")
+VSC_FIELD(bans_added,		COUNTER, DIAG,  INTEGER,	"Bans added")
+VSC_FIELD(bans_deleted,		COUNTER, DIAG,  INTEGER,	"Bans removed "
+	"from the list once no object needed them")
+VSC_FIELD(bans_tested,		COUNTER, DIAG,  INTEGER,	"Objects "
+	"tested against bans at lookup")
+VSC_FIELD(bans_obj_killed,	COUNTER, DIAG,  INTEGER,	"Objects "
+	"killed by bans at lookup")
+VSC_FIELD(bans_lurker_tested,	COUNTER, DIAG,  INTEGER,	"Objects "
+	"tested against bans by the ban lurker")
+VSC_FIELD(bans_tests_tested,	COUNTER, DIAG,  INTEGER,	"Single ban "
+	"tests (one ban, one object) done at lookup")
+VSC_FIELD(bans_lurker_tests_tested, COUNTER, DIAG, INTEGER,	"Single "
+	"ban tests done by the ban lurker")
+VSC_FIELD(bans_lurker_obj_killed, COUNTER, DIAG, INTEGER,	"Objects "
+	"killed by the ban lurker")
+VSC_FIELD(bans_lurker_obj_killed_cutoff, COUNTER, DIAG, INTEGER, "Objects "
+	"killed by the ban lurker because they pointed further down the "
+	"list than ban_cutoff")
+VSC_FIELD(bans_dups,		COUNTER, DIAG,  INTEGER,	"Bans "
+	"completed by an identical newer ban (ban_dups)")
+VSC_FIELD(bans_lookup_deferred,	COUNTER, DIAG,  INTEGER,	"Lookups "
+	"that found an object with more untested bans than "
+	"ban_max_tests_per_lookup: a fresh copy was fetched and the lurker "
+	"left to test the old one")
 
 VSC_FIELD(n_xkey,		GAUGE,   INFO,  INTEGER,	"Surrogate "
 	"keys (tags of Surrogate-Key and xkey response headers) in the index")

@@ -11,6 +11,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -23,11 +24,14 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "common/cli.h"
 #include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/backend.h"
+#include "cache/child_cli.h"
 #include "cache/pool.h"
+#include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 
@@ -52,6 +56,14 @@ struct backend {
 	 * backend exists (the VCL loads) but is sick, fetches fail fast.
 	 */
 	unsigned		sick;		/* const */
+	/* VCL.NAME, as backend.list shows it; the VCL's name at load */
+	char			*display;	/* const */
+	/* backend.set_health: BE_ADMIN_*; atomic */
+	unsigned		admin;
+#define BE_ADMIN_AUTO		0	/* what probes say (healthy now) */
+#define BE_ADMIN_HEALTHY	1
+#define BE_ADMIN_SICK		2
+	vtim_real		t_change;	/* be_list_mtx */
 	struct lock		mtx;
 	TAILQ_HEAD(vbc_head_s, vbc) idle;	/* mtx; most recent first */
 	unsigned		n_idle;		/* mtx */
@@ -103,7 +115,8 @@ be_unix(const char *path, struct sockaddr_storage *sa, socklen_t *sl,
 }
 
 struct backend *
-BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
+BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
+    size_t errlen)
 {
 	const struct vrt_endpoint *ep;
 	struct backend *be;
@@ -127,11 +140,17 @@ BACKEND_New(const struct vrt_backend *vrt, char *err, size_t errlen)
 		return (NULL);
 	}
 	be->vcl_name = strdup(vrt->vcl_name);
-	if (be->vcl_name == NULL) {
+	if (be->vcl_name != NULL &&
+	    asprintf(&be->display, "%s.%s", vcl != NULL ? vcl : "",
+	    vrt->vcl_name) < 0)
+		be->display = NULL;
+	if (be->vcl_name == NULL || be->display == NULL) {
 		(void)snprintf(err, errlen, "out of memory");
+		free(be->vcl_name);
 		FREE_OBJ(be);
 		return (NULL);
 	}
+	be->t_change = TIM_real();
 	if (ep->path != NULL) {
 		(void)snprintf(be->port, sizeof be->port, "-");
 		if (be_unix(ep->path, &be->sa[0], &be->salen[0], be->ip[0],
@@ -204,6 +223,7 @@ BACKEND_Delete(struct backend **bep)
 	assert(be->n_conn == 0);
 	LOCK_Fini(&be->mtx);
 	free(be->vcl_name);
+	free(be->display);
 	free(be->hosthdr);
 	VSC_Sub(n_backend, 1);
 	FREE_OBJ(be);
@@ -214,7 +234,14 @@ BACKEND_Healthy(const struct backend *be)
 {
 
 	CHECK_OBJ(be, BACKEND_MAGIC);
-	return (!be->sick);
+	switch (__atomic_load_n(&be->admin, __ATOMIC_RELAXED)) {
+	case BE_ADMIN_HEALTHY:
+		return (1);
+	case BE_ADMIN_SICK:
+		return (0);
+	default:
+		return (!be->sick);
+	}
 }
 
 const struct director *
@@ -431,6 +458,12 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		    be->vcl_name);
 		return (NULL);
 	}
+	if (!BACKEND_Healthy(be)) {
+		VSC_Count(wrk->stats, backend_unhealthy, 1);
+		VSLb(vsl, SLT_FetchError, "backend %s: unhealthy",
+		    be->vcl_name);
+		return (NULL);
+	}
 	if (!force_fresh) {
 		vbc = be_get_idle(be, vsl);
 		if (vbc != NULL) {
@@ -518,4 +551,161 @@ BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl, const char *reason)
 	    reason);
 	be_close_fd(vbc);
 	FREE_OBJ(vbc);
+}
+
+/*--------------------------------------------------------------------
+ * backend.list and backend.set_health
+ */
+
+static const char * const be_admin_names[] = {
+	[BE_ADMIN_AUTO] = "auto",
+	[BE_ADMIN_HEALTHY] = "healthy",
+	[BE_ADMIN_SICK] = "sick",
+};
+
+/*
+ * Does be match a pattern?  With a dot the glob is on VCL.NAME; without,
+ * on the names of the active VCL's backends, as varnishd does.
+ */
+static int
+be_match(const struct backend *be, const char *pat, const char *active)
+{
+	size_t l;
+
+	if (pat == NULL)
+		return (1);
+	if (strchr(pat, '.') != NULL)
+		return (fnmatch(pat, be->display, 0) == 0);
+	if (active == NULL)
+		return (0);
+	l = strlen(active);
+	return (!strncmp(be->display, active, l) && be->display[l] == '.' &&
+	    fnmatch(pat, be->display + l + 1, 0) == 0);
+}
+
+/* The active VCL's name, copied into buf (NULL if none). */
+static const char *
+be_active(char *buf, size_t len)
+{
+	struct vcl *vcl;
+
+	vcl = VCL_Ref();
+	if (vcl == NULL)
+		return (NULL);
+	(void)snprintf(buf, len, "%s", VCL_Name(vcl));
+	VCL_Rel(&vcl);
+	return (buf);
+}
+
+static const char *
+be_health(const struct backend *be)
+{
+
+	return (BACKEND_Healthy(be) ? "healthy" : "sick");
+}
+
+/* The Admin column: as set, or (auto, no probe yet) what it is. */
+static const char *
+be_admin(const struct backend *be)
+{
+	unsigned a = __atomic_load_n(&be->admin, __ATOMIC_RELAXED);
+
+	return (a == BE_ADMIN_AUTO ? be_health(be) : be_admin_names[a]);
+}
+
+unsigned
+BACKEND_CliList(FILE *out, int ac, char * const *av)
+{
+	const char *pat = NULL, *active;
+	const struct backend *be;
+	char abuf[128], date[TIM_FORMAT_SIZE];
+	size_t wn = 12, wa = 5, l;
+	int i, json = 0, first = 1;
+
+	for (i = 1; i < ac; i++) {
+		if (!strcmp(av[i], "-j"))
+			json = 1;
+		else if (!strcmp(av[i], "-p"))
+			continue;	/* no probes before issue 15 */
+		else if (pat == NULL)
+			pat = av[i];
+		else {
+			fprintf(out, "Too many patterns: %s", av[i]);
+			return (CLIS_TOOMANY);
+		}
+	}
+	active = be_active(abuf, sizeof abuf);
+	LOCK_Lock(&be_list_mtx);
+	TAILQ_FOREACH(be, &be_list, list) {
+		if (!be_match(be, pat, active))
+			continue;
+		if ((l = strlen(be->display)) > wn)
+			wn = l;
+		if ((l = strlen(be_admin(be))) > wa)
+			wa = l;
+	}
+	if (json) {
+		CCLI_JsonHead(out, 3, ac, av);
+		fprintf(out, ",\n  {");
+	} else
+		fprintf(out, "%-*s   %-*s   %-5s    %-7s    %s\n", (int)wn,
+		    "Backend name", (int)wa, "Admin", "Probe", "Health",
+		    "Last change");
+	TAILQ_FOREACH(be, &be_list, list) {
+		if (!be_match(be, pat, active))
+			continue;
+		if (json) {
+			fprintf(out, "%s\n    ", first ? "" : ",");
+			CCLI_JsonStr(out, be->display);
+			fprintf(out, ": {\n      \"type\": \"backend\",\n"
+			    "      \"admin_health\": \"%s\",\n"
+			    "      \"probe_message\": [0, 0, \"%s\"],\n"
+			    "      \"last_change\": %.3f\n    }",
+			    be_admin(be), be_health(be),
+			    be->t_change);
+			first = 0;
+			continue;
+		}
+		TIM_format(be->t_change, date);
+		fprintf(out, "%-*s   %-*s   %-5s    %-7s    %s\n", (int)wn,
+		    be->display, (int)wa, be_admin(be), "0/0",
+		    be_health(be), date);
+	}
+	LOCK_Unlock(&be_list_mtx);
+	if (json)
+		fprintf(out, "\n  }\n]\n");
+	return (CLIS_OK);
+}
+
+unsigned
+BACKEND_CliSetHealth(FILE *out, int ac, char * const *av)
+{
+	struct backend *be;
+	const char *active;
+	char abuf[128];
+	unsigned a, n = 0;
+
+	(void)ac;
+	for (a = 0; a < 3; a++)
+		if (!strcmp(av[2], be_admin_names[a]))
+			break;
+	if (a == 3) {
+		fprintf(out, "Invalid state %s: auto, healthy or sick", av[2]);
+		return (CLIS_PARAM);
+	}
+	active = be_active(abuf, sizeof abuf);
+	LOCK_Lock(&be_list_mtx);
+	TAILQ_FOREACH(be, &be_list, list) {
+		if (!be_match(be, av[1], active))
+			continue;
+		if (__atomic_exchange_n(&be->admin, a, __ATOMIC_RELAXED) != a)
+			be->t_change = TIM_real();
+		n++;
+	}
+	LOCK_Unlock(&be_list_mtx);
+	if (n == 0) {
+		fprintf(out, "No Backends matches %s", av[1]);
+		return (CLIS_PARAM);
+	}
+	return (CLIS_OK);
 }

@@ -10,6 +10,7 @@
 #define VENEER_CACHE_BACKEND_H
 
 #include <bsd/sys/queue.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #include "common/tim.h"
@@ -40,13 +41,18 @@ struct director {
 	struct backend		*backend;
 };
 
-struct backend *BACKEND_New(const struct vrt_backend *vrt, char *err,
-    size_t errlen);
+/* A backend of the VCL named vcl (for backend.list: "vcl.name"). */
+struct backend *BACKEND_New(const struct vrt_backend *vrt, const char *vcl,
+    char *err, size_t errlen);
 void BACKEND_Delete(struct backend **bep);
 const struct director *BACKEND_Director(const struct backend *be);
 const char *BACKEND_Name(const struct backend *be);
 /* 0 when it has no address (its host did not resolve at load). */
+/* Admin state (backend.set_health) first, else what is known. */
 int BACKEND_Healthy(const struct backend *be);
+/* The CLI's backend.list [-j] [-p] [pattern] and backend.set_health. */
+unsigned BACKEND_CliList(FILE *out, int ac, char * const *av);
+unsigned BACKEND_CliSetHealth(FILE *out, int ac, char * const *av);
 
 /* Effective timeouts: the backend's own, else the parameter. */
 vtim_dur BACKEND_ConnectTimeout(const struct backend *be);

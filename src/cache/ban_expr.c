@@ -288,6 +288,19 @@ BAN_ExprUsesReq(const struct ban_expr *be)
 	return (0);
 }
 
+int
+BAN_ExprStoredReq(const struct ban_expr *be)
+{
+	unsigned u;
+
+	CHECK_OBJ(be, BAN_EXPR_MAGIC);
+	for (u = 0; u < be->n; u++)
+		if (be->t[u].field == BF_REQ_HTTP &&
+		    strcasecmp(be->t[u].hdr, "host"))
+			return (0);
+	return (1);
+}
+
 const char *
 BAN_ExprText(const struct ban_expr *be)
 {

@@ -58,6 +58,12 @@ void BAN_ExprFree(struct ban_expr **bep);
 
 /* Does it test a req.* field (so only a lookup can evaluate it)? */
 int BAN_ExprUsesReq(const struct ban_expr *be);
+/*
+ * Are its req.* terms only on req.url and req.http.host, so that the URL
+ * and Host of the request that fetched an object can stand in for the
+ * request's (ban.h)?
+ */
+int BAN_ExprStoredReq(const struct ban_expr *be);
 /* Its canonical text, as ban.list shows it (words quoted as needed). */
 const char *BAN_ExprText(const struct ban_expr *be);
 /* Do two expressions say the same (a newer duplicate completes the older)? */

@@ -15,4 +15,12 @@
 
 typedef unsigned ccli_func_f(FILE *out, int ac, char * const *av);
 
+/* s as a JSON string, quotes included. */
+void CCLI_JsonStr(FILE *out, const char *s);
+/*
+ * The start of a -j answer as varnishd writes it: "[ version, [the
+ * command's words], time" (the caller goes on with ",\n..." and "]").
+ */
+void CCLI_JsonHead(FILE *out, unsigned version, int ac, char * const *av);
+
 #endif /* VENEER_CACHE_CHILD_CLI_H */

@@ -31,6 +31,7 @@
 #include "common/param.h"
 #include "cache/acceptor.h"
 #include "cache/backend.h"
+#include "cache/ban.h"
 #include "cache/child.h"
 #include "cache/child_cli.h"
 #include "cache/expire.h"
@@ -155,6 +156,31 @@ child_cmd_start(char * const *av)
 	child_reply(CLIS_OK, "");
 }
 
+/*
+ * vcl.loadboot: the boot VCL, before start (the manager orders the
+ * loads so labels find their VCLs); "start noboot" follows.
+ */
+static unsigned
+ccli_vcl_loadboot(FILE *out, int ac, char * const *av)
+{
+	char err[1024], path[64];
+
+	(void)ac;
+	(void)av;
+	if (child_vcl_fd < 0) {
+		fprintf(out, "cannot open the compiled boot VCL: %s",
+		    strerror(child_vcl_errno));
+		return (CLIS_CANT);
+	}
+	(void)snprintf(path, sizeof path, "/proc/self/fd/%d", child_vcl_fd);
+	if (VCL_LoadFile(path, child_args->vcl_name, !VCL_Active(), err,
+	    sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
 /* Stop accepting, let sessions finish within shutdown_timeout, exit. */
 static void __attribute__((__noreturn__))
 child_cmd_stop(void)
@@ -175,6 +201,36 @@ child_cmd_stop(void)
 	_exit(0);
 }
 
+void
+CCLI_JsonStr(FILE *out, const char *s)
+{
+
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void
+CCLI_JsonHead(FILE *out, unsigned version, int ac, char * const *av)
+{
+	int i;
+
+	fprintf(out, "[ %u, [", version);
+	for (i = 0; i < ac; i++) {
+		if (i > 0)
+			fputs(", ", out);
+		CCLI_JsonStr(out, av[i]);
+	}
+	fprintf(out, "], %.3f", TIM_real());
+}
+
 static unsigned
 ccli_ping(FILE *out, int ac, char * const *av)
 {
@@ -190,11 +246,67 @@ ccli_vcl_load(FILE *out, int ac, char * const *av)
 {
 	char err[256];
 
-	(void)ac;
 	if (VCL_LoadFile(av[2], av[1], 0, err, sizeof err) != 0) {
 		fputs(err, out);
 		return (CLIS_CANT);
 	}
+	/* vcl.load NAME PATH [STATE cold|warm]: loaded in that state. */
+	if (ac > 4 && VCL_SetState(av[1], av[3], !strcmp(av[4], "cold"),
+	    err, sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+static unsigned
+ccli_vcl_label(FILE *out, int ac, char * const *av)
+{
+	char err[256];
+
+	(void)ac;
+	if (VCL_Label(av[1], av[2], err, sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+/* vcl.state NAME auto|cold|warm cold|warm: the manager decided. */
+static unsigned
+ccli_vcl_state(FILE *out, int ac, char * const *av)
+{
+	char err[256];
+
+	(void)ac;
+	if (VCL_SetState(av[1], av[2], !strcmp(av[3], "cold"), err,
+	    sizeof err) != 0) {
+		fputs(err, out);
+		return (CLIS_CANT);
+	}
+	return (CLIS_OK);
+}
+
+/* vcl.profile [NAME]: the raw figures; the manager formats them. */
+static unsigned
+ccli_vcl_profile(FILE *out, int ac, char * const *av)
+{
+
+	return (VCL_Profile(out, ac > 1 ? av[1] : NULL) != 0 ? CLIS_CANT :
+	    CLIS_OK);
+}
+
+/* debug.xid [XID [CHUNK]]: as varnishd's, for test harnesses. */
+static unsigned
+ccli_debug_xid(FILE *out, int ac, char * const *av)
+{
+	uint32_t base, chunk;
+
+	if (ac > 1)
+		POOL_VxidSet((uint32_t)strtoul(av[1], NULL, 0),
+		    ac > 2 ? (uint32_t)strtoul(av[2], NULL, 0) : 1);
+	POOL_VxidGet(&base, &chunk);
+	fprintf(out, "XID is %u chunk %u", base, chunk);
 	return (CLIS_OK);
 }
 
@@ -309,7 +421,16 @@ static const struct ccli_cmd {
 	{ "vcl.use",		1, ccli_vcl_use },
 	{ "vcl.discard",	1, ccli_vcl_discard },
 	{ "vcl.list",		0, ccli_vcl_list },
+	{ "vcl.label",		2, ccli_vcl_label },
+	{ "vcl.loadboot",	0, ccli_vcl_loadboot },
+	{ "vcl.state",		3, ccli_vcl_state },
+	{ "vcl.profile",	0, ccli_vcl_profile },
+	{ "debug.xid",		0, ccli_debug_xid },
 	{ "param.changed",	1, ccli_param_changed },
+	{ "ban",		3, BAN_CliBan },
+	{ "ban.list",		0, BAN_CliList },
+	{ "backend.list",	0, BACKEND_CliList },
+	{ "backend.set_health",	2, BACKEND_CliSetHealth },
 	{ "purge.key",		1, ccli_purge_key },
 	{ "purge.softkey",	1, ccli_purge_softkey },
 };
@@ -444,10 +565,18 @@ CHILD_Main(const struct child_args *ca)
 	child_vcl_fd = open(ca->vcl_so, O_RDONLY | O_CLOEXEC);
 	if (child_vcl_fd < 0)
 		child_vcl_errno = errno;	/* fatal unless discarded */
+	/*
+	 * Segments come and go after the privileges do (a VCL's profile,
+	 * its backends' counters): the child must own its directory.
+	 */
+	if (ca->drop_privs && VSMW_Chown(child_vsmw, ca->uid, ca->gid) != 0)
+		child_fatal("cannot hand _.vsm_child to the -j user: %s",
+		    strerror(errno));
 	child_drop_privileges(ca);
 	PARAM_Protect();
 	STV_Init();
 	HSH_Init();
+	BAN_Init();
 	XKEY_Init();
 	EXP_Init();
 	POOL_Init();

@@ -798,7 +798,7 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	}
 	if (marker == 0) {
 		if (OBJ_New(wrk, oc, stv, bo->beresp, hint, vary,
-		    (size_t)vl) != NULL) {
+		    (size_t)vl, bo->bereq0) != NULL) {
 			OBJ_Ref(oc);
 			*markerp = 0;
 			return (oc);
@@ -819,8 +819,8 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 		poc->xid = bo->vxid;
 	}
 	poc->t_origin = bo->t_origin;
-	if (OBJ_New(wrk, poc, stv_transient, bo->beresp, hint, NULL, 0) ==
-	    NULL) {
+	if (OBJ_New(wrk, poc, stv_transient, bo->beresp, hint, NULL, 0,
+	    NULL) == NULL) {
 		VSLb(bo->vsl, SLT_Error, "no room in storage Transient for "
 		    "the response");
 		(void)OBJ_Deref(&poc);

@@ -21,6 +21,7 @@
 #include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
+#include "cache/ban.h"
 #include "cache/expire.h"
 #include "cache/hash.h"
 #include "cache/obj.h"
@@ -29,6 +30,7 @@
 #include "cache/storage.h"
 #include "cache/vary.h"
 #include "cache/vsc.h"
+#include "cache/vsl.h"
 #include "cache/xkey.h"
 
 #define HSH_NSHARD	256		/* power of two */
@@ -42,6 +44,9 @@ struct hsh_shard {
 } __attribute__((aligned(64)));
 
 static struct hsh_shard hsh_shards[HSH_NSHARD];
+
+static int hsh_unlist_locked(struct objcore *oc);
+static void hsh_kill_finish(struct objcore *oc);
 
 void
 HSH_Init(void)
@@ -224,6 +229,8 @@ hsh_new_busy_locked(struct objhead *oh)
 	oc->flags = OC_F_BUSY;
 	oc->objhead = oh;
 	oh->refcnt++;
+	/* Bans from now on concern what it fetches. */
+	BAN_NewObjCore(oc);
 	LIST_INSERT_HEAD(&oh->objcs, oc, oh_list);
 	OBJ_Ref(oc);		/* the caller's; the cache has the first */
 	return (oc);
@@ -283,6 +290,13 @@ struct hsh_found {
 	struct objcore		*busy;
 	struct objcore		*stale;		/* to revalidate, or for errors */
 	uint32_t		vary_hint;	/* the request's, or 0 */
+	const struct http	*req;
+	struct vsc_worker	*stats;
+	/* Killed by bans: unlisted after the walk (the vary index's walk
+	   must not see its list change under it). */
+#define HSH_MAXBANNED	8
+	unsigned		nbanned;
+	struct objcore		*banned[HSH_MAXBANNED];
 };
 
 /* Weigh one objcore; non-zero: a fresh hit, stop looking. */
@@ -310,6 +324,24 @@ hsh_consider(void *priv, struct objcore *oc)
 			f->marker = oc;
 		return (0);
 	}
+	/*
+	 * Bans added since it was last tested: not delivered, revalidated
+	 * or kept for errors before they are tested.  One that matches
+	 * dies; one with too many to test now (-1) is passed over: a fresh
+	 * copy is fetched, and the lurker tests the old one.
+	 */
+	if (BAN_Pending(oc)) {
+		switch (BAN_CheckObject_locked(oc, f->req, f->stats)) {
+		case 1:
+			if (f->nbanned < HSH_MAXBANNED)
+				f->banned[f->nbanned++] = oc;
+			return (0);
+		case -1:
+			return (0);
+		default:
+			break;
+		}
+	}
 	/* req.ttl and req.grace only ever shorten what the object has. */
 	if (f->ttl_cap >= 0 && oc->t_origin + f->ttl_cap < fresh)
 		fresh = oc->t_origin + f->ttl_cap;
@@ -332,31 +364,34 @@ hsh_consider(void *priv, struct objcore *oc)
 enum hsh_lookup
 HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
     const struct http *req, struct ws *ws, unsigned always_miss,
-    struct objcore **ocp, struct boc **bocp, struct objcore **busyp)
+    struct vsl_log *vsl, struct objcore **ocp, struct boc **bocp,
+    struct objcore **busyp)
 {
 
 	return (HSH_LookupCapped(wrk, digest, req, ws, always_miss, -1, -1,
-	    ocp, bocp, busyp));
+	    vsl, ocp, bocp, busyp));
 }
 
 enum hsh_lookup
 HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
     const struct http *req, struct ws *ws, unsigned always_miss,
-    vtim_dur ttl_cap, vtim_dur grace_cap, struct objcore **ocp,
-    struct boc **bocp, struct objcore **busyp)
+    vtim_dur ttl_cap, vtim_dur grace_cap, struct vsl_log *vsl,
+    struct objcore **ocp, struct boc **bocp, struct objcore **busyp)
 {
 	struct hsh_shard *sh;
 	struct objhead *oh;
 	struct objcore *oc;
 	struct hsh_found f;
 	enum hsh_lookup r;
-	unsigned shard = digest[0] & (HSH_NSHARD - 1);
+	unsigned u, shard = digest[0] & (HSH_NSHARD - 1);
 
-	(void)wrk;
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	*ocp = NULL;
 	*bocp = NULL;
 	*busyp = NULL;
 	memset(&f, 0, sizeof f);
+	f.req = req;
+	f.stats = wrk->stats;
 	f.now = TIM_real();
 	f.always_miss = always_miss;
 	f.ttl_cap = ttl_cap;
@@ -410,8 +445,21 @@ HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	}
 	if (*busyp != NULL)
 		(*busyp)->vary_key = f.vary_hint;
+	for (u = 0; u < f.nbanned; u++) {
+		if (hsh_unlist_locked(f.banned[u]))
+			OBJ_Ref(f.banned[u]);	/* for the unlocked part */
+		else
+			f.banned[u] = NULL;
+	}
 	hsh_deref_objhead_locked(sh, oh);
 	LOCK_Unlock(&sh->mtx);
+	for (u = 0; u < f.nbanned; u++) {
+		if (f.banned[u] == NULL)
+			continue;
+		VSLb(vsl, SLT_ExpBan, "%u banned lookup", f.banned[u]->xid);
+		hsh_kill_finish(f.banned[u]);
+		(void)OBJ_Deref(&f.banned[u]);
+	}
 	return (r);
 }
 
@@ -504,6 +552,9 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 	assert(oc->flags & OC_F_BUSY);
 	oc->flags &= ~OC_F_BUSY;
 	oc->flags |= flags | OC_F_INSERTED;
+	/* A marker has nothing bans could test: it lets go of its ban. */
+	if (flags != 0)
+		BAN_DestroyObj(oc);
 	/* Markers, and older copies of the same (non-)variant, leave. */
 	for (oc2 = LIST_FIRST(&oh->objcs); oc2 != NULL; oc2 = next) {
 		next = LIST_NEXT(oc2, oh_list);
@@ -601,6 +652,83 @@ HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 		(void)OBJ_Deref(&oc);
 	}
 	return (n);
+}
+
+/*
+ * Visit one bucket's objcores (shard lock held); those f wants dead are
+ * unlisted onto d.
+ */
+struct hsh_walk {
+	hsh_walk_f		*f;
+	void			*priv;
+	unsigned		visited;
+	struct hsh_dead		d;
+};
+
+static int
+hsh_walk_one(void *priv, struct objcore *oc)
+{
+	struct hsh_walk *w = priv;
+
+	if (oc->flags & (OC_F_BUSY | OC_F_DYING | OC_F_FAILED | OC_F_HFM |
+	    OC_F_HFP))
+		return (0);
+	w->visited++;
+	if (w->f(w->priv, oc))
+		(void)hsh_replaced(&w->d, oc);
+	return (0);
+}
+
+int
+HSH_Walk(uint64_t *pos, unsigned max, hsh_walk_f *f, void *priv)
+{
+	struct hsh_walk w;
+	struct hsh_shard *sh;
+	struct objhead *oh;
+	struct objcore *oc, *next;
+	unsigned shard = (unsigned)(*pos >> 32), b = (uint32_t)*pos;
+
+	memset(&w, 0, sizeof w);
+	w.f = f;
+	w.priv = priv;
+	LIST_INIT(&w.d.list);
+	while (w.visited < max && shard < HSH_NSHARD) {
+		sh = &hsh_shards[shard];
+		/*
+		 * A bucket at a time, so lookups wait for one bucket's
+		 * tests at most.  When the table doubles in between, the
+		 * objheads of buckets done so far are in those buckets or
+		 * one table size above: visited twice, never skipped.
+		 */
+		LOCK_Lock(&sh->mtx);
+		if (b <= sh->mask) {
+			for (oh = sh->tbl[b]; oh != NULL; oh = oh->hnext) {
+				for (oc = LIST_FIRST(&oh->objcs); oc != NULL;
+				    oc = next) {
+					next = LIST_NEXT(oc, oh_list);
+					(void)hsh_walk_one(&w, oc);
+				}
+				VRY_Each_locked(oh, hsh_walk_one, &w);
+			}
+			b++;
+		}
+		if (b > sh->mask) {
+			shard++;
+			b = 0;
+		}
+		LOCK_Unlock(&sh->mtx);
+		while ((oc = LIST_FIRST(&w.d.list)) != NULL) {
+			LIST_REMOVE(oc, oh_list);
+			hsh_kill_finish(oc);
+			(void)OBJ_Deref(&oc);
+		}
+	}
+	if (shard >= HSH_NSHARD) {
+		*pos = 0;
+		return (1);
+	}
+	*pos = (uint64_t)shard << 32 | b;
+	return (0);
 }
 
 int

@@ -20,6 +20,7 @@
 struct http;
 struct req;
 struct vry_index;
+struct vsl_log;
 struct worker;
 struct ws;
 
@@ -63,12 +64,13 @@ void HSH_AddData(struct sha256_ctx *sha, const char * const *p, unsigned n);
  * caller, and so does *bocp: the boc of *ocp while it is still being
  * fetched (HIT, GRACE, BUSY), else NULL.  A new busy objcore (*busyp)
  * comes with its boc in busy->boc, which the caller's fetch will fill.
- * NULL busy with MISS: out of memory (answer 503).
+ * NULL busy with MISS: out of memory (answer 503).  Objects found
+ * banned (ban.h) are killed on the way, logged to vsl.
  */
 enum hsh_lookup HSH_Lookup(struct worker *wrk,
     const unsigned char digest[SHA256_LEN], const struct http *req,
-    struct ws *ws, unsigned always_miss, struct objcore **ocp,
-    struct boc **bocp, struct objcore **busyp);
+    struct ws *ws, unsigned always_miss, struct vsl_log *vsl,
+    struct objcore **ocp, struct boc **bocp, struct objcore **busyp);
 /*
  * The same with each object's TTL and grace capped (req.ttl, req.grace);
  * a negative cap is none.
@@ -76,8 +78,8 @@ enum hsh_lookup HSH_Lookup(struct worker *wrk,
 enum hsh_lookup HSH_LookupCapped(struct worker *wrk,
     const unsigned char digest[SHA256_LEN], const struct http *req,
     struct ws *ws, unsigned always_miss, vtim_dur ttl_cap,
-    vtim_dur grace_cap, struct objcore **ocp, struct boc **bocp,
-    struct objcore **busyp);
+    vtim_dur grace_cap, struct vsl_log *vsl, struct objcore **ocp,
+    struct boc **bocp, struct objcore **busyp);
 /* A request stops waiting on boc (woken or timed out). */
 void HSH_Unwait(struct boc *boc);
 
@@ -114,5 +116,14 @@ int HSH_Retime(struct objcore *oc, vtim_real now, vtim_dur ttl,
     vtim_dur grace, vtim_dur keep);
 /* The objcore leaves its objhead for good (OBJ_Deref, last ref). */
 void HSH_DerefObjhead(struct objcore *oc);
+/*
+ * The ban lurker's walk over the cache: from *pos on, call f on each
+ * cached object (not busy, dying or a marker) under its shard lock, up
+ * to about max of them; those f returns non-zero for are killed.  *pos
+ * is where to go on; returns 1 when the walk reached the end (and *pos
+ * is back at the start).
+ */
+typedef int hsh_walk_f(void *priv, struct objcore *oc);
+int HSH_Walk(uint64_t *pos, unsigned max, hsh_walk_f *f, void *priv);
 
 #endif /* VENEER_CACHE_HASH_H */

@@ -20,6 +20,7 @@
 #include "common/lock.h"
 #include "common/miniobj.h"
 #include "common/param.h"
+#include "cache/ban.h"
 #include "cache/hash.h"
 #include "cache/http.h"
 #include "cache/obj.h"
@@ -82,6 +83,7 @@ OBJ_Deref(struct objcore **ocp)
 	assert(oc->boc == NULL);
 	assert(oc->exp_idx == 0);
 	assert(oc->lru_list.tqe_prev == NULL);
+	BAN_DestroyObj(oc);
 	/* Out of the surrogate key index, if it was ever in. */
 	assert(!(oc->xkey & XKEY_S_LINKED) || (oc->xkey & XKEY_S_GONE));
 	OBJ_Slim(oc);
@@ -266,7 +268,7 @@ obj_need(const struct objcore *oc)
 struct object *
 OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
     const struct http *hp, uint64_t body_hint, const char *vary,
-    size_t vary_len)
+    size_t vary_len, const struct http *req)
 {
 	struct object *o;
 	enum stv_need need;
@@ -274,17 +276,28 @@ OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
 	unsigned u, code, single = 0, ext = 0;
 	uint64_t when;
 	char *p, *data = NULL;
+	struct txt url = { NULL, NULL }, host = { NULL, NULL };
+	size_t rl = 1;		/* OBJ_Url's tag byte */
+	int has_host = 0;
 
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	assert(oc->obj == NULL);
+	if (req != NULL && req->hd[HTTP_HDR_URL].b != NULL) {
+		url = req->hd[HTTP_HDR_URL];
+		rl += TXT_LEN(url) + 1;
+		has_host = HTTP_GetHdr(req, "Host", &host);
+		if (has_host)
+			rl += TXT_LEN(host) + 1;
+	}
 	hl = hp->hd[HTTP_HDR_REASON].b == NULL ? 1 :
 	    TXT_LEN(hp->hd[HTTP_HDR_REASON]) + 1;
 	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++)
 		if (obj_keep(hp, u))
 			hl += obj_code(&hp->hd[u], &code, &when);
-	if (hl + vary_len > UINT32_MAX)
+	if (hl + vary_len > UINT32_MAX || rl > UINT32_MAX)
 		return (NULL);
+	vary_len += rl;		/* the request's part, for the sizes */
 	/*
 	 * A body of known length that fits one block is that block, in
 	 * this one or on its own: whichever the allocator's size classes
@@ -333,9 +346,21 @@ OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
 			p = obj_put(p, &hp->hd[u]);
 	o->hdr_len = (uint32_t)hl;
 	assert(p == o->hdrs + hl);
-	if (vary_len > 0) {
-		memcpy(p, vary, vary_len);
-		o->vary_len = (uint32_t)vary_len;
+	if (vary_len > rl) {
+		memcpy(p, vary, vary_len - rl);
+		o->vary_len = (uint32_t)(vary_len - rl);
+		p += vary_len - rl;
+	}
+	*p++ = (char)(url.b == NULL ? OBJ_REQ_NONE : has_host ?
+	    OBJ_REQ_HOST : OBJ_REQ_URL);
+	if (url.b != NULL) {
+		memcpy(p, url.b, TXT_LEN(url));
+		p[TXT_LEN(url)] = '\0';
+		p += TXT_LEN(url) + 1;
+		if (has_host) {
+			memcpy(p, host.b, TXT_LEN(host));
+			p[TXT_LEN(host)] = '\0';
+		}
 	}
 	o->len_hint = body_hint;
 	o->single = ext ? OBJ_BODY_OWN : single ? OBJ_BODY_IN : 0;
@@ -346,6 +371,53 @@ OBJ_New(struct worker *wrk, struct objcore *oc, struct stevedore *stv,
 	oc->stv = stv;
 	oc->obj = o;
 	return (o);
+}
+
+const char *
+OBJ_FindHdr(const struct object *o, const char *name, char *buf,
+    size_t buflen, size_t *lenp)
+{
+	const struct obj_name *nm;
+	const char *p, *e, *v;
+	size_t nl = strlen(name), l;
+	unsigned c;
+
+	CHECK_OBJ(o, OBJECT_MAGIC);
+	assert(buflen >= TIM_FORMAT_SIZE);
+	p = o->hdrs + strlen(o->hdrs) + 1;	/* past the reason */
+	e = o->hdrs + o->hdr_len;
+	for (; p < e; p += l + 1) {
+		l = strlen(p);
+		c = (unsigned char)*p;
+		if (c >= 0x20) {
+			if (l <= nl || p[nl] != ':' || strncasecmp(p, name, nl))
+				continue;
+			v = p + nl + 1;
+		} else {
+			nm = &obj_names[c & ~OBJ_DATE];
+			if (nm->len - 2 != nl || strncasecmp(nm->str, name, nl))
+				continue;
+			if (c & OBJ_DATE) {
+				char line[64];
+
+				_Static_assert(sizeof line > 29 + OBJ_DATE_TXT,
+				    "room for the longest date line");
+				*lenp = obj_line_expand(p, l + 1, line) -
+				    nm->len;
+				memcpy(buf, line + nm->len, *lenp + 1);
+				return (buf);
+			}
+			v = p + 1;
+		}
+		while (*v == ' ' || *v == '\t')
+			v++;
+		*lenp = strlen(v);
+		while (*lenp > 0 && (v[*lenp - 1] == ' ' ||
+		    v[*lenp - 1] == '\t'))
+			(*lenp)--;
+		return (v);
+	}
+	return (NULL);
 }
 
 void

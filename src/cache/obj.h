@@ -29,6 +29,7 @@
 #include "common/tim.h"
 #include "common/txt.h"
 
+struct ban;
 struct http;
 struct objhead;
 struct stevedore;
@@ -82,7 +83,8 @@ struct object {
 #define OBJ_BODY_IN		1		/* inside this block */
 #define OBJ_BODY_OWN		2		/* a block of its own */
 	uint32_t		hdr_len;	/* bytes of hdrs[] for headers */
-	uint32_t		vary_len;	/* vary.h's blob after them */
+	uint32_t		vary_len;	/* vary.h's blob after them,
+						   then OBJ_Url's */
 	uint64_t		len;		/* body bytes, when complete */
 	uint64_t		len_hint;	/* Content-Length, UINT64_MAX */
 	union {
@@ -100,6 +102,31 @@ OBJ_Vary(const struct object *o)
 {
 
 	return (o->vary_len > 0 ? o->hdrs + o->hdr_len : NULL);
+}
+
+/*
+ * The URL and Host of the request the object was fetched for (bans on
+ * req.url and req.http.host test them: ban.h); NULL if not known.
+ */
+#define OBJ_REQ_NONE	0	/* tag byte: no request known */
+#define OBJ_REQ_URL	1	/* its URL and a NUL follow */
+#define OBJ_REQ_HOST	2	/* its URL, a NUL, its Host, a NUL */
+
+static inline const char *
+OBJ_Url(const struct object *o)
+{
+	const char *p = o->hdrs + o->hdr_len + o->vary_len;
+
+	return (*p == OBJ_REQ_NONE ? NULL : p + 1);
+}
+
+static inline const char *
+OBJ_Host(const struct object *o)
+{
+	const char *p = o->hdrs + o->hdr_len + o->vary_len;
+
+	return (*p != OBJ_REQ_HOST ? NULL : p + 1 + __builtin_strlen(p + 1) +
+	    1);
 }
 
 enum boc_state {
@@ -165,15 +192,16 @@ struct objcore {
 	 * after (a revalidation makes a new objcore) but for a soft purge,
 	 * which shortens them holding the expiry lock and the shard lock
 	 * (EXP_Rearm), so the expiry heap orders by them without copying
-	 * them.  Only the origin is a double: durations as floats are precise to a
-	 * millisecond over days, and every byte here is paid per object.
+	 * them.  Only the origin is a double: durations as floats are
+	 * precise to a millisecond over days, and every byte here is paid
+	 * per object.
 	 */
 	vtim_real		t_origin;
 	float			ttl;
 	float			grace;
 	float			keep;
 	float			stale_if_error;
-	void			*ban;		/* XXX issue 7: bans */
+	struct ban		*ban;		/* shard lock: ban.h */
 
 	TAILQ_ENTRY(objcore)	lru_list;	/* stv lru lock */
 	union {
@@ -213,12 +241,21 @@ unsigned OBJ_Deref(struct objcore **ocp);
  * Create oc's object in stv from a response: its status, headers (those
  * not flagged HDF_FILTER) and room for body_hint bytes of body inline
  * (0: none; the body then grows in pieces).  vary: the request's values
- * of the Vary'd headers, copied in.  NULL when the stevedore is full even
- * after nuking (the caller stores it elsewhere or passes).
+ * of the Vary'd headers, copied in.  req: the request it is fetched for
+ * (its URL and Host are kept for bans), or NULL.  NULL when the
+ * stevedore is full even after nuking (the caller stores it elsewhere or
+ * passes).
  */
 struct object *OBJ_New(struct worker *wrk, struct objcore *oc,
     struct stevedore *stv, const struct http *hp, uint64_t body_hint,
-    const char *vary, size_t vary_len);
+    const char *vary, size_t vary_len, const struct http *req);
+/*
+ * The value of the object's first header called name (blanks trimmed,
+ * its length in *lenp), or NULL if it has none.  A value stored in
+ * short form is written out in buf (TIM_FORMAT_SIZE bytes at least).
+ */
+const char *OBJ_FindHdr(const struct object *o, const char *name,
+    char *buf, size_t buflen, size_t *lenp);
 /*
  * A hit-for-miss or hit-for-pass marker (an objcore without an object)
  * costs its objcore, objhead and index entries: charge them to

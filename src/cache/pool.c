@@ -98,6 +98,8 @@ static __thread struct worker *pool_tls_wrk;
 
 static uint32_t pool_vxid = 1;		/* atomic: next unallocated block */
 #define VXID_BLOCK		1024U
+static uint32_t pool_vxid_chunk = VXID_BLOCK;	/* atomic: block size */
+static uint32_t pool_vxid_gen;		/* atomic: bumped by debug.xid */
 
 /*--------------------------------------------------------------------*/
 
@@ -206,6 +208,12 @@ pool_wait_locked(struct pool *pp, struct worker *wrk, struct pool_task *t)
 			/* POOL_Task took us off the idle list */
 			*t = wrk->task;
 			return (1);
+		}
+		/* thread_pool_max was lowered: the herder woke us to go. */
+		if (pp->nthr > cache_param->thread_pool_max &&
+		    pp->nthr > cache_param->thread_pool_min) {
+			TAILQ_REMOVE(&pp->idle, wrk, list);
+			return (0);
 		}
 		if (TIM_mono() < deadline)
 			continue;
@@ -706,6 +714,28 @@ pool_herd_lset(struct pool *pp)
 	pp->lead_gen_seen = gen;
 }
 
+/*
+ * thread_pool_max lowered below the threads we have (param.set): wake
+ * as many idle threads as are too many; each sees it and retires.  Busy
+ * ones go when they next find nothing to do.
+ */
+static void
+pool_shrink_locked(struct pool *pp)
+{
+	struct worker *wrk;
+	unsigned n, max = cache_param->thread_pool_max;
+
+	LOCK_AssertHeld(&pp->mtx);
+	if (pp->nthr <= max)
+		return;
+	n = pp->nthr - max;
+	TAILQ_FOREACH(wrk, &pp->idle, list) {
+		if (n-- == 0)
+			break;
+		ASSERT_ZERO(pthread_cond_signal(&wrk->cond));
+	}
+}
+
 static void *
 pool_herder(void *priv)
 {
@@ -738,6 +768,7 @@ pool_herder(void *priv)
 		}
 		if (pp->lqueue == 0)
 			pp->limited = 0;
+		pool_shrink_locked(pp);
 		ts = TIM_timespec(TIM_mono() + POOL_HERD_TICK);
 		(void)LOCK_TimedWait(&pp->herder_cond, &pp->mtx, &ts);
 		pool_herd_lset(pp);
@@ -897,21 +928,46 @@ POOL_MplBo(const struct pool *pp)
 uint32_t
 WRK_NewVxid(struct worker *wrk)
 {
-	uint32_t v, n;
+	uint32_t v, n, c, g;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
-	if (wrk->vxid_left == 0) {
+	g = __atomic_load_n(&pool_vxid_gen, __ATOMIC_ACQUIRE);
+	if (wrk->vxid_left == 0 || wrk->vxid_gen != g) {
+		c = __atomic_load_n(&pool_vxid_chunk, __ATOMIC_RELAXED);
 		/* Ids are 30 bits (the log's marker bits); 0 means none. */
 		do {
-			v = __atomic_fetch_add(&pool_vxid, VXID_BLOCK,
+			v = __atomic_fetch_add(&pool_vxid, c,
 			    __ATOMIC_RELAXED);
 			n = v & VSL_IDENTMASK;
-		} while (n == 0 || n + VXID_BLOCK > VSL_IDENTMASK);
+		} while (n == 0 || n + c > VSL_IDENTMASK);
 		wrk->vxid_next = n;
-		wrk->vxid_left = VXID_BLOCK;
+		wrk->vxid_left = c;
+		wrk->vxid_gen = g;
 	}
 	wrk->vxid_left--;
 	return (wrk->vxid_next++);
+}
+
+void
+POOL_VxidSet(uint32_t base, uint32_t chunk)
+{
+
+	/* Bounded, so that WRK_NewVxid always finds a block that fits. */
+	if (chunk < 1)
+		chunk = 1;
+	if (chunk > 65536)
+		chunk = 65536;
+	__atomic_store_n(&pool_vxid_chunk, chunk, __ATOMIC_RELAXED);
+	__atomic_store_n(&pool_vxid, base + 1, __ATOMIC_RELAXED);
+	(void)__atomic_add_fetch(&pool_vxid_gen, 1, __ATOMIC_RELEASE);
+}
+
+void
+POOL_VxidGet(uint32_t *base, uint32_t *chunk)
+{
+
+	*base = __atomic_load_n(&pool_vxid, __ATOMIC_RELAXED) - 1;
+	*chunk = __atomic_load_n(&pool_vxid_chunk, __ATOMIC_RELAXED);
 }
 
 struct worker *

@@ -52,6 +52,7 @@ struct worker {
 	struct vsc_worker	*stats;		/* owner thread */
 	uint32_t		vxid_next;	/* owner thread */
 	uint32_t		vxid_left;	/* owner thread */
+	uint32_t		vxid_gen;	/* owner thread: of the block */
 	struct ws		aws[1];		/* scratch: iovecs */
 	char			*iobuf;		/* owner: body copies */
 	size_t			iobuf_len;
@@ -96,6 +97,12 @@ struct mempool *POOL_MplBo(const struct pool *pp);
 
 /* A new transaction id (vxid), from the worker's block of ids. */
 uint32_t WRK_NewVxid(struct worker *wrk);
+/*
+ * debug.xid: the next vxid is base + 1, handed to workers chunk ids at
+ * a time (blocks they hold already are dropped); and what they are.
+ */
+void POOL_VxidSet(uint32_t base, uint32_t chunk);
+void POOL_VxidGet(uint32_t *base, uint32_t *chunk);
 
 /* The worker running on this thread, for panic messages. */
 struct worker *WRK_Current(void);

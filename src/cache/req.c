@@ -133,7 +133,10 @@ REQ_Reset(struct req *req, enum req_reset how)
 	if (how == REQ_RESET_RESTART)
 		return;
 	/* A new request: everything else it had goes too. */
-	assert(req->vcl == NULL);
+	assert(req->vcl == NULL && req->vcl0 == NULL);
+	req->vcl_label = NULL;
+	req->http0 = NULL;
+	req->ws_vcl = 0;
 	req->vxid = 0;
 	req->step = R_STP_RECV;
 	req->restarts = 0;

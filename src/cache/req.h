@@ -152,6 +152,17 @@ struct req {
 
 	/* VCL (issue 12) */
 	const char		*client_identity;	/* in ws, or NULL */
+
+	/*
+	 * return (vcl(label)): the label vcl_recv chose (borrowed from
+	 * vcl's own references), the VCL the request started in once it
+	 * has switched, and the request as vcl_recv first saw it, to start
+	 * the labelled VCL from (saved only for VCLs that use labels).
+	 */
+	struct vcl		*vcl_label;	/* borrowed; NULL: none */
+	struct vcl		*vcl0;		/* one reference, or NULL */
+	struct http		*http0;		/* in ws, or NULL */
+	uintptr_t		ws_vcl;		/* ws snapshot after http0 */
 };
 
 /* req.c */

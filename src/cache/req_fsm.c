@@ -210,6 +210,57 @@ req_hash(struct req *req)
 	return (ret == VCL_RET_LOOKUP ? 0 : -1);
 }
 
+/* The request as vcl_recv first sees it, for return (vcl(...)). */
+static void
+req_keep_http0(struct req *req)
+{
+
+	req->http0 = HTTP_New(req->ws, req->http->nhd, req->vsl,
+	    SLT_ReqMethod);
+	if (req->http0 == NULL || HTTP_Clone(req->http0, req->http) != 0) {
+		/* Overflow: req_ws_check answers it after vcl_recv. */
+		req->http0 = NULL;
+		WS_MarkOverflow(req->ws);
+		return;
+	}
+	req->ws_vcl = WS_Snapshot(req->ws);
+}
+
+/*
+ * return (vcl(label)) from the VCL the request started in, before any
+ * restart: vcl_recv runs again in the VCL the label points at, on the
+ * request as it came (what the first vcl_recv did is undone, its
+ * workspace too).  As in Varnish, from any other VCL or after a
+ * restart it is an error, answered with a 503.
+ */
+static enum req_step
+req_vcl_switch(struct req *req)
+{
+	struct vcl *label = req->vcl_label;
+
+	req->vcl_label = NULL;
+	if (label == NULL || req->vcl0 != NULL || req->restarts > 0 ||
+	    req->http0 == NULL) {
+		VSLb(req->vsl, SLT_VCL_Error, "Illegal return(vcl): %s",
+		    req->restarts > 0 ? "Not after restarts" :
+		    "Only from active VCL");
+		return (req_synth(req, 503, NULL));
+	}
+	req->vcl0 = req->vcl;
+	req->vcl = VCL_LabelRef(label);
+	VSLb(req->vsl, SLT_VCL_use, "%s via %s", VCL_Name(req->vcl),
+	    VCL_Name(label));
+	ASSERT_ZERO(HTTP_Clone(req->http, req->http0));
+	WS_Reset(req->ws, req->ws_vcl);
+	REQ_Reset(req, REQ_RESET_RESTART);
+	req->hash_always_miss = 0;
+	req->client_identity = NULL;
+	req->err_code = 0;
+	req->err_reason = NULL;
+	req->vrt_vxid = 0;		/* what the first VCL set goes */
+	return (R_STP_RECV);
+}
+
 static enum req_step
 req_step_recv(struct worker *wrk, struct req *req)
 {
@@ -220,21 +271,17 @@ req_step_recv(struct worker *wrk, struct req *req)
 	/* Fresh, or restarted: nothing held from an earlier round. */
 	assert(req->objcore == NULL && req->boc == NULL);
 	assert(req->busy == NULL && req->stale == NULL && req->bo == NULL);
-	if (req->restarts == 0)
+	if (req->restarts == 0 && req->vcl0 == NULL) {
 		req_xff(req);
+		if (VCL_HasLabels(req->vcl))
+			req_keep_http0(req);
+	}
 	req->director_hint = VCL_DefaultDirector(req->vcl);
 	ret = req_method(req, VCL_MET_RECV);
 	if (req_ws_check(req))
 		return (R_STP_DONE);
-	if (ret == VCL_RET_VCL) {
-		/*
-		 * return (vcl(label)): labels do not exist (yet), and the
-		 * compiler warns; go on as if the return were not there.
-		 */
-		VSLb(req->vsl, SLT_VCL_Error, "return (vcl(...)): labels are "
-		    "not available; going on with hash");
-		ret = VCL_RET_HASH;
-	}
+	if (ret == VCL_RET_VCL)
+		return (req_vcl_switch(req));
 	/* As in Varnish, vcl_hash runs for everything that is looked up,
 	 * passed or purged. */
 	if ((ret == VCL_RET_PASS || ret == VCL_RET_HASH ||
@@ -400,7 +447,7 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	assert(req->stale == NULL && req->bo == NULL);
 	lr = HSH_LookupCapped(wrk, req->digest, req->http, req->ws,
 	    req->hash_always_miss || req->force_miss, VRT_req_ttl_cap(req),
-	    VRT_req_grace_cap(req), &oc, &boc, &busy);
+	    VRT_req_grace_cap(req), req->vsl, &oc, &boc, &busy);
 	switch (lr) {
 	case HSH_HIT:
 	case HSH_GRACE:
@@ -1024,6 +1071,8 @@ req_finish(struct worker *wrk, struct req *req)
 	    (uintmax_t)(req->acct_resp_hdr + req->acct_resp_body));
 	VSLb(req->vsl, SLT_End, "%s", "");
 	VCL_Rel(&req->vcl);
+	if (req->vcl0 != NULL)
+		VCL_Rel(&req->vcl0);
 }
 
 /*
@@ -1088,6 +1137,7 @@ REQ_Process(struct worker *wrk, struct req *req)
 	/* REQ_Reset made the rest of the request state ready. */
 	assert(req->step == R_STP_RECV && req->restarts == 0);
 	req->vcl = VCL_Ref();
+	VSLb(req->vsl, SLT_VCL_use, "%s", VCL_Name(req->vcl));
 	for (step = R_STP_RECV; step != R_STP_DONE;
 	    step = req_steps[step](wrk, req)) {
 		assert((unsigned)step < ARRAY_SIZE(req_steps));

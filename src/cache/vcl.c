@@ -2,9 +2,11 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * vcl.c -- loaded VCL programs: the active one, references held by
- * requests, method calls with their log records and return checks.
- * Owns struct vcl and vcl_mtx (guards vcl_active and the list; leaf).
- * Programs come from shared objects the manager built from compiled VCL
+ * requests, method calls with their log records and return checks, and
+ * labels (a struct vcl without a program, pointing at one: vcl.label,
+ * return (vcl(label))).  Owns struct vcl and vcl_mtx (guards vcl_active,
+ * the list, labels' targets and counts, states; leaf).  Programs come
+ * from shared objects the manager built from compiled VCL
  * (VCL_LoadFile), the boot one at start and the others when the admin
  * CLI's vcl.load says; vcl.use switches, vcl.discard unloads.
  */
@@ -19,6 +21,7 @@
 
 #include "common/lock.h"
 #include "common/miniobj.h"
+#include "cache/req.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vrt_prof.h"
@@ -28,19 +31,28 @@
 struct vcl {
 	unsigned		magic;
 #define VCL_MAGIC		0x2f4c9e13
-	const struct vcl_conf	*conf;		/* const */
+	const struct vcl_conf	*conf;		/* const; NULL: a label */
 	char			name[64];	/* const */
 	unsigned		refcnt;		/* atomic */
 	void			*dlh;		/* dlopen handle, or NULL */
 	struct vrt_prof		*prof;		/* const; NULL: no points */
 	struct vcl		*next;		/* vcl_mtx: the loaded list */
 	unsigned		discarded;	/* vcl_mtx */
+	char			state[8];	/* vcl_mtx: auto|cold|warm|label */
+	unsigned		cold;		/* vcl_mtx: temperature */
+	/* Labels */
+	struct vcl		*label;		/* vcl_mtx: a label's VCL, one ref */
+	unsigned		nlabels;	/* vcl_mtx: labels pointing here */
+	unsigned		nrefs;		/* vcl_mtx: VCLs using this label */
+	struct vcl		**deps;		/* const: conf->labels, one ref each */
+	unsigned		ndeps;		/* const */
 };
 
 /*
  * References: one for being on the loaded list (from vcl.load to
  * vcl.discard), one for being the active one, one per request or fetch
- * using it.  The last one released unloads it.
+ * using it, one per label pointing at it, one per VCL whose return
+ * (vcl(...)) names it (labels).  The last one released unloads it.
  */
 static struct lock vcl_mtx = LOCK_INITIALIZER;
 static struct vcl *vcl_active;			/* vcl_mtx */
@@ -102,6 +114,9 @@ vcl_ctx_housekeeping(struct vrt_ctx *ctx, struct vcl *vcl,
 	ctx->now = TIM_real();
 }
 
+static struct vcl *vcl_find_locked(const char *name);
+static void vcl_deps_free(struct vcl *vcl);
+
 /* Runs vcl_fini, the DISCARD event, and frees the program. */
 static void
 vcl_unload(struct vcl *vcl)
@@ -112,6 +127,13 @@ vcl_unload(struct vcl *vcl)
 	struct ws ws[1];
 	char wsbuf[16384];
 
+	if (vcl->conf == NULL) {
+		/* A label: nothing runs; its VCL loses a reference. */
+		if (vcl->label != NULL)
+			VCL_Rel(&vcl->label);
+		FREE_OBJ(vcl);
+		return;
+	}
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
 	WS_Init(ws, "vcl_fini", wsbuf, sizeof wsbuf);
 	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
@@ -119,11 +141,73 @@ vcl_unload(struct vcl *vcl)
 	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 	if (vcl->conf->event != NULL)
 		(void)vcl->conf->event(&ctx, VCL_EVENT_DISCARD);
+	vcl_deps_free(vcl);
 	if (vcl->prof != NULL)
 		PROF_Free(&vcl->prof);
 	if (vcl->dlh != NULL)
 		(void)dlclose(vcl->dlh);
 	FREE_OBJ(vcl);
+}
+
+/* What a VCL's return (vcl(...)) holds: labels, counted. */
+static void
+vcl_deps_free(struct vcl *vcl)
+{
+	struct vcl *l;
+	unsigned u;
+
+	for (u = 0; u < vcl->ndeps; u++) {
+		l = vcl->deps[u];
+		/* vcl.discard uncounted them already (a busy VCL lingers). */
+		LOCK_Lock(&vcl_mtx);
+		if (!vcl->discarded) {
+			assert(l->nrefs > 0);
+			l->nrefs--;
+		}
+		LOCK_Unlock(&vcl_mtx);
+		VCL_Rel(&l);
+	}
+	free(vcl->deps);
+	vcl->deps = NULL;
+	vcl->ndeps = 0;
+}
+
+/*
+ * The labels conf->labels names, each referenced; 0, or -1 with err
+ * when one is not (or no longer) a label.
+ */
+static int
+vcl_deps_find(struct vcl *vcl, char *err, size_t errlen)
+{
+	const struct vcl_conf *conf = vcl->conf;
+	struct vcl *l;
+	unsigned u, n;
+
+	if (conf->vrt_minor < 1 || conf->labels == NULL)
+		return (0);
+	for (n = 0; n < conf->nlabels && conf->labels[n] != NULL; n++)
+		continue;
+	if (n == 0)
+		return (0);
+	vcl->deps = calloc(n, sizeof *vcl->deps);
+	assert(vcl->deps != NULL);
+	for (u = 0; u < n; u++) {
+		LOCK_Lock(&vcl_mtx);
+		l = vcl_find_locked(conf->labels[u]);
+		if (l == NULL || l->conf != NULL) {
+			LOCK_Unlock(&vcl_mtx);
+			(void)snprintf(err, errlen, "VCL %s: return (vcl(%s)) "
+			    "names no label: 'vcl.label %s <vcl>' first",
+			    vcl->name, conf->labels[u], conf->labels[u]);
+			vcl_deps_free(vcl);
+			return (-1);
+		}
+		l->nrefs++;
+		(void)__atomic_add_fetch(&l->refcnt, 1, __ATOMIC_RELAXED);
+		LOCK_Unlock(&vcl_mtx);
+		vcl->deps[vcl->ndeps++] = l;
+	}
+	return (0);
 }
 
 /* The loaded VCL named name, or NULL.  vcl_mtx held. */
@@ -176,6 +260,11 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	vcl->dlh = dlh;
 	(void)snprintf(vcl->name, sizeof vcl->name, "%s", name);
 	vcl->refcnt = 1;		/* being on the list */
+	(void)snprintf(vcl->state, sizeof vcl->state, "auto");
+	if (vcl_deps_find(vcl, err, errlen) != 0) {
+		FREE_OBJ(vcl);
+		return (-1);
+	}
 	vcl->prof = PROF_New(conf, vcl->name);
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
 	WS_Init(ws, "vcl_init", wsbuf, sizeof wsbuf);
@@ -184,6 +273,7 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 		(void)snprintf(err, errlen, "VCL %s failed to load", name);
 		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 		(void)conf->event(&ctx, VCL_EVENT_DISCARD);
+		vcl_deps_free(vcl);
 		if (vcl->prof != NULL)
 			PROF_Free(&vcl->prof);
 		FREE_OBJ(vcl);
@@ -197,6 +287,7 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
 		if (conf->event != NULL)
 			(void)conf->event(&ctx, VCL_EVENT_DISCARD);
+		vcl_deps_free(vcl);
 		if (vcl->prof != NULL)
 			PROF_Free(&vcl->prof);
 		FREE_OBJ(vcl);
@@ -231,6 +322,12 @@ VCL_Use(const char *name, char *err, size_t errlen)
 		(void)snprintf(err, errlen, "No VCL named %s known", name);
 		return (-1);
 	}
+	if (vcl->cold) {
+		LOCK_Unlock(&vcl_mtx);
+		(void)snprintf(err, errlen, "VCL '%s' is cold - set to auto "
+		    "or warm first", name);
+		return (-1);
+	}
 	old = vcl_active;
 	if (old == vcl) {
 		LOCK_Unlock(&vcl_mtx);
@@ -248,6 +345,7 @@ int
 VCL_Discard(const char *name, char *err, size_t errlen)
 {
 	struct vcl *vcl, **pp;
+	unsigned u;
 
 	LOCK_Lock(&vcl_mtx);
 	for (pp = &vcl_list; *pp != NULL; pp = &(*pp)->next)
@@ -261,10 +359,30 @@ VCL_Discard(const char *name, char *err, size_t errlen)
 		    name);
 		return (-1);
 	}
+	if (vcl->nlabels > 0 || vcl->nrefs > 0) {
+		LOCK_Unlock(&vcl_mtx);
+		(void)snprintf(err, errlen, "%s is %s: discard %s first",
+		    name, vcl->nlabels > 0 ? "labelled" : "used by "
+		    "return (vcl(...))", vcl->nlabels > 0 ? "its labels" :
+		    "the VCLs using it");
+		return (-1);
+	}
 	*pp = vcl->next;
 	vcl->next = NULL;
 	vcl->discarded = 1;
+	for (u = 0; u < vcl->ndeps; u++) {
+		assert(vcl->deps[u]->nrefs > 0);
+		vcl->deps[u]->nrefs--;
+	}
+	if (vcl->label != NULL) {
+		assert(vcl->label->nlabels > 0);
+		vcl->label->nlabels--;
+	}
 	LOCK_Unlock(&vcl_mtx);
+	if (vcl->conf == NULL) {
+		VCL_Rel(&vcl);
+		return (0);
+	}
 	VSC_Sub(n_vcl_avail, 1);
 	VSC_Add(n_vcl_discard, 1);
 	/* Unloaded now, or by the last request still using it. */
@@ -283,8 +401,9 @@ VCL_List(char *buf, size_t len)
 	buf[0] = '\0';
 	LOCK_Lock(&vcl_mtx);
 	for (vcl = vcl_list; vcl != NULL && used < len; vcl = vcl->next) {
+		/* Requests only: not the list's, labels' or active's refs. */
 		busy = __atomic_load_n(&vcl->refcnt, __ATOMIC_RELAXED) - 1 -
-		    (vcl == vcl_active);
+		    (vcl == vcl_active) - vcl->nlabels - vcl->nrefs;
 		n = snprintf(buf + used, len - used, "%s %u %s\n",
 		    vcl == vcl_active ? "active" : "available", busy,
 		    vcl->name);
@@ -349,6 +468,10 @@ VCL_Ref(void)
 	LOCK_Lock(&vcl_mtx);
 	vcl = vcl_active;
 	CHECK_OBJ(vcl, VCL_MAGIC);
+	/* vcl.use of a label: the requests get the VCL it points at. */
+	if (vcl->label != NULL)
+		vcl = vcl->label;
+	CHECK_OBJ(vcl->conf, VCL_CONF_MAGIC);
 	(void)__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED);
 	LOCK_Unlock(&vcl_mtx);
 	return (vcl);
@@ -371,9 +494,11 @@ VCL_Rel(struct vcl **vclp)
 	if (__atomic_sub_fetch(&vcl->refcnt, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	/* Last reference to a VCL discarded and no longer active. */
-	VSC_Sub(n_vcl, 1);
-	if (vcl->discarded)
-		VSC_Sub(n_vcl_discard, 1);
+	if (vcl->conf != NULL) {
+		VSC_Sub(n_vcl, 1);
+		if (vcl->discarded)
+			VSC_Sub(n_vcl_discard, 1);
+	}
 	vcl_unload(vcl);
 }
 
@@ -444,4 +569,144 @@ VCL_Method(struct vcl *vcl, enum vcl_method m, struct vrt_ctx *ctx)
 	if (ret == VCL_RET_FAIL)
 		VSC_Add(vcl_fail, 1);
 	return (ret);
+}
+
+/*--------------------------------------------------------------------
+ * Labels, states, the profile: what the CLI asks for.  The manager
+ * checked what it could (a label points at a VCL, never at a label; a
+ * labelled VCL is not discarded); what is checked here again guards
+ * the child against a manager bug, with an answer instead of a panic.
+ */
+
+int
+VCL_Label(const char *lname, const char *vname, char *err, size_t errlen)
+{
+	struct vcl *lbl, *vcl, *old = NULL, *fresh;
+
+	if (strlen(lname) >= sizeof fresh->name) {
+		(void)snprintf(err, errlen, "VCL name too long: %s", lname);
+		return (-1);
+	}
+	ALLOC_OBJ(fresh, VCL_MAGIC);
+	assert(fresh != NULL);
+	LOCK_Lock(&vcl_mtx);
+	vcl = vcl_find_locked(vname);
+	lbl = vcl_find_locked(lname);
+	if (vcl == NULL || vcl->conf == NULL ||
+	    (lbl != NULL && lbl->conf != NULL)) {
+		LOCK_Unlock(&vcl_mtx);
+		if (vcl == NULL)
+			(void)snprintf(err, errlen, "No VCL named %s known",
+			    vname);
+		else if (vcl->conf == NULL)
+			(void)snprintf(err, errlen, "VCL labels cannot point "
+			    "to labels");
+		else
+			(void)snprintf(err, errlen, "%s is not a label",
+			    lname);
+		FREE_OBJ(fresh);
+		return (-1);
+	}
+	if (lbl == NULL) {
+		lbl = fresh;
+		fresh = NULL;
+		(void)snprintf(lbl->name, sizeof lbl->name, "%s", lname);
+		(void)snprintf(lbl->state, sizeof lbl->state, "label");
+		lbl->refcnt = 1;		/* being on the list */
+		lbl->next = vcl_list;
+		vcl_list = lbl;
+	}
+	old = lbl->label;
+	if (old != NULL)
+		old->nlabels--;
+	lbl->label = vcl;
+	vcl->nlabels++;
+	(void)__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED);
+	LOCK_Unlock(&vcl_mtx);
+	if (fresh != NULL)
+		FREE_OBJ(fresh);
+	if (old != NULL)
+		VCL_Rel(&old);
+	return (0);
+}
+
+int
+VCL_SetState(const char *name, const char *state, int cold, char *err,
+    size_t errlen)
+{
+	struct vcl *vcl;
+
+	LOCK_Lock(&vcl_mtx);
+	vcl = vcl_find_locked(name);
+	if (vcl == NULL || vcl->conf == NULL ||
+	    (cold && vcl == vcl_active)) {
+		LOCK_Unlock(&vcl_mtx);
+		(void)snprintf(err, errlen, vcl == NULL ? "No VCL named %s "
+		    "known" : vcl->conf == NULL ? "Labels are always warm "
+		    "(%s)" : "Cannot set the active VCL cold (%s)", name);
+		return (-1);
+	}
+	(void)snprintf(vcl->state, sizeof vcl->state, "%s", state);
+	vcl->cold = cold != 0;
+	LOCK_Unlock(&vcl_mtx);
+	return (0);
+}
+
+int
+VCL_HasLabels(const struct vcl *vcl)
+{
+
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	return (vcl->ndeps > 0);
+}
+
+void
+VRT_vcl_select(VRT_CTX, unsigned n)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	CHECK_OBJ(ctx->vcl, VCL_MAGIC);
+	/* The compiler allows it in vcl_recv only, with n in range. */
+	if (ctx->req == NULL || n >= ctx->vcl->ndeps) {
+		VRT_fail(ctx, "return (vcl(...)) outside vcl_recv");
+		return;
+	}
+	CHECK_OBJ(ctx->req, REQ_MAGIC);
+	ctx->req->vcl_label = ctx->vcl->deps[n];
+}
+
+struct vcl *
+VCL_LabelRef(struct vcl *label)
+{
+	struct vcl *vcl;
+
+	CHECK_OBJ(label, VCL_MAGIC);
+	LOCK_Lock(&vcl_mtx);
+	vcl = label->label;
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	(void)__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED);
+	LOCK_Unlock(&vcl_mtx);
+	return (vcl);
+}
+
+int
+VCL_Profile(FILE *out, const char *name)
+{
+	struct vcl *vcl;
+	int r;
+
+	LOCK_Lock(&vcl_mtx);
+	vcl = name != NULL ? vcl_find_locked(name) : vcl_active;
+	if (vcl != NULL && vcl->label != NULL)
+		vcl = vcl->label;
+	if (vcl == NULL) {
+		LOCK_Unlock(&vcl_mtx);
+		fprintf(out, "No VCL named %s known", name);
+		return (-1);
+	}
+	(void)__atomic_add_fetch(&vcl->refcnt, 1, __ATOMIC_RELAXED);
+	LOCK_Unlock(&vcl_mtx);
+	r = PROF_Rows(vcl->prof, vcl->name, out);
+	VCL_Rel(&vcl);
+	return (r);
 }

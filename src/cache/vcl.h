@@ -9,6 +9,8 @@
 #ifndef VENEER_CACHE_VCL_H
 #define VENEER_CACHE_VCL_H
 
+#include <stdio.h>
+
 #include "vrt.h"
 
 struct vcl;
@@ -33,7 +35,26 @@ int VCL_Use(const char *name, char *err, size_t errlen);
  * using it ends.  The active one cannot go.  0 or -1 with err.
  */
 int VCL_Discard(const char *name, char *err, size_t errlen);
-/* "active|available BUSY NAME" a line per loaded VCL. */
+/*
+ * vcl.label: point the label lname at the VCL vname (making the label
+ * if need be; a label holds a reference to its VCL).  0 or -1 with err.
+ */
+int VCL_Label(const char *lname, const char *vname, char *err,
+    size_t errlen);
+/* vcl.state: the state (auto|cold|warm) vcl.list shows; a cold one
+ * cannot be used.  0 or -1 with err. */
+int VCL_SetState(const char *name, const char *state, int cold, char *err,
+    size_t errlen);
+/* Does this VCL's vcl_recv return (vcl(...))? */
+int VCL_HasLabels(const struct vcl *vcl);
+/* A reference to the VCL a label (VRT_vcl_select's) points at now. */
+struct vcl *VCL_LabelRef(struct vcl *label);
+/*
+ * vcl.profile: the profile figures of the named (or active) VCL, as
+ * PROF_Rows writes them; 0, or -1 with why in out.
+ */
+int VCL_Profile(FILE *out, const char *name);
+/* "active|available BUSY NAME" a line per loaded VCL and label. */
 void VCL_List(char *buf, size_t len);
 /* Is there an active VCL? */
 int VCL_Active(void);

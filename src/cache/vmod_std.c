@@ -29,6 +29,7 @@
 
 #include "common/miniobj.h"
 #include "common/tim.h"
+#include "cache/ban.h"
 #include "cache/backend.h"
 #include "cache/fetch.h"
 #include "cache/http.h"
@@ -783,19 +784,24 @@ vmod_std_timestamp(VRT_CTX, VCL_STRING s)
 		VSLb(ctx->vsl, SLT_VCL_Error, "std.timestamp: no task here");
 }
 
-/* Why the last std.ban() of this thread's task failed. */
-static __thread const char *std_ban_err;
+/*
+ * Why the last std.ban() of this thread failed ("" if it did not): a
+ * worker runs one task at a time, and each std.ban() sets it.
+ */
+static __thread char std_ban_err[256];
 
 VCL_BOOL
 vmod_std_ban(VRT_CTX, VCL_STRING expr)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)expr;
-	std_ban_err = "ban() is not available yet: the ban list comes "
-	    "with the admin CLI issue";
+	if (BAN_AddString(expr != NULL ? expr : "", std_ban_err,
+	    sizeof std_ban_err) == 0) {
+		std_ban_err[0] = '\0';
+		return (1);
+	}
 	if (ctx->vsl != NULL)
-		VSLb(ctx->vsl, SLT_VCL_Error, "%s", std_ban_err);
+		VSLb(ctx->vsl, SLT_VCL_Error, "std.ban(): %s", std_ban_err);
 	return (0);
 }
 
@@ -804,7 +810,7 @@ vmod_std_ban_error(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (std_ban_err == NULL ? "" : std_ban_err);
+	return (std_ban_err);
 }
 
 /* VCL 4.0 */

@@ -718,7 +718,8 @@ VRT_new_backend(VRT_CTX, const struct vrt_backend *vrt)
 	char err[256];
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	be = BACKEND_New(vrt, err, sizeof err);
+	be = BACKEND_New(vrt, ctx->vcl != NULL ? VCL_Name(ctx->vcl) : NULL,
+	    err, sizeof err);
 	if (be == NULL) {
 		VRT_fail(ctx, "%s", err);
 		return (NULL);

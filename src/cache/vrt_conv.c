@@ -15,6 +15,7 @@
 
 #include "common/miniobj.h"
 #include "common/tim.h"
+#include "cache/ban.h"
 #include "cache/backend.h"
 #include "cache/fetch.h"
 #include "cache/storage.h"
@@ -192,11 +193,12 @@ void
 VRT_ban_string(VRT_CTX, VCL_STRING s)
 {
 
+	char err[256];
+
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)s;
-	if (ctx->vsl != NULL)
-		VSLb(ctx->vsl, SLT_VCL_Error, "ban() is not available yet: "
-		    "the ban list comes with the admin CLI issue");
+	if (BAN_AddString(s != NULL ? s : "", err, sizeof err) != 0 &&
+	    ctx->vsl != NULL)
+		VSLb(ctx->vsl, SLT_VCL_Error, "ban(): %s", err);
 }
 
 static struct stevedore *

@@ -381,3 +381,62 @@ VRT_prof_call(VRT_CTX, unsigned n, uint64_t t0)
 	if (p != NULL && n < p->npts)
 		prof_log(ctx, &p->pts[n], ns);
 }
+
+/* A field of a vcl.profile row: tabs and newlines would split it. */
+static void
+prof_field(FILE *out, const char *s)
+{
+
+	for (; s != NULL && *s != '\0'; s++)
+		(void)fputc((unsigned char)*s < 0x20 ? ' ' : *s, out);
+}
+
+int
+PROF_Rows(const struct vrt_prof *p, const char *vclname, FILE *out)
+{
+	static const char * const kinds[] = {
+		[VRT_PK_METHOD] = "method", [VRT_PK_COND] = "cond",
+		[VRT_PK_CALL] = "call",
+	};
+	const struct vrt_prof_point *pt;
+	const uint64_t *vals;
+	uint64_t v[3];
+	unsigned u, c;
+
+	if (p == NULL) {
+		fprintf(out, "VCL %s has no profile points", vclname);
+		return (-1);
+	}
+	CHECK_OBJ(p, VRT_PROF_MAGIC);
+	if (__atomic_load_n(&p->failed, __ATOMIC_RELAXED)) {
+		fprintf(out, "The profile of VCL %s could not be made: no "
+		    "room for its counters in the working directory (out of "
+		    "memory or disk, or the child cannot write there)",
+		    vclname);
+		return (-1);
+	}
+	vals = __atomic_load_n(&p->vals, __ATOMIC_ACQUIRE);
+	fprintf(out, "%s\n", vclname);
+	for (u = 0; u < p->npts; u++) {
+		pt = &p->pts[u];
+		for (c = 0; c < 3; c++)
+			v[c] = vals != NULL && c < prof_ncnt(pt) ?
+			    __atomic_load_n(&vals[p->off[u] + c],
+			    __ATOMIC_RELAXED) : 0;
+		fprintf(out, "%ju\t%ju\t", (uintmax_t)v[PROF_NS],
+		    (uintmax_t)v[PROF_EVALS]);
+		if (pt->kind == VRT_PK_COND)
+			fprintf(out, "%ju", (uintmax_t)v[PROF_TRUE]);
+		else
+			fputc('-', out);
+		fprintf(out, "\t%s\t", (unsigned)pt->kind < 3 ?
+		    kinds[pt->kind] : "?");
+		prof_field(out, pt->file);
+		fprintf(out, "\t%u\t%u\t", pt->line, pt->col);
+		prof_field(out, pt->sub);
+		fputc('\t', out);
+		prof_field(out, pt->text);
+		fputc('\n', out);
+	}
+	return (0);
+}

@@ -8,6 +8,8 @@
 #ifndef VENEER_CACHE_VRT_PROF_H
 #define VENEER_CACHE_VRT_PROF_H
 
+#include <stdio.h>
+
 struct vcl_conf;
 struct vrt_prof;
 
@@ -20,5 +22,13 @@ void PROF_Free(struct vrt_prof **);
  * counters made the first time) or VCL_time is logged, else NULL.
  */
 struct vrt_prof *PROF_Ctx(struct vrt_prof *p);
+
+/*
+ * vcl.profile's figures, for the manager to sort and format: a line
+ * with the VCL's name, then a line per point, tab-separated: ns, evals,
+ * times true ("-" for all but conditions), kind (method|cond|call),
+ * file, line, column, sub, source text.  0, or -1 with why in out.
+ */
+int PROF_Rows(const struct vrt_prof *p, const char *vclname, FILE *out);
 
 #endif /* VENEER_CACHE_VRT_PROF_H */

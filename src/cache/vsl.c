@@ -77,7 +77,12 @@ VSL_MaskParse(const char *spec, unsigned char *mask, char *err,
 			p++;
 		if (*p == '\0')
 			continue;
+		if (!strcmp(p, "none")) {
+			memset(mask, 0, SLT__Max);
+			continue;
+		}
 		if (!strcmp(p, "default")) {
+			memset(mask, 0, SLT__Max);
 			if (VSL_MaskParse(vsl_mask_default(), mask, err,
 			    errlen))
 				return (-1);
@@ -106,12 +111,71 @@ VSL_MaskParse(const char *spec, unsigned char *mask, char *err,
 	return (0);
 }
 
+/* Append "sign tag" for each tag whose bit is want; -1 if out is full. */
+static int
+vsl_mask_list(const unsigned char *mask, unsigned char want, char sign,
+    char *out, size_t len, size_t *pos)
+{
+	unsigned u;
+	int n;
+
+	for (u = 1; u < SLT__Max; u++) {
+		if (VSL_tag_names[u] == NULL || mask[u] != want)
+			continue;
+		n = snprintf(out + *pos, len - *pos, "%s%c%s", *pos > 0 ?
+		    "," : "", sign, VSL_tag_names[u]);
+		if (n < 0 || (size_t)n >= len - *pos)
+			return (-1);
+		*pos += (size_t)n;
+	}
+	return (0);
+}
+
+int
+VSL_MaskCanon(const char *old, const char *spec, char *out, size_t len,
+    char *err, size_t errlen)
+{
+	unsigned char mask[SLT__Max];
+	unsigned u, n = 0, all = 0;
+	size_t pos = 0;
+
+	memset(mask, 0, sizeof mask);
+	if (VSL_MaskParse(old, mask, err, errlen) != 0 &&
+	    VSL_MaskParse(vsl_mask_default(), mask, err, errlen) != 0)
+		return (-1);
+	if (VSL_MaskParse(spec, mask, err, errlen) != 0)
+		return (-1);
+	for (u = 1; u < SLT__Max; u++) {
+		if (VSL_tag_names[u] == NULL)
+			continue;
+		all++;
+		n += mask[u];
+	}
+	out[0] = '\0';
+	if (n == 0) {
+		(void)snprintf(out, len, "none");
+		return (0);
+	}
+	/* Whichever is shorter: the masked tags, or all but the others. */
+	if (2 * n > all) {
+		pos = (size_t)snprintf(out, len, "-*");
+		if (vsl_mask_list(mask, 0, '+', out, len, &pos) == 0)
+			return (0);
+	} else if (vsl_mask_list(mask, 1, '-', out, len, &pos) == 0) {
+		return (0);
+	}
+	(void)snprintf(err, errlen, "vsl_mask: the resulting list of tags is "
+	    "too long to keep; use globs (-Req*)");
+	return (-1);
+}
+
 int
 VSL_MaskReload(char *err, size_t errlen)
 {
 	unsigned char mask[SLT__Max];
 	unsigned u;
 
+	memset(mask, 0, sizeof mask);
 	if (VSL_MaskParse(cache_param->vsl_mask.s, mask, err, errlen) != 0)
 		return (-1);
 	/* Byte by byte: a worker may see a mix for one record, no more. */

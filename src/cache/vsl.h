@@ -35,14 +35,22 @@ extern const unsigned VSL_tag_flags[SLT__Max];
 
 /* Child start: lay out the log in len bytes of shared memory at mem. */
 void VSL_Init(void *mem, size_t len);
-/*
- * Apply a vsl_mask spec ("-Tag,+Tag,default", globs allowed) to mask (one
- * byte per tag, 1 = masked).  0, or -1 with err naming the bad tag.
- */
 /* The child: apply a changed vsl_mask parameter.  0, or -1 with err. */
 int VSL_MaskReload(char *err, size_t errlen);
+/*
+ * Apply a vsl_mask spec ("-Tag,+Tag,default,none", globs allowed) to mask
+ * (one byte per tag, 1 = masked).  0, or -1 with err naming the bad tag.
+ */
 int VSL_MaskParse(const char *spec, unsigned char *mask, char *err,
     size_t errlen);
+/*
+ * The vsl_mask that spec makes of old (each "+Tag"/"-Tag" changes the
+ * mask so far, as varnishd's do; "default" and "none" start over), as
+ * the list of masked tags that VSL_MaskParse reads back from no mask.
+ * 0, or -1 with err.
+ */
+int VSL_MaskCanon(const char *old, const char *spec, char *out, size_t len,
+    char *err, size_t errlen);
 
 /* A transaction's buffer over len bytes of its workspace. */
 void VSL_Setup(struct vsl_log *vsl, void *buf, size_t len);

@@ -29,9 +29,12 @@ void MGT_Fatal(const char *fmt, ...)
 int MGT_Jailed(void);
 /*
  * Checks a parameter's new value needs beyond its type and limits (a
- * vsl_mask that parses); 0, or -1 with err.
+ * vsl_mask that parses); 0, or -1 with err.  old: the value before (NULL:
+ * a reset).  A vsl_mask is applied to the old mask and stored as the
+ * resulting list of masked tags.
  */
-int MGT_ParamCheck(const char *name, char *err, size_t errlen);
+int MGT_ParamCheck(const char *name, const char *old, char *err,
+    size_t errlen);
 
 /* mgt_listen.c */
 void MGT_ListenArg(const char *arg);

@@ -29,6 +29,7 @@
 #include <bsd/stdlib.h>
 #include <ev.h>
 
+#include "common/addr.h"
 #include "common/cli.h"
 #include "common/miniobj.h"
 #include "common/param.h"
@@ -184,25 +185,14 @@ static void
 mcli_connect_out(const char *arg)
 {
 	struct addrinfo hints, *res, *ai;
-	char host[256], *port;
+	char host[256], port[64];
+	const char *why;
 	int fd = -1, e;
 
-	if (strlen(arg) >= sizeof host) {
-		MGT_Log(LOG_ERR, "-M %s: too long", arg);
+	if (ADDR_Split(arg, ADDR_F_SPACE | ADDR_F_NEEDPORT, host, sizeof host,
+	    port, sizeof port, &why) != 0) {
+		MGT_Log(LOG_ERR, "-M %s: %s", arg, why);
 		return;
-	}
-	(void)snprintf(host, sizeof host, "%s", arg);
-	port = strrchr(host, ' ');
-	if (port == NULL)
-		port = strrchr(host, ':');
-	if (port == NULL) {
-		MGT_Log(LOG_ERR, "-M %s: expected \"address port\"", arg);
-		return;
-	}
-	*port++ = '\0';
-	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-		host[strlen(host) - 1] = '\0';
-		memmove(host, host + 1, strlen(host));
 	}
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
@@ -306,34 +296,16 @@ static void
 mcli_bind(const char *arg)
 {
 	struct addrinfo hints, *res, *ai;
-	char host[256], *port, *p;
+	char host[256], port[64];
 	struct mcli_sock *ms;
 	struct sockaddr_storage ss;
+	const char *why;
 	socklen_t sl;
 	int fd, one = 1, e, n = 0;
 
-	if (strlen(arg) >= sizeof host)
-		MGT_Usage("-T %s: too long", arg);
-	(void)snprintf(host, sizeof host, "%s", arg);
-	if (host[0] == '[') {
-		p = strchr(host, ']');
-		if (p == NULL || (p[1] != ':' && p[1] != '\0'))
-			MGT_Usage("-T %s: expected [address]:port", arg);
-		*p = '\0';
-		port = p[1] == ':' ? p + 2 : NULL;
-		memmove(host, host + 1, strlen(host + 1) + 1);
-	} else {
-		p = strrchr(host, ':');
-		if (p != NULL && strchr(host, ':') != p)
-			MGT_Usage("-T %s: an IPv6 address goes in [], as in "
-			    "[::1]:6082", arg);
-		port = p == NULL ? NULL : p + 1;
-		if (p != NULL)
-			*p = '\0';
-	}
-	if (port == NULL || *port == '\0')
-		MGT_Usage("-T %s: expected address:port (port 0 picks a "
-		    "free one)", arg);
+	if (ADDR_Split(arg, ADDR_F_NEEDPORT, host, sizeof host, port,
+	    sizeof port, &why) != 0)
+		MGT_Usage("-T %s: %s (port 0 picks a free one)", arg, why);
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -895,4 +867,56 @@ MCLI_Addresses(struct mcli_buf *b)
 	for (u = 0; u < mcli_nsocks; u++)
 		MCLI_BufPrintf(b, "%s %s\n", mcli_socks[u].addr,
 		    mcli_socks[u].port);
+}
+
+void
+MCLI_Table(struct mcli_buf *b, const char *rows, int width)
+{
+	int w[MCLI_TABLE_COLS], ncol = 0, maxline = 0, col, cell, line, nsp;
+	const char *p, *e;
+
+	memset(w, 0, sizeof w);
+	/* Widths; a column after the first counts its tab, as varnishd. */
+	for (p = rows; *p != '\0'; p = *e == '\n' ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (*p == ' ')
+			continue;
+		col = cell = line = 0;
+		for (; p < e; p++, line++) {
+			if (*p == '\t') {
+				w[col] = cell > w[col] ? cell : w[col];
+				col++;
+				assert(col < MCLI_TABLE_COLS);
+				cell = 1;
+			} else
+				cell++;
+		}
+		w[col] = cell > w[col] ? cell : w[col];
+		ncol = col + 1 > ncol ? col + 1 : ncol;
+		maxline = line > maxline ? line : maxline;
+	}
+	if (ncol == 0)
+		return;
+	nsp = (width - maxline) / ncol;
+	nsp = nsp < 1 ? 1 : nsp > 3 ? 3 : nsp;
+	for (p = rows; *p != '\0'; p = *e == '\n' ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (*p == ' ') {
+			MCLI_BufAdd(b, p, (size_t)(e - p));
+		} else {
+			for (col = cell = 0; p < e; p++) {
+				if (*p != '\t') {
+					MCLI_BufAdd(b, p, 1);
+					cell++;
+					continue;
+				}
+				for (; cell < w[col] + nsp; cell++)
+					MCLI_BufAdd(b, " ", 1);
+				col++;
+				cell = 0;
+			}
+		}
+		if (*e == '\n')
+			MCLI_BufAdd(b, "\n", 1);
+	}
 }

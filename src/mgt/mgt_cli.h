@@ -25,6 +25,14 @@ void MCLI_JsonStr(struct mcli_buf *b, const char *s);
 /* "[ 2, ["cmd", "arg", ...], time" -- the items and "\n]\n" follow. */
 void MCLI_JsonHead(struct mcli_buf *b, char * const *av);
 
+/*
+ * rows (lines of tab-separated cells) as columns that fit width, the
+ * way varnishd lays out vcl.list: each column as wide as its widest
+ * cell, 1 to 3 spaces between; lines starting with a space as they are.
+ */
+#define MCLI_TABLE_COLS	10
+void MCLI_Table(struct mcli_buf *b, const char *rows, int width);
+
 /* A request being answered. */
 struct mcli_req {
 	unsigned	status;		/* CLIS_OK unless set */

@@ -431,7 +431,8 @@ param_change(struct mcli_req *r, const char *name, const char *value)
 	if ((value == NULL ? PARAM_Reset(name, err, sizeof err) :
 	    PARAM_Set(name, value, err, sizeof err)) != 0 ||
 	    PARAM_Check(err, sizeof err) != 0 ||
-	    MGT_ParamCheck(name, err, sizeof err) != 0) {
+	    MGT_ParamCheck(name, value == NULL ? NULL : old, err,
+	    sizeof err) != 0) {
 		(void)PARAM_Set(name, old, NULL, 0);
 		r->status = CLIS_PARAM;
 		MCLI_BufPrintf(&r->body, "%s\n\n(attempting to set param "
@@ -495,10 +496,39 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "Authenticate: the answer is the hex SHA-256 of the challenge, "
 	    "a newline, the secret file's contents, the challenge and a "
 	    "newline.", 1, 1, 0, NULL },
+	{ "ban", "ban <field> <operator> <arg> [&& <field> <oper> <arg> ...]",
+	    "Mark obsolete all objects where all the conditions match. "
+	    "Fields: req.url, req.http.NAME, obj.status, obj.http.NAME, "
+	    "obj.ttl, obj.age, obj.grace, obj.keep; operators == != ~ !~ "
+	    "(strings) and == != < <= > >= (numbers, durations). Bans on "
+	    "req.url and req.http.host test the URL and Host the object "
+	    "was fetched for, so the ban lurker can apply them too.",
+	    3, -1, 0, MCLI_ChildFwd },
+	{ "ban.list", "ban.list [-j|-d]",
+	    "List the active bans, newest first: time, objects pointing at "
+	    "it, C if completed, and the expression. -d adds R for bans "
+	    "only lookups can test and the objects each tested and killed.",
+	    0, 1, 1, MCLI_ChildFwd },
+	{ "backend.list", "backend.list [-j] [-p] [<backend_pattern>]",
+	    "List backends: VCL.NAME, admin state, probe window, health and "
+	    "when it last changed.  A pattern is a glob; without a dot it "
+	    "matches the active VCL's backends by name.",
+	    0, 2, 1, MCLI_ChildFwd },
+	{ "backend.set_health",
+	    "backend.set_health <backend_pattern> [auto|healthy|sick]",
+	    "Set health status of backend(s) matching <backend_pattern>: "
+	    "sick makes fetches fail at once (503 after vcl_backend_error), "
+	    "healthy forces them through, auto gives it back to what is "
+	    "known of the backend.", 2, 2, 0, MCLI_ChildFwd },
 	{ "banner", "banner", "Print welcome banner.", 0, 0, 0, mcc_banner },
 	{ "debug.listen_address", "debug.listen_address",
 	    "Report the actual listen addresses: name, address and port "
 	    "of each -a socket.", 0, 0, 0, mcc_listen_address },
+	{ "debug.xid", "debug.xid [<xid> [<cachesize>]]",
+	    "Show or set the transaction ids (vxids): the next one handed "
+	    "out is <xid> + 1, and workers take <cachesize> ids at a time "
+	    "(1 unless given). Test harnesses use it to predict X-Varnish.",
+	    0, 2, 0, MCLI_ChildFwd },
 	{ "help", "help [-j|<command>]",
 	    "Show command/protocol help.", 0, 1, 1, mcc_help },
 	{ "panic.clear", "panic.clear [-z]",

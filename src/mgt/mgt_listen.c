@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/addr.h"
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "mgt/mgt.h"
@@ -41,7 +42,8 @@ void
 MGT_ListenArg(const char *arg)
 {
 	struct listen_arg *la;
-	char buf[512], *a, *p, *e;
+	char buf[512], *a, *p;
+	const char *why;
 
 	if (strlen(arg) >= sizeof buf)
 		MGT_Usage("-a %s: too long", arg);
@@ -75,27 +77,9 @@ MGT_ListenArg(const char *arg)
 	if (*a == '/' || *a == '@')
 		MGT_Usage("-a %s: Unix domain sockets are not supported yet",
 		    arg);
-	if (*a == '[') {
-		e = strchr(a, ']');
-		if (e == NULL)
-			MGT_Usage("-a %s: missing ']'", arg);
-		*e = '\0';
-		(void)snprintf(la->host, sizeof la->host, "%s", a + 1);
-		if (e[1] == ':')
-			(void)snprintf(la->port, sizeof la->port, "%s", e + 2);
-		else if (e[1] != '\0')
-			MGT_Usage("-a %s: junk after ']'", arg);
-	} else {
-		e = strrchr(a, ':');
-		if (e != NULL && strchr(a, ':') != e)
-			MGT_Usage("-a %s: put IPv6 addresses in brackets: "
-			    "[::1]:80", arg);
-		if (e != NULL) {
-			*e = '\0';
-			(void)snprintf(la->port, sizeof la->port, "%s", e + 1);
-		}
-		(void)snprintf(la->host, sizeof la->host, "%s", a);
-	}
+	if (ADDR_Split(a, 0, la->host, sizeof la->host, la->port,
+	    sizeof la->port, &why) != 0)
+		MGT_Usage("-a %s: %s", arg, why);
 	if (la->port[0] == '\0')
 		(void)snprintf(la->port, sizeof la->port, "80");
 }

@@ -260,13 +260,18 @@ MGT_Jailed(void)
 }
 
 int
-MGT_ParamCheck(const char *name, char *err, size_t errlen)
+MGT_ParamCheck(const char *name, const char *old, char *err, size_t errlen)
 {
-	unsigned char mask[SLT__Max];
+	char canon[PARAM_STRING_MAX];
 
-	if (!strcmp(name, "vsl_mask"))
-		return (VSL_MaskParse(cache_param->vsl_mask.s, mask, err,
-		    errlen));
+	/* "+Tag" and "-Tag" change the mask so far, as with varnishd. */
+	if (!strcmp(name, "vsl_mask")) {
+		if (VSL_MaskCanon(old != NULL ? old : "none",
+		    cache_param->vsl_mask.s, canon,
+		    sizeof canon, err, errlen) != 0)
+			return (-1);
+		return (PARAM_Set(name, canon, err, errlen));
+	}
 	return (0);
 }
 
@@ -356,8 +361,7 @@ main(int argc, char **argv, char **envp)
 	const char *j_arg = NULL, *x_arg = NULL, *f_arg = NULL;
 	const char *i_arg = NULL;
 	int C_flag = 0;
-	unsigned char vsl_mask[SLT__Max];
-	char err[256];
+	char vsl_mask[PARAM_STRING_MAX], err[256];
 	int o;
 
 	setproctitle_init(argc, argv, envp);
@@ -430,8 +434,11 @@ main(int argc, char **argv, char **envp)
 		MGT_Usage("%s", err);
 	/* Before anything starts: a broken VCL stops here, status 2. */
 	MGT_VclCompile(f_arg, b_arg, C_flag);
-	if (VSL_MaskParse(cache_param->vsl_mask.s, vsl_mask, err,
-	    sizeof err) != 0)
+	/* -p vsl_mask=+Tag changes the default mask. */
+	if (VSL_MaskCanon(PARAM_Lookup("vsl_mask")->def,
+	    cache_param->vsl_mask.s, vsl_mask, sizeof vsl_mask, err,
+	    sizeof err) != 0 ||
+	    PARAM_Set("vsl_mask", vsl_mask, err, sizeof err) != 0)
 		MGT_Usage("-p %s", err);
 
 	INIT_OBJ(&mgt_child_args, CHILD_ARGS_MAGIC);

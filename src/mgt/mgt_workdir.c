@@ -21,6 +21,7 @@
 
 #include <bsd/libutil.h>
 
+#include "common/addr.h"
 #include "common/miniobj.h"
 #include "mgt/mgt.h"
 
@@ -182,35 +183,19 @@ MGT_Jail(const char *arg, struct child_args *ca)
 void
 MGT_BackendArg(const char *arg, struct backend_arg *ba)
 {
-	char host[256];
-	const char *port = "80", *p;
+	char host[256], pbuf[16];
+	const char *port, *why;
 
 	memset(ba, 0, sizeof *ba);
 	if (*arg == '/')
 		MGT_Usage("-b %s: Unix domain socket backends are not "
 		    "supported yet", arg);
-	if (*arg == '[') {
-		p = strchr(arg, ']');
-		if (p == NULL)
-			MGT_Usage("-b %s: missing ']'", arg);
-		(void)snprintf(host, sizeof host, "%.*s",
-		    (int)(p - arg - 1), arg + 1);
-		if (p[1] == ':')
-			port = p + 2;
-		else if (p[1] != '\0')
-			MGT_Usage("-b %s: junk after ']'", arg);
-	} else {
-		p = strrchr(arg, ':');
-		if (p != NULL && strchr(arg, ':') == p) {
-			(void)snprintf(host, sizeof host, "%.*s",
-			    (int)(p - arg), arg);
-			port = p + 1;
-		} else {
-			(void)snprintf(host, sizeof host, "%s", arg);
-		}
-	}
-	if (*host == '\0' || *port == '\0')
+	if (ADDR_Split(arg, 0, host, sizeof host, pbuf, sizeof pbuf,
+	    &why) != 0)
+		MGT_Usage("-b %s: %s", arg, why);
+	if (*host == '\0')
 		MGT_Usage("-b %s: expected host:port", arg);
+	port = *pbuf != '\0' ? pbuf : "80";
 	(void)snprintf(ba->host, sizeof ba->host, "%s", host);
 	(void)snprintf(ba->port, sizeof ba->port, "%s", port);
 	/* The port unless it is http's default; IPv6 in brackets. */

@@ -17,6 +17,13 @@ struct vcc_opts {
 	unsigned	allow_inline_c;	/* C{ }C */
 	unsigned	no_builtin;	/* do not append builtin.vcl (tests) */
 	unsigned	optimize;	/* -p vcc_optimize */
+	/*
+	 * The vcl.label names return (vcl(...)) may use, NULL-terminated
+	 * (NULL: none); label_used, when not NULL, has a slot per name,
+	 * set to 1 for each one the VCL uses (vcl.deps).
+	 */
+	const char * const *labels;
+	unsigned	*label_used;
 };
 
 /*

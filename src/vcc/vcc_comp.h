@@ -102,6 +102,7 @@ struct vrem {
  */
 #define VCC_MAX_NEST	100
 #define VCC_MAX_CALLS	1000
+#define VCC_MAX_LABELS	64
 
 struct vparse {
 	unsigned		nest;
@@ -125,6 +126,9 @@ struct vparse {
 	unsigned		nrems;
 	struct vbuf		prof;		/* profile points' rows */
 	unsigned		nprof;
+	/* return (vcl(L)): the labels used, vcl_conf.labels' order. */
+	const char		*labels[VCC_MAX_LABELS];
+	unsigned		nlabels;
 };
 
 #define P(tl)	((struct vparse *)(tl)->p)

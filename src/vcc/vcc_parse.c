@@ -1516,6 +1516,55 @@ ret_find(const struct token *t)
 	return (-1);
 }
 
+/*
+ * return (vcl(LABEL)): LABEL must be a vcl.label that exists now (the
+ * manager passes their names); the runtime finds it again by name when
+ * the VCL loads, and the manager keeps it from going while we use it.
+ */
+static void
+parse_return_vcl(struct vcc *tl, struct vbuf *out, unsigned ind)
+{
+	struct vparse *p = P(tl);
+	const struct token *t;
+	struct vbuf known = { NULL, 0, 0 };
+	const char *name;
+	unsigned u, k;
+
+	tk_expect(tl, "(");
+	t = tk_expect_id(tl, "a VCL label");
+	name = tk_str(tl, t);
+	for (k = 0; tl->opts->labels != NULL && tl->opts->labels[k] != NULL;
+	    k++)
+		if (!strcmp(tl->opts->labels[k], name))
+			break;
+	if (tl->opts->labels == NULL || tl->opts->labels[k] == NULL) {
+		for (u = 0; tl->opts->labels != NULL &&
+		    tl->opts->labels[u] != NULL; u++)
+			vbuf_printf(tl, &known, "%s%s", u > 0 ? ", " : "",
+			    tl->opts->labels[u]);
+		vcc_error(tl, t, "Symbol not found: '%s': return (vcl(...)) "
+		    "names a label made with `vcl.label %s <vcl>` before this "
+		    "VCL is loaded (labels now: %s)", name, name,
+		    known.s != NULL ? known.s : "none");
+	}
+	if (tl->opts->label_used != NULL)
+		tl->opts->label_used[k] = 1;
+	for (u = 0; u < p->nlabels; u++)
+		if (!strcmp(p->labels[u], name))
+			break;
+	if (u == p->nlabels) {
+		if (p->nlabels == VCC_MAX_LABELS)
+			vcc_error(tl, t, "return (vcl(...)) names more than %u "
+			    "labels", VCC_MAX_LABELS);
+		p->labels[p->nlabels++] = name;
+	}
+	tk_expect(tl, ")");
+	tk_expect(tl, ")");
+	emit(tl, out, ind, "VRT_vcl_select(ctx, %u);\t/* %s */\n", u,
+	    name);
+	emit(tl, out, ind, "return (VCL_RET_VCL);\n");
+}
+
 static void
 parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 {
@@ -1552,13 +1601,7 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 			mask |= 1U << vcc_meths[u].idx;
 	sub_check(tl, t, CK_RET, mask, vcc_rets[r]);
 	if (r == VCL_RET_VCL) {
-		tk_expect(tl, "(");
-		(void)tk_expect_id(tl, "a VCL label");
-		tk_expect(tl, ")");
-		tk_expect(tl, ")");
-		vcc_warn(tl, t, "return (vcl(...)) does nothing yet: VCL "
-		    "labels (vcl.label) are not there yet; the request goes "
-		    "on past this statement");
+		parse_return_vcl(tl, out, ind);
 		return;
 	}
 	if (r == VCL_RET_SYNTH) {
@@ -2193,6 +2236,10 @@ emit_program(struct vcc *tl)
 	    "\tif (ev == VCL_EVENT_DISCARD) {\n%s\t\treturn (0);\n\t}\n"
 	    "\treturn (0);\n}\n", p->load.s != NULL ? p->load.s : "",
 	    p->discard.s != NULL ? p->discard.s : "");
+	vbuf_cat(tl, &out, "\nstatic const char * const vgc_labels[] = {\n");
+	for (u = 0; u < p->nlabels; u++)
+		vbuf_printf(tl, &out, "\t%s,\n", vcc_cstr(tl, p->labels[u]));
+	vbuf_cat(tl, &out, "\tNULL\n};\n");
 	vbuf_printf(tl, &out, "\nconst struct vcl_conf VCL_conf = {\n"
 	    "\t.magic = VCL_CONF_MAGIC,\n"
 	    "\t.vrt_major = VRT_MAJOR_VERSION,\n"
@@ -2205,6 +2252,8 @@ emit_program(struct vcc *tl)
 	for (u = 0; u < NMETHS; u++)
 		vbuf_printf(tl, &out, "\t.%s_method = vgc_method_%s,\n",
 		    vcc_meths[u].field, vcc_meths[u].field);
+	vbuf_printf(tl, &out, "\t.labels = vgc_labels,\n"
+	    "\t.nlabels = %u,\n", p->nlabels);
 	vbuf_cat(tl, &out, "};\n");
 	r = strdup(out.s);
 	return (r);

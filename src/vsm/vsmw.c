@@ -158,6 +158,39 @@ vsmw_clean_dir(int dfd)
 	(void)closedir(d);
 }
 
+int
+VSMW_Chown(struct vsmw *vsmw, uid_t uid, gid_t gid)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd, r = 0;
+
+	CHECK_OBJ_NOTNULL(vsmw, VSMW_MAGIC);
+	if (fchown(vsmw->dfd, uid, gid) != 0)
+		return (-1);
+	fd = dup(vsmw->dfd);
+	if (fd < 0)
+		return (-1);
+	d = fdopendir(fd);
+	if (d == NULL) {
+		(void)close(fd);
+		return (-1);
+	}
+	/* A dup shares the offset another walk of the directory left. */
+	rewinddir(d);
+	LOCK_Lock(&vsmw->mtx);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "_.", 2) != 0)
+			continue;
+		if (fchownat(vsmw->dfd, de->d_name, uid, gid,
+		    AT_SYMLINK_NOFOLLOW) != 0)
+			r = -1;
+	}
+	LOCK_Unlock(&vsmw->mtx);
+	(void)closedir(d);
+	return (r);
+}
+
 struct vsmw *
 VSMW_New(const char *dir, int mode, char *err, size_t errlen)
 {

@@ -12,6 +12,7 @@
 #define VENEER_VSM_VSMW_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct vsmw;
 
@@ -20,6 +21,12 @@ struct vsmw;
  * with an index naming this process.  NULL with err filled on failure.
  */
 struct vsmw *VSMW_New(const char *dir, int mode, char *err, size_t errlen);
+/*
+ * Hand the directory and what is in it to uid:gid: a process about to
+ * drop its privileges keeps adding and removing segments afterwards.
+ * 0, or -1 with errno.
+ */
+int VSMW_Chown(struct vsmw *vsmw, uid_t uid, gid_t gid);
 /*
  * A zeroed segment of len bytes, listed in the index under class and
  * ident.  NULL when the file cannot be created (disk full...).

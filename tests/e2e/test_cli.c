@@ -27,6 +27,7 @@
 
 #include "common/sha256.h"
 #include "lib/harness.h"
+#include "e2e/cli_lib.h"
 
 static void
 cli_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
@@ -35,185 +36,16 @@ cli_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	ORIGIN_DefaultHandler(oc, req, priv);
 }
 
-/* The port of the first "CLI addr port" line veneerd printed. */
-static int
-cli_port(struct vnd *v)
-{
-	char *log, *p;
-	int port = 0;
-
-	log = VND_Log(v);
-	p = strstr(log, "CLI 127.0.0.1 ");
-	ck_assert_msg(p != NULL, "no CLI line in the log:\n%s", log);
-	port = atoi(p + 14);
-	free(log);
-	ck_assert_int_gt(port, 0);
-	return (port);
-}
-
-static int
-cli_connect(int port)
-{
-	struct sockaddr_in sin;
-	int fd;
-
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_ge(fd, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	return (fd);
-}
-
-/* Read exactly len bytes within HX_T_RESP; 0, or -1 on EOF. */
-static int
-cli_read_n(int fd, char *buf, size_t len)
-{
-	double deadline = HX_Now() + HX_T_RESP;
-	struct pollfd pfd;
-	ssize_t n;
-
-	while (len > 0) {
-		pfd.fd = fd;
-		pfd.events = POLLIN;
-		ck_assert_msg(poll(&pfd, 1, 100) >= 0, "poll: %s",
-		    strerror(errno));
-		ck_assert_msg(HX_Now() < deadline, "CLI answer timed out");
-		if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		n = read(fd, buf, len);
-		if (n <= 0)
-			return (-1);
-		buf += n;
-		len -= (size_t)n;
-	}
-	return (0);
-}
-
-/* One answer: its status, and its body in *body (caller frees). */
-static unsigned
-cli_answer(int fd, char **body)
-{
-	char head[14];
-	unsigned status;
-	size_t len;
-
-	ck_assert_int_eq(cli_read_n(fd, head, 13), 0);
-	head[13] = '\0';
-	ck_assert_msg(head[3] == ' ' && head[12] == '\n',
-	    "bad status line \"%s\"", head);
-	status = (unsigned)atoi(head);
-	len = (size_t)strtoul(head + 4, NULL, 10);
-	*body = malloc(len + 2);
-	ck_assert_ptr_nonnull(*body);
-	ck_assert_int_eq(cli_read_n(fd, *body, len + 1), 0);
-	ck_assert_int_eq((*body)[len], '\n');
-	(*body)[len] = '\0';
-	return (status);
-}
-
-static unsigned
-cli_ask(int fd, const char *line, char **body)
-{
-	size_t l = strlen(line);
-
-	ck_assert_int_eq(write(fd, line, l), (ssize_t)l);
-	ck_assert_int_eq(write(fd, "\n", 1), 1);
-	return (cli_answer(fd, body));
-}
-
-/* Ask, expect status, and that the body contains want (if not NULL). */
-static void
-cli_expect(int fd, const char *line, unsigned status, const char *want)
-{
-	unsigned st;
-	char *b;
-
-	st = cli_ask(fd, line, &b);
-	ck_assert_msg(st == status, "\"%s\": status %u, want %u; body:\n%s",
-	    line, st, status, b);
-	if (want != NULL)
-		ck_assert_msg(strstr(b, want) != NULL,
-		    "\"%s\": no \"%s\" in:\n%s", line, want, b);
-	free(b);
-}
-
-/* The answer to a challenge with the secret s. */
-static void
-cli_response(const char *challenge, const char *s, char hex[65])
-{
-	struct sha256_ctx ctx;
-	unsigned char d[SHA256_LEN];
-
-	SHA256_Init(&ctx);
-	SHA256_Update(&ctx, challenge, 32);
-	SHA256_Update(&ctx, "\n", 1);
-	SHA256_Update(&ctx, s, strlen(s));
-	SHA256_Update(&ctx, challenge, 32);
-	SHA256_Update(&ctx, "\n", 1);
-	SHA256_Final(&ctx, d);
-	SHA256_Hex(d, hex);
-}
-
-#define SECRET	"not-so-secret\nline two\n"
 
 static char *tagged_vcl(int port, const char *tag);
 static void tag_is(struct vnd *v, const char *url, const char *want,
     int want_hit);
 
-/* Write text to path, or fail the test. */
-static void
-write_text(const char *path, const char *text)
-{
-	FILE *f;
-
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_ge(fputs(text, f), 0);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
-/* veneerd with -T 127.0.0.1:0 -S DIR/secret. */
 static struct vnd *
 cli_start(struct origin **op, int with_secret)
 {
-	char path[512];
-	struct vnd *v;
 
-	*op = ORIGIN_New(cli_handler, NULL);
-	v = VND_New();
-	VND_Backend(v, ORIGIN_Port(*op));
-	VND_Arg(v, "-T");
-	VND_Arg(v, "127.0.0.1:0");
-	VND_Arg(v, "-S");
-	if (with_secret) {
-		(void)snprintf(path, sizeof path, "%s/secret", VND_Dir(v));
-		write_text(path, SECRET);
-		VND_Arg(v, path);
-	} else {
-		VND_Arg(v, "none");
-	}
-	VND_Start(v);
-	return (v);
-}
-
-/* Connect and authenticate; the session's fd. */
-static int
-cli_login(struct vnd *v)
-{
-	char *b, hex[65], line[80];
-	int fd;
-
-	fd = cli_connect(cli_port(v));
-	ck_assert_uint_eq(cli_answer(fd, &b), 107);
-	ck_assert_msg(strlen(b) >= 32, "short challenge \"%s\"", b);
-	cli_response(b, SECRET, hex);
-	free(b);
-	(void)snprintf(line, sizeof line, "auth %s", hex);
-	cli_expect(fd, line, 200, "Type 'quit' to close CLI session.");
-	return (fd);
+	return (cli_start_with(op, with_secret, cli_handler, NULL));
 }
 
 /*--------------------------------------------------------------------*/
@@ -387,6 +219,11 @@ START_TEST(param_set_applies_live)
 	/* The pool grows to a new minimum without a restart. */
 	cli_expect(fd, "param.set thread_pool_min 25", 200, NULL);
 	(void)VND_WaitCounter(v, "threads", ">=", 25, HX_T_SLOW);
+	/* And shrinks to a lowered maximum: idle threads retire. */
+	cli_expect(fd, "param.set thread_pool_min 5", 200, NULL);
+	cli_expect(fd, "param.set thread_pool_max 12", 200, NULL);
+	(void)VND_WaitCounter(v, "threads", "<=", 12, HX_T_SLOW);
+	cli_expect(fd, "param.set thread_pool_max 5000", 200, NULL);
 	/* New objects get the new default TTL (the origin sets none). */
 	cli_expect(fd, "param.set default_ttl 5000", 200, NULL);
 	cl = VND_Connect(v);
@@ -399,6 +236,63 @@ START_TEST(param_set_applies_live)
 	    atol(strstr(cs, "ttl=") + 4) > 4000, "Cache-Status: %s",
 	    cs != NULL ? cs : "(none)");
 	HX_MsgFree(&r);
+	/* A bool: the next response has no Cache-Status. */
+	cli_expect(fd, "param.set cache_status off", 200, NULL);
+	r = CLIENT_Fetch(cl, "GET", "/ttl", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	ck_assert_ptr_null(HX_Header(r, "Cache-Status"));
+	HX_MsgFree(&r);
+	/* A size: a header line over the new limit is refused. */
+	cli_expect(fd, "param.set http_req_hdr_len 100b", 200, NULL);
+	r = CLIENT_Fetch(cl, "GET", "/ttl", "X-Long: "
+	    "0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789\r\n", HX_T_RESP);
+	ck_assert_int_ge(r->status, 400);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	cl = VND_Connect(v);
+	cli_expect(fd, "param.reset http_req_hdr_len", 200, NULL);
+	r = CLIENT_Fetch(cl, "GET", "/ttl", "X-Long: "
+	    "0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789"
+	    "0123456789012345678901234567890123456789\r\n", HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(backend_list_and_health)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	struct origin *o;
+	struct vnd *v;
+	int fd;
+
+	v = cli_start(&o, 1);
+	fd = cli_login(v);
+	cli_expect(fd, "backend.list", 200, "boot.default ");
+	cli_expect(fd, "backend.list -j", 200, "\"boot.default\": {");
+	cli_expect(fd, "backend.list nope*", 200, NULL);
+	cl = VND_Connect(v);
+	/* Forced sick: fetches fail at once, hits would still be served. */
+	cli_expect(fd, "backend.set_health default sick", 200, NULL);
+	cli_expect(fd, "backend.list boot.*", 200, " sick ");
+	r = CLIENT_Fetch(cl, "GET", "/sick", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 503);
+	HX_MsgFree(&r);
+	ck_assert_uint_ge(VND_Counter(v, "MAIN.backend_unhealthy"), 1);
+	cli_expect(fd, "backend.set_health boot.def* auto", 200, NULL);
+	r = CLIENT_Fetch(cl, "GET", "/sick", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	cli_expect(fd, "backend.set_health nonesuch sick", 106, "nonesuch");
+	cli_expect(fd, "backend.set_health default ill", 106, "ill");
+	cli_expect(fd, "backend.set_health default", 104, NULL);
 	CLIENT_Free(&cl);
 	(void)close(fd);
 	VND_Finish(&v, &o);
@@ -714,7 +608,7 @@ START_TEST(vcl_load_use_discard)
 	(void)snprintf(line, sizeof line, "vcl.load two %s", path);
 	cli_expect(fd, line, 200, "VCL compiled.");
 	tag_is(v, "/a", "boot", 1);
-	cli_expect(fd, "vcl.list", 200, "available   auto warm        0 two");
+	cli_expect(fd, "vcl.list", 200, "available   auto    warm         0    two");
 	cli_expect(fd, "vcl.list -j", 200, "\"name\": \"two\"");
 	/* In use at once, and the cache is the same cache. */
 	cli_expect(fd, "vcl.use two", 200, "now active");
@@ -744,7 +638,7 @@ START_TEST(vcl_load_use_discard)
 	ck_assert_uint_eq(vcl_dirs(v), 3);
 	cli_expect(fd, "vcl.discard boot two", 200, NULL);
 	ck_assert_uint_eq(vcl_dirs(v), 1);
-	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 three");
+	cli_expect(fd, "vcl.list", 200, "active   auto    warm         0    three");
 	tag_is(v, "/a", "three", 1);
 	(void)close(fd);
 	VND_Finish(&v, &o);
@@ -776,7 +670,7 @@ START_TEST(vcl_survives_child_restart)
 	VND_WaitListen(v);
 	cli_expect(fd, "status", 200, "running");
 	tag_is(v, "/r", "live", -1);
-	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 live");
+	cli_expect(fd, "vcl.list", 200, "active   auto    warm         0    live");
 	(void)close(fd);
 	VND_Finish(&v, &o);
 }
@@ -861,7 +755,7 @@ START_TEST(veneer_reload_script)
 	tag_is(v, "/s", "edited", 1);
 	ck_assert_uint_eq(vcl_dirs(v), 1);
 	fd = cli_login(v);
-	cli_expect(fd, "vcl.list", 200, "active      auto warm        0 "
+	cli_expect(fd, "vcl.list", 200, "active   auto    warm         0    "
 	    "reload_");
 	(void)close(fd);
 	VND_Finish(&v, &o);
@@ -1123,7 +1017,7 @@ START_TEST(vcl_reload_under_load)
 	ck_assert_uint_gt(h->ok, 0);
 	/* One VCL loaded, one directory left. */
 	ck_assert_uint_eq(vcl_dirs(v), 1);
-	(void)snprintf(line, sizeof line, "active      auto warm        0 %s",
+	(void)snprintf(line, sizeof line, "active   auto    warm         0    %s",
 	    old);
 	cli_expect(fd, "vcl.list", 200, line);
 	/* Memory: ten more reloads may not cost more than a few MB. */
@@ -1149,6 +1043,7 @@ cli_suite(void)
 	tcase_add_test(tc, param_set_show_reset);
 	tcase_add_test(tc, stop_and_start);
 	tcase_add_test(tc, param_set_applies_live);
+	tcase_add_test(tc, backend_list_and_health);
 	tcase_add_test(tc, identity_and_log_size);
 	tcase_add_test(tc, connect_out_with_M);
 	tcase_add_test(tc, debug_mode_d);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -461,6 +462,8 @@ START_TEST(child_drops_privileges)
 	struct client *cl;
 	struct origin *o;
 	struct vnd *v;
+	struct stat st;
+	char path[1024];
 	uid_t nobody;
 
 	pw = getpwnam("nobody");
@@ -481,6 +484,19 @@ START_TEST(child_drops_privileges)
 	CLIENT_Free(&cl);
 	ck_assert_int_eq(HX_ProcStatus(VND_ChildPid(v), "Uid"), (long)nobody);
 	ck_assert_int_eq(HX_ProcStatus(VND_Pid(v), "Uid"), 0);
+	/*
+	 * The child keeps adding segments (a VCL's profile) as nobody: its
+	 * shared-memory directory and index are its own.
+	 */
+	(void)snprintf(path, sizeof path, "%s/_.vsm_child", VND_Workdir(v));
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_msg(st.st_uid == nobody, "%s: uid %ld", path,
+	    (long)st.st_uid);
+	(void)snprintf(path, sizeof path, "%s/_.vsm_child/_.index",
+	    VND_Workdir(v));
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_msg(st.st_uid == nobody, "%s: uid %ld", path,
+	    (long)st.st_uid);
 	assert_title(VND_Pid(v), "veneerd: manager");
 	assert_title(VND_ChildPid(v), "veneerd: child");
 	VND_Finish(&v, &o);

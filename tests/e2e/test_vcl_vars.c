@@ -410,8 +410,8 @@ START_TEST(issue_0012_std_remaining)
 	HX_HeaderIs(m, "X-Exists", "true");
 	HX_HeaderIs(m, "X-Read", "from a file");
 	HX_HeaderIs(m, "X-Env", "unset");
-	/* No bans yet (they come with the admin CLI): false, and why. */
-	HX_HeaderIs(m, "X-Ban", "false");
+	/* A good ban is added; a bad one is not, and says why. */
+	HX_HeaderIs(m, "X-Ban", "true");
 	HX_HeaderIs(m, "X-Ban-Bad", "false");
 	HX_HeaderIs(m, "X-Ban-Error", "true");
 	HX_MsgFree(&m);

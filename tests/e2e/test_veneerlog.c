@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "e2e/cli_lib.h"
 #include "lib/harness.h"
 
 extern char **environ;
@@ -583,6 +584,55 @@ START_TEST(issue_0013_vcl_time)
 END_TEST
 
 /*
+ * Issue 14: param.set vsl_mask changes what is logged at once, for the
+ * next request, without a restart.
+ */
+START_TEST(issue_0014_vsl_mask_live)
+{
+	struct origin *o;
+	struct client *cl;
+	struct vnd *v;
+	struct req q[3];
+	struct run r;
+	char *b;
+	int fd;
+
+	o = ORIGIN_New(NULL, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	cli_args(v, 1);
+	VND_Start(v);
+	fd = cli_login(v);
+	cl = VND_Connect(v);
+	send_req(cl, &q[0], "/logged/1", NULL);
+	cli_expect(fd, "param.set vsl_mask -ReqURL,-BereqURL", 200, NULL);
+	send_req(cl, &q[1], "/masked/2", NULL);
+	cli_expect(fd, "param.set vsl_mask +ReqURL", 200, NULL);
+	send_req(cl, &q[2], "/logged/3", NULL);
+	CLIENT_Free(&cl);
+	wait_ends(v, 7);	/* 3 requests, 3 fetches, the session */
+	run_ok(&r, vl_dir, "veneerlog", "-n", VND_Workdir(v), "-d", "-g",
+	    "raw", "-i", "ReqURL,BereqURL", NULL);
+	ck_assert_msg(strstr(r.out, "ReqURL         c /logged/1") != NULL &&
+	    strstr(r.out, "BereqURL       b /logged/1") != NULL &&
+	    strstr(r.out, "/masked/2") == NULL &&
+	    strstr(r.out, "ReqURL         c /logged/3") != NULL &&
+	    strstr(r.out, "b /logged/3") == NULL, "%s", r.out);
+	/* +ReqURL changed the mask so far: BereqURL stays masked. */
+	cli_expect(fd, "param.show vsl_mask", 200, "-BereqURL");
+	cli_expect(fd, "param.show vsl_mask", 200, "-Debug");
+	cli_expect(fd, "param.reset vsl_mask", 200, NULL);
+	ck_assert_uint_eq(cli_ask(fd, "param.show vsl_mask", &b), 200);
+	ck_assert_msg(strstr(b, "BereqURL") == NULL &&
+	    strstr(b, "-Debug") != NULL, "%s", b);
+	free(b);
+	run_free(&r);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*
  * Issue 11: a header the client names in Connection: is removed when
  * the request arrives, and the log says so with ReqUnset, in the
  * request's transaction; the backend request never has it.
@@ -1096,6 +1146,7 @@ veneerlog_suite(void)
 	tcase_add_test(tc, request_query);
 	tcase_add_test(tc, issue_0011_connection_named_logged_unset);
 	tcase_add_test(tc, issue_0013_vcl_time);
+	tcase_add_test(tc, issue_0014_vsl_mask_live);
 	tcase_add_test(tc, ncsa_lines);
 	tcase_add_test(tc, file_round_trip);
 	tcase_add_test(tc, overrun);

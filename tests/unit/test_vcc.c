@@ -28,7 +28,8 @@
 #define BE	"vcl 4.1;\nimport std;\n" \
 		"backend default { .host = \"127.0.0.1\"; }\n"
 
-static struct vcc_opts opts = { "", 1, 0, 0, 1 };
+static struct vcc_opts opts = { .vcl_path = "", .err_unref = 1,
+    .optimize = 1 };
 
 /* Compile; returns 0/-1 and leaves the messages in *msgp (caller frees). */
 static int

@@ -61,7 +61,8 @@ load_corpus(const char *dir, char ***filesp, unsigned *np)
 
 START_TEST(test_broken)
 {
-	struct vcc_opts opts = { "", 1, 0, 0, 1 };
+	struct vcc_opts opts = { .vcl_path = "", .err_unref = 1,
+	    .optimize = 1 };
 	char line[512], expect[64] = "", message[256] = "", want[700];
 	char *c, *msg;
 	FILE *f;
@@ -96,7 +97,8 @@ END_TEST
 
 START_TEST(test_good)
 {
-	struct vcc_opts opts = { "", 1, 0, 0, 1 };
+	struct vcc_opts opts = { .vcl_path = "", .err_unref = 1,
+	    .optimize = 1 };
 	char *c, *msg, *cmd, dir[] = "/tmp/test_vcc_corpus.XXXXXX", path[64];
 	FILE *f;
 

@@ -28,6 +28,9 @@
 #define HEAD	"vcl 4.1;\n" BE
 
 static char *c_out, *msg_out;
+/* The vcl.label names the manager would pass, and which were used. */
+static const char * const *comp_labels;
+static unsigned comp_used[8];
 
 /* Compile src as "t.vcl"; returns VCC_Compile's result. */
 static int
@@ -41,6 +44,9 @@ comp(const char *src, unsigned no_builtin, unsigned err_unref)
 	memset(&o, 0, sizeof o);
 	o.no_builtin = no_builtin;
 	o.err_unref = err_unref;
+	o.labels = comp_labels;
+	memset(comp_used, 0, sizeof comp_used);
+	o.label_used = comp_used;
 	return (VCC_Compile(&o, "t.vcl", src, &c_out, &msg_out));
 }
 
@@ -394,8 +400,30 @@ START_TEST(returns)
 	expect_ok(HEAD "sub vcl_recv { return (lookup); }\n", "t.vcl:3:24",
 	    "hash");
 	ck_assert_ptr_nonnull(strstr(c_out, "VCL_RET_HASH"));
-	expect_ok(HEAD "sub vcl_recv { return (vcl(other)); }\n",
-	    "t.vcl:3:", NULL);
+	/* return (vcl(L)): L must be a label that exists now. */
+	expect_err(HEAD "sub vcl_recv { return (vcl(other)); }\n",
+	    "t.vcl:3:28", "Symbol not found: 'other'");
+	ck_assert_ptr_nonnull(strstr(msg_out, "labels now: none"));
+	{
+		static const char * const labels[] = { "x", "other", NULL };
+
+		comp_labels = labels;
+		expect_ok(HEAD "sub vcl_recv { if (req.http.a) { "
+		    "return (vcl(other)); } return (vcl(other)); }\n", NULL,
+		    NULL);
+		ck_assert_ptr_nonnull(strstr(c_out,
+		    "VRT_vcl_select(ctx, 0);"));
+		ck_assert_ptr_nonnull(strstr(c_out, "\t\"other\",\n\tNULL"));
+		ck_assert_ptr_nonnull(strstr(c_out, ".nlabels = 1,"));
+		ck_assert_uint_eq(comp_used[0], 0);
+		ck_assert_uint_eq(comp_used[1], 1);
+		expect_err(HEAD "sub vcl_recv { return (vcl(y)); }\n",
+		    "t.vcl:3:28", "labels now: x, other");
+		expect_err(HEAD "sub f { return (vcl(x)); }\n"
+		    "sub vcl_deliver { call f; }\n", "t.vcl:3:17",
+		    "called from vcl_deliver");
+		comp_labels = NULL;
+	}
 	/* The list of legal returns does not advertise miss. */
 	expect_err(HEAD "sub vcl_hit { return (hash); }\n", "t.vcl:3:23",
 	    NULL);

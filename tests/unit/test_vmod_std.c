@@ -248,10 +248,14 @@ END_TEST
 START_TEST(test_ban)
 {
 
+	/* A bad expression adds nothing (the list is e2e's: test_ban). */
 	ck_assert_str_eq(vmod_std_ban_error(ctx), "");
-	ck_assert(!vmod_std_ban(ctx, "req.url ~ /"));
+	ck_assert(!vmod_std_ban(ctx, "req.colour == red"));
 	ck_assert_ptr_nonnull(strstr(vmod_std_ban_error(ctx),
-	    "not available"));
+	    "req.colour"));
+	ck_assert(!vmod_std_ban(ctx, "req.url ~ ("));
+	ck_assert_str_ne(vmod_std_ban_error(ctx), "");
+	ck_assert(!vmod_std_ban(ctx, NULL));
 }
 END_TEST
 
