@@ -1,12 +1,16 @@
 /*
  * SPDX-License-Identifier: BSD-2-Clause
  *
- * vmod_std.h -- the std module (`import std;`): each function's name,
- * return type and arguments, as Varnish 7.1 defines them.  No include
- * guard: define VMOD_FUNC() and the argument macros and include.  The
- * compiler type-checks calls from it (named and positional arguments,
- * defaults); vrt.h declares the C functions from it; src/cache/
- * vmod_std.c implements them.
+ * vmod_std.h -- the modules built into veneerd: std (`import std;`)
+ * and purge (`import purge;`) as Varnish 7.1 defines them, and veneer
+ * (`import veneer;`, Veneer's own): each function's name, return type
+ * and arguments.  No include guard: define VMOD_FUNC() and the argument
+ * macros and include.  The compiler type-checks calls from it (named
+ * and positional arguments, defaults) and lets a VCL call a module's
+ * functions only after it imports that module; vrt.h declares the C
+ * functions from it; src/cache/vmod_std.c and vmod_purge.c implement
+ * them.  A module's rows stay together, in the order the manual lists
+ * them.
  *
  * VMOD_FUNC(module, function, RETURN, args, "doc")
  *   RETURN	a VCL type (STRING, INT, ..., VOID)
@@ -107,6 +111,27 @@ VMOD_FUNC(std, getenv, STRING, VMOD_A(STRING, name),
     "The value of an environment variable of veneerd, or unset.")
 VMOD_FUNC(std, file_exists, BOOL, VMOD_A(STRING, path),
     "Whether path names something that exists.")
+VMOD_FUNC(purge, hard, INT, ,
+    "Purges every object of this request's hash (all variants, and "
+    "hit-for-miss and hit-for-pass markers), as return (purge) does; "
+    "the number of objects.  Restricted to vcl_hit and vcl_miss.")
+VMOD_FUNC(purge, soft, INT,
+    VMOD_D(DURATION, ttl, "0") VMOD_D(DURATION, grace, "-1")
+    VMOD_D(DURATION, keep, "-1"),
+    "Soft purge of every object of this request's hash: stale after "
+    "ttl, with grace and keep capped at grace and keep (negative: left "
+    "as they are), so a stale copy still covers a slow backend and can "
+    "be revalidated.  Never lengthens a life; all three 0 is a hard "
+    "purge.  The number of objects.  Restricted to vcl_hit and "
+    "vcl_miss.")
+VMOD_FUNC(veneer, purge_key, INT, VMOD_A(STRING, tags),
+    "Purges every object whose Surrogate-Key or xkey response header "
+    "carries one of tags (separated by spaces or commas); the number of "
+    "objects, each counted once.  Callable from any subroutine, "
+    "typically vcl_recv.")
+VMOD_FUNC(veneer, softpurge_key, INT, VMOD_A(STRING, tags),
+    "As veneer.purge_key(), but the objects go stale keeping their grace "
+    "and keep, as purge.soft() does.")
 #undef VMOD_FUNC
 #endif
 #undef VMOD_A

@@ -25,6 +25,8 @@
  *        points and the VRT_PROF_* macros (-p vcl_profile).
  *   3.1  VCL labels: vcl_conf.labels (the vcl.label names the VCL's
  *        return (vcl(...)) statements use) and VRT_vcl_select().
+ *   3.2  the purge module (purge.hard(), purge.soft()) and the veneer
+ *        module (veneer.purge_key(), veneer.softpurge_key()).
  */
 
 #ifndef VENEER_VRT_H
@@ -36,7 +38,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	1U
+#define VRT_MINOR_VERSION	2U
 
 struct busyobj;
 struct director;

@@ -292,4 +292,20 @@ VSC_FIELD(bans_lookup_deferred,	COUNTER, DIAG,  INTEGER,	"Lookups "
 	"ban_max_tests_per_lookup: a fresh copy was fetched and the lurker "
 	"left to test the old one")
 
+VSC_FIELD(n_xkey,		GAUGE,   INFO,  INTEGER,	"Surrogate "
+	"keys (tags of Surrogate-Key and xkey response headers) in the index")
+VSC_FIELD(n_xkey_oc,		GAUGE,   INFO,  INTEGER,	"Links "
+	"between cached objects and their surrogate keys (an object with "
+	"three tags counts three)")
+VSC_FIELD(xkey_purges,		COUNTER, INFO,  INTEGER,	"Purges "
+	"by surrogate key (purge.key, purge.softkey, veneer.purge_key(), "
+	"veneer.softpurge_key()); also counted in n_purges")
+VSC_FIELD(xkey_obj_purged,	COUNTER, INFO,  INTEGER,	"Objects "
+	"purged or soft-purged by surrogate key; also counted in "
+	"n_obj_purged")
+VSC_FIELD(xkey_dropped,		COUNTER, INFO,  INTEGER,	"Surrogate "
+	"keys not indexed: longer than 1024 bytes, beyond 256 per object, "
+	"beyond 32 tag headers, or no memory; a purge will not find the "
+	"object by them, so keep tags short and few")
+
 #undef VSC_FIELD

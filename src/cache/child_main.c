@@ -42,6 +42,7 @@
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
+#include "cache/xkey.h"
 #include "vsm/vsmw.h"
 
 const struct child_args *child_args;
@@ -362,6 +363,49 @@ ccli_param_changed(FILE *out, int ac, char * const *av)
 	return (CLIS_OK);
 }
 
+/* purge.key and purge.softkey: the words are tags (XKEY_Split's). */
+static unsigned
+ccli_purge(FILE *out, int ac, char * const *av, int soft)
+{
+	char *tags = NULL;
+	size_t len = 0;
+	FILE *f;
+	unsigned n;
+	int i;
+
+	f = open_memstream(&tags, &len);
+	if (f == NULL) {
+		fputs("Out of memory", out);
+		return (CLIS_CANT);
+	}
+	for (i = 1; i < ac; i++)
+		(void)fprintf(f, "%s ", av[i]);
+	if (fclose(f) != 0) {
+		free(tags);
+		fputs("Out of memory", out);
+		return (CLIS_CANT);
+	}
+	n = XKEY_Purge(NULL, tags, soft);
+	free(tags);
+	(void)fprintf(out, "Purged %u object%s",
+	    n, n == 1 ? "" : "s");
+	return (CLIS_OK);
+}
+
+static unsigned
+ccli_purge_key(FILE *out, int ac, char * const *av)
+{
+
+	return (ccli_purge(out, ac, av, 0));
+}
+
+static unsigned
+ccli_purge_softkey(FILE *out, int ac, char * const *av)
+{
+
+	return (ccli_purge(out, ac, av, 1));
+}
+
 /*
  * The child's commands.  The manager checked the syntax the admin saw;
  * minarg guards against a manager bug only.  Commands that answer in
@@ -387,6 +431,8 @@ static const struct ccli_cmd {
 	{ "ban.list",		0, BAN_CliList },
 	{ "backend.list",	0, BACKEND_CliList },
 	{ "backend.set_health",	2, BACKEND_CliSetHealth },
+	{ "purge.key",		1, ccli_purge_key },
+	{ "purge.softkey",	1, ccli_purge_softkey },
 };
 
 static void
@@ -531,6 +577,7 @@ CHILD_Main(const struct child_args *ca)
 	STV_Init();
 	HSH_Init();
 	BAN_Init();
+	XKEY_Init();
 	EXP_Init();
 	POOL_Init();
 	child_cli_loop();

@@ -6,7 +6,9 @@
  * one is due (or a new one is due sooner), then takes it out of the
  * cache, which frees its memory as soon as nobody reads it.  exp_mtx
  * guards the heap and every objcore's exp_idx; the heap's order is
- * OC_End of the timers, which are constant while an objcore is in it.
+ * OC_End of the timers, which only EXP_Rearm changes while an objcore
+ * is in it: holding exp_mtx, it takes the objcore's shard lock (the
+ * order hash.c documents) to change them, and re-keys the heap.
  */
 
 #include "config.h"
@@ -84,6 +86,28 @@ EXP_Remove(struct objcore *oc)
 		BINHEAP_Delete(exp_heap, oc->exp_idx);
 	assert(oc->exp_idx == BINHEAP_NOIDX);
 	LOCK_Unlock(&exp_mtx);
+}
+
+int
+EXP_Rearm(struct objcore *oc, vtim_real now, vtim_dur ttl, vtim_dur grace,
+    vtim_dur keep)
+{
+	int r;
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	LOCK_Lock(&exp_mtx);
+	/*
+	 * Under exp_mtx the heap cannot look at oc while its timers change;
+	 * not on the heap yet (HSH_Unbusy's EXP_Insert still to come) is
+	 * fine too: the insert will read the new ones.
+	 */
+	r = HSH_Retime(oc, now, ttl, grace, keep);
+	if (r == 0 && oc->exp_idx != BINHEAP_NOIDX) {
+		BINHEAP_Reorder(exp_heap, oc->exp_idx);
+		exp_poke_locked(oc);
+	}
+	LOCK_Unlock(&exp_mtx);
+	return (r);
 }
 
 /* The next object due by now, off the heap, with a reference; or NULL. */

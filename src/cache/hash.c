@@ -5,12 +5,16 @@
  * shards; each shard is a lock and a chained hash table that doubles
  * when it gets crowded.  The shard lock guards its objheads (refcnt,
  * chain, objcore list) and their objcores' flags, timers and boc
- * pointer.  Lock order: shard lock, then boc->mtx; the expiry and LRU
- * locks are never taken with a shard lock held.
+ * pointer.  Lock order: the expiry lock (EXP_Rearm, around HSH_Retime),
+ * then a shard lock, then boc->mtx; the expiry and LRU locks are never
+ * taken with a shard lock held.  The surrogate key index's locks are
+ * leaves (xkey.h): objects join it at HSH_Unbusy and leave it in
+ * hsh_kill_finish, with no shard lock held.
  */
 
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +31,7 @@
 #include "cache/vary.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
+#include "cache/xkey.h"
 
 #define HSH_NSHARD	256		/* power of two */
 #define HSH_MINBUCKETS	64
@@ -479,6 +484,7 @@ static void
 hsh_kill_finish(struct objcore *oc)
 {
 
+	XKEY_Remove(oc);
 	EXP_Remove(oc);
 	LRU_Remove(oc);
 	if (oc->flags & OC_F_INSERTED) {
@@ -568,6 +574,7 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 		VSC_Add(n_object, 1);
 		if (OBJ_Vary(oc->obj) != NULL)
 			VSC_Add(n_vary, 1);
+		XKEY_Insert(wrk, oc);
 	}
 	if (EXP_Insert(oc) != 0)
 		(void)HSH_Kill(wrk, oc);
@@ -722,4 +729,111 @@ HSH_Walk(uint64_t *pos, unsigned max, hsh_walk_f *f, void *priv)
 	}
 	*pos = (uint64_t)shard << 32 | b;
 	return (0);
+}
+
+int
+HSH_Retime(struct objcore *oc, vtim_real now, vtim_dur ttl, vtim_dur grace,
+    vtim_dur keep)
+{
+	double t;
+	float f;
+	int r = -1;
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	if (oc->objhead == NULL)
+		return (-1);
+	hsh_lock(oc);
+	if (ttl < 0)
+		ttl = 0;
+	if (!(oc->flags & (OC_F_BUSY | OC_F_DYING | OC_F_FAILED))) {
+		/* Only ever shorter: a purge never lengthens a life. */
+		t = now + ttl - oc->t_origin;
+		f = (float)t;
+		/* Rounded to a float, stale from now, not a moment later. */
+		if (oc->t_origin + f > now + ttl)
+			f = nextafterf(f, -INFINITY);
+		if (f < oc->ttl)
+			oc->ttl = f;
+		if (grace >= 0 && grace < oc->grace)
+			oc->grace = (float)grace;
+		if (grace >= 0 && grace < oc->stale_if_error)
+			oc->stale_if_error = (float)grace;
+		if (keep >= 0 && keep < oc->keep)
+			oc->keep = (float)keep;
+		r = 0;
+	}
+	hsh_unlock(oc);
+	return (r);
+}
+
+/* What HSH_SoftPurge found, with references. */
+struct hsh_soft {
+	struct objcore		**oc;
+	size_t			n;
+	size_t			cap;
+	size_t			want;
+};
+
+static int
+hsh_soft_one(void *priv, struct objcore *oc)
+{
+	struct hsh_soft *s = priv;
+
+	if (oc->flags & (OC_F_BUSY | OC_F_DYING))
+		return (0);
+	if (s->n < s->cap) {
+		OBJ_Ref(oc);	/* on the objhead: the cache's ref is there */
+		s->oc[s->n++] = oc;
+	}
+	s->want++;
+	return (0);
+}
+
+unsigned
+HSH_SoftPurge(struct worker *wrk, const unsigned char digest[SHA256_LEN],
+    vtim_real now, vtim_dur ttl, vtim_dur grace, vtim_dur keep)
+{
+	struct hsh_soft s;
+	struct hsh_shard *sh;
+	struct objhead *oh;
+	struct objcore *oc, **p;
+	unsigned n = 0;
+	size_t u;
+
+	(void)wrk;
+	memset(&s, 0, sizeof s);
+	sh = &hsh_shards[digest[0] & (HSH_NSHARD - 1)];
+	for (;;) {
+		LOCK_Lock(&sh->mtx);
+		for (oh = sh->tbl[hsh_bucket(digest, sh->mask)]; oh != NULL;
+		    oh = oh->hnext)
+			if (!memcmp(oh->digest, digest, SHA256_LEN))
+				break;
+		s.want = 0;
+		if (oh != NULL) {
+			LIST_FOREACH(oc, &oh->objcs, oh_list)
+				(void)hsh_soft_one(&s, oc);
+			VRY_Each_locked(oh, hsh_soft_one, &s);
+		}
+		LOCK_Unlock(&sh->mtx);
+		if (s.want <= s.cap)
+			break;
+		/* More than room: drop them, grow unlocked, look again. */
+		for (u = 0; u < s.n; u++)
+			(void)OBJ_Deref(&s.oc[u]);
+		s.n = 0;
+		p = realloc(s.oc, s.want * 2 * sizeof *p);
+		if (p == NULL)
+			break;
+		s.oc = p;
+		s.cap = s.want * 2;
+	}
+	/* Off the shard lock: EXP_Rearm takes the expiry lock first. */
+	for (u = 0; u < s.n; u++) {
+		if (EXP_Rearm(s.oc[u], now, ttl, grace, keep) == 0)
+			n++;
+		(void)OBJ_Deref(&s.oc[u]);
+	}
+	free(s.oc);
+	return (n);
 }

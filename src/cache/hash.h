@@ -98,6 +98,22 @@ void HSH_DetachBoc(struct objcore *oc);
 /* Kill every object of this digest (purge); how many. */
 unsigned HSH_Purge(struct worker *wrk,
     const unsigned char digest[SHA256_LEN]);
+/*
+ * Soft purge: every object of this digest (variants and markers too)
+ * goes stale at now + ttl, and its grace and keep are capped at grace
+ * and keep (negative: unchanged), so it can still be served in grace
+ * and revalidated.  Timers only ever shrink.  How many objects.
+ */
+unsigned HSH_SoftPurge(struct worker *wrk,
+    const unsigned char digest[SHA256_LEN], vtim_real now, vtim_dur ttl,
+    vtim_dur grace, vtim_dur keep);
+/*
+ * HSH_SoftPurge's change to one objcore, under its shard lock; for
+ * EXP_Rearm only (which holds the expiry lock around it).  0, or -1
+ * when oc is not (or no longer) in the cache.
+ */
+int HSH_Retime(struct objcore *oc, vtim_real now, vtim_dur ttl,
+    vtim_dur grace, vtim_dur keep);
 /* The objcore leaves its objhead for good (OBJ_Deref, last ref). */
 void HSH_DerefObjhead(struct objcore *oc);
 /*

@@ -28,6 +28,7 @@
 #include "cache/storage.h"
 #include "cache/vsc.h"
 #include "cache/ws.h"
+#include "cache/xkey.h"
 
 /* The flags of a stored object's headers: none (it has at most 65535). */
 static const unsigned char obj_hdf_none[65536];
@@ -83,6 +84,8 @@ OBJ_Deref(struct objcore **ocp)
 	assert(oc->exp_idx == 0);
 	assert(oc->lru_list.tqe_prev == NULL);
 	BAN_DestroyObj(oc);
+	/* Out of the surrogate key index, if it was ever in. */
+	assert(!(oc->xkey & XKEY_S_LINKED) || (oc->xkey & XKEY_S_GONE));
 	OBJ_Slim(oc);
 	if (oc->objhead != NULL)
 		HSH_DerefObjhead(oc);
@@ -461,6 +464,42 @@ OBJ_ChargeMarker(struct worker *wrk, struct objcore *oc)
 	ASSERT_ZERO(STV_Charge(wrk, stv_transient, obj_overhead(oc),
 	    STV_MUST));
 	oc->stv = stv_transient;
+}
+
+int
+OBJ_EachHdr(const struct object *o, const char *name, obj_hdr_f *func,
+    void *priv)
+{
+	const struct obj_name *nm;
+	const char *p, *e, *v;
+	size_t nl = strlen(name), l;
+	unsigned c;
+	int r;
+
+	CHECK_OBJ(o, OBJECT_MAGIC);
+	p = o->hdrs + strlen(o->hdrs) + 1;	/* past the reason */
+	e = o->hdrs + o->hdr_len;
+	for (; p < e; p += l + 1) {
+		l = strlen(p);
+		c = (unsigned char)*p;
+		v = NULL;
+		if (c >= 0x20) {
+			if (l > nl && p[nl] == ':' && !strncasecmp(p, name, nl))
+				v = p + nl + 1;
+		} else if (!(c & OBJ_DATE)) {
+			/* A coded name: "Name: " spelled as obj_names has it. */
+			nm = &obj_names[c];
+			if (nm->len == nl + 2 && !strncasecmp(nm->str, name, nl))
+				v = p + 1;
+		}
+		if (v == NULL)
+			continue;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if ((r = func(priv, v)) != 0)
+			return (r);
+	}
+	return (0);
 }
 
 struct http *

@@ -170,6 +170,7 @@ struct objcore {
 	unsigned		refcnt;		/* atomic, see above */
 	uint16_t		flags;		/* shard lock, see above */
 	uint8_t			rfc_flags;	/* RFC_F_*: const */
+	uint8_t			xkey;		/* atomic: XKEY_S_* (xkey.h) */
 	uint32_t		xid;		/* fetch's vxid; const */
 	unsigned		hits;		/* atomic */
 	uint32_t		lru_stamp;	/* atomic: last LRU move, s */
@@ -188,9 +189,12 @@ struct objcore {
 
 	/*
 	 * Timers: written before the objcore enters the cache, constant
-	 * after (a revalidation makes a new objcore), so the expiry heap
-	 * orders by them without copying them.  Only the origin is a double: durations as floats are precise to a
-	 * millisecond over days, and every byte here is paid per object.
+	 * after (a revalidation makes a new objcore) but for a soft purge,
+	 * which shortens them holding the expiry lock and the shard lock
+	 * (EXP_Rearm), so the expiry heap orders by them without copying
+	 * them.  Only the origin is a double: durations as floats are
+	 * precise to a millisecond over days, and every byte here is paid
+	 * per object.
 	 */
 	vtim_real		t_origin;
 	float			ttl;
@@ -260,6 +264,14 @@ const char *OBJ_FindHdr(const struct object *o, const char *name,
 void OBJ_ChargeMarker(struct worker *wrk, struct objcore *oc);
 /* Free the object's storage (or a marker's charge); on the last deref. */
 void OBJ_Slim(struct objcore *oc);
+/*
+ * Call func on the value (from its first non-blank byte, NUL-terminated)
+ * of every header line of o named name (any case), in order; a non-zero
+ * return stops.  Returns func's value or 0.  No workspace needed.
+ */
+typedef int obj_hdr_f(void *priv, const char *value);
+int OBJ_EachHdr(const struct object *o, const char *name, obj_hdr_f *func,
+    void *priv);
 /* A struct http reading the object's headers, in ws.  NULL: overflow. */
 struct http *OBJ_Http(struct ws *ws, const struct object *o);
 /*

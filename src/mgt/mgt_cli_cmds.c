@@ -549,6 +549,15 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "running.", 0, 0, 1, mcc_pid },
 	{ "ping", "ping [-j] [<timestamp>]",
 	    "Keep connection alive.", 0, 1, 1, mcc_ping },
+	{ "purge.key", "purge.key <tag>...",
+	    "Purge every cached object whose Surrogate-Key or xkey response "
+	    "header carries one of the tags (all variants); answers how "
+	    "many objects were purged.", 1, -1, 0, MCLI_ChildFwd },
+	{ "purge.softkey", "purge.softkey <tag>...",
+	    "Soft purge every cached object carrying one of the tags: it "
+	    "goes stale now but keeps its grace and keep, so it can still be "
+	    "served while a fresh copy is fetched, and revalidated; answers "
+	    "how many objects.", 1, -1, 0, MCLI_ChildFwd },
 	{ "quit", "quit", "Close connection.", 0, 0, 0, NULL },
 	{ "start", "start", "Start the cache process.", 0, 0, 0, mcc_start },
 	{ "status", "status [-j]", "Check status of the cache process.",

@@ -116,7 +116,7 @@ struct vparse {
 	struct vsym		*backends, *probes, *acls, *hdrs, *res;
 	unsigned		nbackends, nprobes, nacls, nhdrs, nres;
 	struct vsym		*default_be;
-	unsigned		imported_std;
+	unsigned		imported;	/* bit per module: mod_bit() */
 	unsigned		nanon;
 	const char		*mainname;
 	struct vsub		*cur;		/* being parsed */

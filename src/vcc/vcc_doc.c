@@ -98,9 +98,51 @@ doc_var(const char *name, const char *type, unsigned rd, unsigned wr,
 	(void)fputs("\n", stdout);
 }
 
+/* What each module is, above its functions. */
+static const struct {
+	const char	*name;
+	const char	*intro;
+} doc_mods[] = {
+	{ "std", "After \\fBimport std;\\fR. Arguments in brackets are "
+	    "optional; arguments may be given by name (\\fBstd.integer(s = "
+	    "req.http.X, fallback = 0)\\fR)." },
+	{ "purge", "After \\fBimport purge;\\fR, as Varnish's vmod_purge: "
+	    "purges finer-grained than \\fBreturn (purge)\\fR, of the "
+	    "objects of the request's hash, from vcl_hit and vcl_miss (call "
+	    "them in both, so that every variant is covered); elsewhere they "
+	    "fail the request.  Each counts in MAIN.n_purges and "
+	    "MAIN.n_obj_purged." },
+	{ "veneer", "After \\fBimport veneer;\\fR: Veneer's own.  Surrogate "
+	    "keys: a backend tags a response with \\fBSurrogate-Key\\fR or "
+	    "\\fBxkey\\fR headers (tags separated by spaces or commas, "
+	    "repeated headers adding up); every cached object is indexed "
+	    "under its tags, and these functions, like the \\fBpurge.key\\fR "
+	    "and \\fBpurge.softkey\\fR CLI commands, invalidate every "
+	    "object carrying a tag, all variants, in time proportional to "
+	    "the objects found, not to the size of the cache.  Tags longer "
+	    "than 1024 bytes, and beyond 256 per object, are not indexed "
+	    "(MAIN.xkey_dropped counts them)." },
+};
+
+/* A section heading when the functions move to another module. */
+static void
+doc_module(const char **cur, const char *m)
+{
+	unsigned u;
+
+	if (*cur != NULL && !strcmp(*cur, m))
+		return;
+	*cur = m;
+	(void)printf(".SS The %s module\n", m);
+	for (u = 0; u < sizeof doc_mods / sizeof doc_mods[0]; u++)
+		if (!strcmp(doc_mods[u].name, m))
+			(void)printf("%s\n", doc_mods[u].intro);
+}
+
 void
 VCC_DumpRoff(void)
 {
+	const char *mod = NULL;
 	unsigned u, r, n;
 
 	(void)printf(".SS Variables\n"
@@ -126,10 +168,6 @@ VCC_DumpRoff(void)
 		}
 		(void)fputs("\n", stdout);
 	}
-	(void)printf(".SS The std module\n"
-	    "After \\fBimport std;\\fR. Arguments in brackets are optional; "
-	    "arguments may be given by name (\\fBstd.integer(s = "
-	    "req.http.X, fallback = 0)\\fR).\n");
 #define VMOD_A(T, nm)		(void)printf("%s%s %s", n++ ? ", " : "", #T, #nm);
 #define VMOD_D(T, nm, d)	(void)printf("%s%s %s = ", n++ ? ", " : "", \
 	#T, #nm); doc_text(d);
@@ -137,6 +175,7 @@ VCC_DumpRoff(void)
 	#T, #nm);
 #define VMOD_E(nm, v, d)	(void)printf("%sENUM %s", n++ ? ", " : "", #nm);
 #define VMOD_FUNC(m, f, R, args, doc)					\
+	doc_module(&mod, #m);						\
 	n = 0;								\
 	(void)printf(".TP\n.B %s %s.%s(", #R, #m, #f);			\
 	args								\

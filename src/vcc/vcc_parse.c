@@ -858,6 +858,50 @@ parse_regsub(struct vcc *tl, int all, const struct token *t0)
 	    all, subj, re, e_string1(tl, w)));
 }
 
+/*
+ * The modules are the distinct module names of vcc_funcs, numbered in
+ * the order of their first row: module k is imported when bit k of
+ * P(tl)->imported is set.  -1: no such module.
+ */
+static int
+mod_bit(const char *name, size_t len)
+{
+	unsigned u, v;
+	int k = 0;
+
+	for (u = 0; u < NFUNCS; u++) {
+		for (v = 0; v < u; v++)
+			if (!strcmp(vcc_funcs[v].mod, vcc_funcs[u].mod))
+				break;
+		if (v < u)
+			continue;
+		if (strlen(vcc_funcs[u].mod) == len &&
+		    !memcmp(vcc_funcs[u].mod, name, len))
+			return (k);
+		k++;
+	}
+	return (-1);
+}
+
+/* "std, purge, veneer": the modules there are, for error messages. */
+static const char *
+mod_list(char *buf, size_t size)
+{
+	size_t l = 0;
+	unsigned u;
+	int k = 0;
+
+	buf[0] = '\0';
+	for (u = 0; u < NFUNCS && l < size; u++) {
+		/* The first row of the next module. */
+		if (mod_bit(vcc_funcs[u].mod, strlen(vcc_funcs[u].mod)) != k)
+			continue;
+		l += (size_t)snprintf(buf + l, size - l, "%s%s",
+		    k++ > 0 ? ", " : "", vcc_funcs[u].mod);
+	}
+	return (buf);
+}
+
 static const struct vfunc *
 func_find(struct vcc *tl, const struct token *t)
 {
@@ -869,7 +913,8 @@ func_find(struct vcc *tl, const struct token *t)
 		(void)snprintf(buf, sizeof buf, "%s.%s", vcc_funcs[u].mod,
 		    vcc_funcs[u].name);
 		if (strlen(buf) == len && !memcmp(buf, t->b, len)) {
-			if (!P(tl)->imported_std)
+			if (!(P(tl)->imported & (1U << mod_bit(
+			    vcc_funcs[u].mod, strlen(vcc_funcs[u].mod)))))
 				vcc_error(tl, t, "%s() needs `import %s;` at "
 				    "the top of the file", buf,
 				    vcc_funcs[u].mod);
@@ -2018,10 +2063,15 @@ parse_toplevel(struct vcc *tl)
 			const struct token *m = tk_expect_id(tl,
 			    "a module's name");
 
-			if (!vcc_is(m, "std"))
+			int bit = mod_bit(m->b, (size_t)(m->e - m->b));
+			char mods[128];
+
+			if (bit < 0)
 				vcc_error(tl, m, "no module named %s; the "
-				    "modules here are: std", tk_str(tl, m));
-			P(tl)->imported_std = 1;
+				    "modules here are: %s", tk_str(tl, m),
+				    mod_list(mods, sizeof mods));
+			else
+				P(tl)->imported |= 1U << bit;
 			if (vcc_is(tk(tl), "from")) {
 				tl->pos++;
 				if (tk(tl)->tok != T_STR)

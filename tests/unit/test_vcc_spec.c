@@ -350,6 +350,25 @@ START_TEST(imports)
 	    "import std");
 	expect_err(HEAD "import std;\nsub vcl_init { new x = std.y(); }\n",
 	    "t.vcl:4:", "std has none");
+	/* A set of modules: each function needs its own import. */
+	expect_err(HEAD "import nosuch;\n", "t.vcl:3:8",
+	    "the modules here are: std, purge, veneer");
+	expect_ok(HEAD "import veneer;\nsub vcl_recv {\n"
+	    "  set req.http.n = veneer.purge_key(\"a b\") +\n"
+	    "      veneer.softpurge_key(tags = req.http.x);\n}\n",
+	    NULL, NULL);
+	expect_err(HEAD "import std;\nsub vcl_recv {\n"
+	    "  set req.http.n = veneer.purge_key(\"a\");\n}\n",
+	    "t.vcl:5:", "needs `import veneer;`");
+	expect_err(HEAD "import veneer;\nsub vcl_hit {\n"
+	    "  set req.http.n = purge.hard();\n}\n", "t.vcl:5:",
+	    "needs `import purge;`");
+	expect_ok(HEAD "import purge;\nimport std;\nsub vcl_hit {\n"
+	    "  set req.http.n = purge.soft(grace = 10s) + purge.hard();\n"
+	    "  std.log(purge.soft(0s, 0s, 1d));\n}\n", NULL, NULL);
+	expect_err(HEAD "import purge;\nsub vcl_hit {\n"
+	    "  set req.http.n = purge.soft(ttl = \"x\");\n}\n", "t.vcl:5:",
+	    NULL);
 }
 END_TEST
 
