@@ -539,7 +539,7 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 	struct hsh_dead d;
 	struct objhead *oh;
 	struct objcore *oc2, *next;
-	int variant;
+	int variant, dying;
 
 	(void)wrk;
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
@@ -580,6 +580,19 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 		(void)HSH_Kill(wrk, oc);
 	else if (oc->stv != NULL)	/* objects, charged markers */
 		LRU_Add(oc, TIM_real());	/* Transient's too: it is sized */
+	/*
+	 * Killed since the unlock (a purge, a ban, a newer copy)?  Its
+	 * killer found it on neither list and dropped the cache's
+	 * reference, which being on them stands for: take it off again.
+	 * (The fetch's reference keeps it alive meanwhile.)
+	 */
+	hsh_lock(oc);
+	dying = (oc->flags & OC_F_DYING) != 0;
+	hsh_unlock(oc);
+	if (dying) {
+		EXP_Remove(oc);
+		LRU_Remove(oc);
+	}
 	while ((oc2 = LIST_FIRST(&d.list)) != NULL) {
 		LIST_REMOVE(oc2, oh_list);
 		hsh_kill_finish(oc2);

@@ -581,6 +581,95 @@ START_TEST(ban_storm_under_load)
 }
 END_TEST
 
+/*
+ * Purges racing fetches: an object killed between entering the index
+ * and joining the expiry heap must not stay on the heap without the
+ * cache's reference (the expiry thread would then take a freed object
+ * when its short TTL ends).  Nothing may crash, under ASan either.
+ */
+static void *
+purge_hammer(void *priv)
+{
+	struct storm *st = priv;
+	struct client *cl;
+	struct hx_msg *r;
+
+	cl = VND_Connect(st->v);
+	while (!st->stop) {
+		CLIENT_Req(cl, "PURGE", "/race", NULL, NULL, 0);
+		r = CLIENT_TryResp(cl, 0, HX_T_RESP);
+		if (r == NULL) {
+			__atomic_add_fetch(&st->bad, 1, __ATOMIC_RELAXED);
+			CLIENT_Free(&cl);
+			cl = VND_Connect(st->v);
+			continue;
+		}
+		HX_MsgFree(&r);
+	}
+	CLIENT_Free(&cl);
+	return (NULL);
+}
+
+static void *
+fetch_hammer(void *priv)
+{
+	struct storm *st = priv;
+	struct client *cl;
+	struct hx_msg *r;
+
+	cl = VND_Connect(st->v);
+	while (!st->stop) {
+		CLIENT_Req(cl, "GET", "/race", "X-Test-Headers: "
+		    "Cache-Control: max-age=1\r\n", NULL, 0);
+		r = CLIENT_TryResp(cl, 0, HX_T_RESP);
+		if (r != NULL && r->status == 200)
+			__atomic_add_fetch(&st->ok, 1, __ATOMIC_RELAXED);
+		else
+			__atomic_add_fetch(&st->bad, 1, __ATOMIC_RELAXED);
+		if (r != NULL)
+			HX_MsgFree(&r);
+		else {
+			CLIENT_Free(&cl);
+			cl = VND_Connect(st->v);
+		}
+	}
+	CLIENT_Free(&cl);
+	return (NULL);
+}
+
+START_TEST(purge_races_fetches)
+{
+	struct storm st;
+	pthread_t thr[4];
+	struct origin *o;
+	char vcl[512];
+	unsigned u;
+
+	memset(&st, 0, sizeof st);
+	o = CO_New();
+	st.v = VND_New();
+	(void)snprintf(vcl, sizeof vcl, "vcl 4.1;\n"
+	    "backend b { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "sub vcl_recv {\n"
+	    "  if (req.method == \"PURGE\") { return (purge); }\n"
+	    "}\n", ORIGIN_Port(o));
+	VND_VclFile(st.v, "race.vcl", vcl);
+	VND_Start(st.v);
+	for (u = 0; u < 4; u++)
+		ck_assert_int_eq(pthread_create(&thr[u], NULL, u % 2 ?
+		    purge_hammer : fetch_hammer, &st), 0);
+	/* Past the 1 s TTL of the first objects: the expiry thread runs. */
+	usleep(3500000);
+	st.stop = 1;
+	for (u = 0; u < 4; u++)
+		ck_assert_int_eq(pthread_join(thr[u], NULL), 0);
+	ck_assert_uint_gt(st.ok, 50);
+	ck_assert_uint_eq(st.bad, 0);
+	VND_WaitCounter(st.v, "MAIN.n_object", "==", 0, CO_T_WAIT);
+	VND_Finish(&st.v, &o);
+}
+END_TEST
+
 static Suite *
 ban_suite(void)
 {
@@ -602,6 +691,7 @@ ban_suite(void)
 	tcase_add_test(tc, ban_from_vcl);
 	tcase_add_test(tc, purge_all_variants_and_markers);
 	tcase_add_test(tc, ban_storm_under_load);
+	tcase_add_test(tc, purge_races_fetches);
 	suite_add_tcase(s, tc);
 	return (s);
 }
