@@ -328,8 +328,13 @@ HTTP_SetStatus(struct http *hp, uint16_t status, const char *reason)
 	char *p;
 
 	CHECK_OBJ(hp, HTTP_MAGIC);
-	assert(status >= 100 && status <= 999);
+	/*
+	 * As in Varnish, VCL may use statuses over 1000 internally: they
+	 * read as set and go out modulo 1000 (the status line's digits).
+	 */
+	assert(status % 1000 >= 100);
 	hp->status = status;
+	status %= 1000;
 	if (reason == NULL)
 		reason = HTTP_Reason(status);
 	p = WS_Alloc(hp->ws, 4);

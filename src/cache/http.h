@@ -108,6 +108,10 @@ int HTTP_PrintfHeader(struct http *hp, const char *fmt, ...)
     __attribute__((__format__(__printf__, 2, 3)));
 void HTTP_Unset(struct http *hp, const char *name);
 void HTTP_SetSlot(struct http *hp, unsigned slot, const char *s);
+/*
+ * The status (100-999, or 1000 up with a modulo of 100-999: an internal
+ * status VCL sees as is, sent modulo 1000) and reason (NULL: the usual).
+ */
 void HTTP_SetStatus(struct http *hp, uint16_t status, const char *reason);
 
 /* Log every slot with the message's tags. */

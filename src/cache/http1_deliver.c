@@ -197,6 +197,8 @@ H1_Transmit(struct worker *wrk, struct req *req)
 	CHECK_OBJ(req, REQ_MAGIC);
 	CHECK_OBJ(req->resp, HTTP_MAGIC);
 	bo = req->bo;
+	/* VCL's internal statuses (synth(1333)) go out modulo 1000. */
+	req->resp->status %= 1000;
 	body = h1_has_body(req, req->resp->status);
 	chunked = h1_framing(req, body, framing, sizeof framing);
 	h1_log_framing(req, framing);

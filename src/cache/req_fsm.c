@@ -1007,7 +1007,7 @@ req_step_synth(struct worker *wrk, struct req *req)
 	req_release_obj(req);
 	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
 	status = req->err_code;
-	if (status < 100 || status > 999)
+	if (!VRT_StatusOk(status))
 		status = 503;
 	req->resp = HTTP_New(req->ws, HTTP_NHDR(cache_param->http_max_hdr),
 	    req->vsl, SLT_RespMethod);

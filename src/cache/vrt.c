@@ -468,6 +468,14 @@ VRT_r_bereq_xid(VRT_CTX)
 	return (WS_Printf(ctx->ws, "%u", ctx->bo->vxid));
 }
 
+/* 100-999, or an internal status: 1000 up, modulo 1000 one of those. */
+int
+VRT_StatusOk(VCL_INT status)
+{
+
+	return (status >= 100 && status <= 65535 && status % 1000 >= 100);
+}
+
 static void
 vrt_set_status(VRT_CTX, struct http *hp, VCL_INT status)
 {
@@ -476,8 +484,9 @@ vrt_set_status(VRT_CTX, struct http *hp, VCL_INT status)
 		VRT_fail(ctx, "no response to set the status of here");
 		return;
 	}
-	if (status < 100 || status > 999) {
-		VRT_fail(ctx, "status %ld is out of range (100-999)", status);
+	if (!VRT_StatusOk(status)) {
+		VRT_fail(ctx, "status %ld is out of range (100-999, or over "
+		    "1000 to be sent modulo 1000)", status);
 		return;
 	}
 	HTTP_SetStatus(hp, (uint16_t)status, NULL);
@@ -635,8 +644,9 @@ VRT_synth(VRT_CTX, VCL_INT status, VCL_STRING reason)
 		VRT_fail(ctx, "synth() needs a client request");
 		return;
 	}
-	if (status < 100 || status > 999) {
-		VRT_fail(ctx, "synth status %ld is out of range", status);
+	if (!VRT_StatusOk(status)) {
+		VRT_fail(ctx, "synth status %ld is out of range (100-999, or "
+		    "over 1000 to be sent modulo 1000)", status);
 		status = 503;
 	}
 	req->err_code = (uint16_t)status;

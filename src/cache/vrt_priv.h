@@ -29,6 +29,8 @@ enum vrtv_op {
  * VCL_Error, fails the context and returns 0.
  */
 int VRTV_Check(VRT_CTX, enum vrtv_id, enum vrtv_op);
+/* A status VCL may set: 100-999, or over 1000 to go out modulo 1000. */
+int VRT_StatusOk(VCL_INT status);
 /* The variable's VCL name and flags (VV_MISSING...). */
 const char *VRTV_Name(enum vrtv_id);
 unsigned VRTV_Flags(enum vrtv_id);

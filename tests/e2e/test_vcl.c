@@ -307,6 +307,40 @@ START_TEST(issue_0014_beresp_storage)
 }
 END_TEST
 
+START_TEST(issue_0014_internal_status)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+
+	/* Varnish's internal statuses: VCL sees 1333, the client 333. */
+	HXV_Start(&t, o_handler,
+	    "sub vcl_recv {\n"
+	    "\tif (req.url == \"/s\") { return (synth(1333, \"Odd\")); }\n"
+	    "\tif (req.url == \"/bad\") { return (synth(1099)); }\n"
+	    "}\n"
+	    "sub vcl_synth {\n"
+	    "\tset resp.http.X-Seen = resp.status;\n"
+	    "}\n"
+	    "sub vcl_deliver { set resp.status = 2404; }\n");
+	m = t_get(&t, "GET", "/s", NULL);
+	ck_assert_int_eq(m->status, 333);
+	ck_assert_str_eq(m->reason, "Odd");
+	HX_HeaderIs(m, "X-Seen", "1333");
+	HX_MsgFree(&m);
+	/* 1099 is 99 modulo 1000: refused, the request fails. */
+	m = t_get(&t, "GET", "/bad", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	/* A failed VCL closes the connection, as varnishd does. */
+	CLIENT_Free(&t.cl);
+	t.cl = VND_Connect(t.v);
+	m = t_get(&t, "GET", "/d", NULL);
+	ck_assert_int_eq(m->status, 404);
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
+
 START_TEST(issue_0012_std)
 {
 	struct hx_vcl t;
@@ -673,6 +707,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0012_example_security_filter);
 	tcase_add_test(tc, issue_0012_example_multi_site);
 	tcase_add_test(tc, issue_0014_beresp_storage);
+	tcase_add_test(tc, issue_0014_internal_status);
 	suite_add_tcase(s, tc);
 	return (s);
 }
