@@ -25,7 +25,8 @@ struct listen_sock {
 	int			fd;
 	char			name[16];	/* "a0" */
 	char			arg[128];	/* the -a argument */
-	char			addr[64];	/* bound address, numeric */
+	char			addr[128];	/* bound address, numeric,
+						   or a Unix socket's path */
 	char			port[8];	/* bound port */
 };
 

@@ -67,9 +67,16 @@ h1_open_session(struct worker *wrk, struct sess *sp)
 
 	sp->vxid = WRK_NewVxid(wrk);
 	sp->opened = 1;
-	i = getnameinfo((const struct sockaddr *)&sp->remote, sp->remote_len,
-	    sp->client_ip, sizeof sp->client_ip, sp->client_port,
-	    sizeof sp->client_port, NI_NUMERICHOST | NI_NUMERICSERV);
+	if (sp->remote.ss_family == AF_UNIX) {
+		/* A Unix socket's peer is 0.0.0.0 0, as varnishd logs it. */
+		(void)snprintf(sp->client_ip, sizeof sp->client_ip, "0.0.0.0");
+		(void)snprintf(sp->client_port, sizeof sp->client_port, "0");
+		i = 0;
+	} else
+		i = getnameinfo((const struct sockaddr *)&sp->remote,
+		    sp->remote_len, sp->client_ip, sizeof sp->client_ip,
+		    sp->client_port, sizeof sp->client_port,
+		    NI_NUMERICHOST | NI_NUMERICSERV);
 	if (i != 0) {
 		(void)snprintf(sp->client_ip, sizeof sp->client_ip, "-");
 		(void)snprintf(sp->client_port, sizeof sp->client_port, "-");

@@ -18,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "common/addr.h"
@@ -32,12 +36,17 @@ struct listen_arg {
 	char		arg[128];
 	char		host[256];
 	char		port[16];
+	/* A Unix domain socket: its path, and what to make of the file. */
+	char		path[108];
+	long		mode;		/* -1: as created */
+	uid_t		uid;		/* (uid_t)-1: unchanged */
+	gid_t		gid;		/* (gid_t)-1: unchanged */
 };
 
 static struct listen_arg *mgt_largs;
 static unsigned mgt_nlargs;
 
-/* [name=][host][:port][,PROTO] */
+/* [name=][host][:port][,PROTO], or [name=]/path[,PROTO][,user=][,group=][,mode=] */
 void
 MGT_ListenArg(const char *arg)
 {
@@ -64,19 +73,60 @@ MGT_ListenArg(const char *arg)
 		(void)snprintf(la->name, sizeof la->name, "%s", a);
 		a = p + 1;
 	}
+	la->mode = -1;
+	la->uid = (uid_t)-1;
+	la->gid = (gid_t)-1;
 	p = strchr(a, ',');
-	if (p != NULL) {
+	if (p != NULL)
 		*p++ = '\0';
-		if (!strcasecmp(p, "PROXY"))
+	while (p != NULL) {
+		char *opt = p, *e;
+
+		p = strchr(p, ',');
+		if (p != NULL)
+			*p++ = '\0';
+		if (!strcasecmp(opt, "HTTP"))
+			continue;
+		if (!strcasecmp(opt, "PROXY"))
 			MGT_Usage("-a %s: the PROXY protocol is not supported "
 			    "yet", arg);
-		if (strcasecmp(p, "HTTP"))
-			MGT_Usage("-a %s: unknown protocol \"%s\" (use HTTP)",
-			    arg, p);
+		if (*a != '/')
+			MGT_Usage("-a %s: unknown protocol \"%s\" (use HTTP; "
+			    "user=, group= and mode= are for a Unix socket, "
+			    "-a /path)", arg, opt);
+		if (!strncmp(opt, "mode=", 5)) {
+			la->mode = strtol(opt + 5, &e, 8);
+			if (opt[5] == '\0' || *e != '\0' || la->mode < 0 ||
+			    la->mode > 0777)
+				MGT_Usage("-a %s: mode= takes octal permissions, "
+				    "as mode=0660", arg);
+		} else if (!strncmp(opt, "user=", 5)) {
+			struct passwd *pw = getpwnam(opt + 5);
+
+			if (pw == NULL)
+				MGT_Usage("-a %s: no user %s", arg, opt + 5);
+			la->uid = pw->pw_uid;
+		} else if (!strncmp(opt, "group=", 6)) {
+			struct group *gr = getgrnam(opt + 6);
+
+			if (gr == NULL)
+				MGT_Usage("-a %s: no group %s", arg, opt + 6);
+			la->gid = gr->gr_gid;
+		} else {
+			MGT_Usage("-a %s: unknown option \"%s\" (HTTP, user=, "
+			    "group=, mode=)", arg, opt);
+		}
 	}
-	if (*a == '/' || *a == '@')
-		MGT_Usage("-a %s: Unix domain sockets are not supported yet",
-		    arg);
+	if (*a == '@')
+		MGT_Usage("-a %s: abstract sockets are not supported; give "
+		    "a path", arg);
+	if (*a == '/') {
+		if (strlen(a) >= sizeof la->path)
+			MGT_Usage("-a %s: the path is longer than a Unix "
+			    "socket's %zu bytes", arg, sizeof la->path - 1);
+		(void)snprintf(la->path, sizeof la->path, "%s", a);
+		return;
+	}
 	if (ADDR_Split(a, 0, la->host, sizeof la->host, la->port,
 	    sizeof la->port, &why) != 0)
 		MGT_Usage("-a %s: %s", arg, why);
@@ -113,6 +163,49 @@ mgt_bind_one(const struct addrinfo *ai, char *err, size_t errlen)
 	return (fd);
 }
 
+/*
+ * A Unix domain socket at la->path.  A socket file left there by an
+ * earlier run is replaced; anything else at the path is not touched.
+ */
+static int
+mgt_bind_unix(const struct listen_arg *la, char *err, size_t errlen)
+{
+	struct sockaddr_un sun;
+	struct stat st;
+	int fd, fl;
+
+	if (lstat(la->path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			(void)snprintf(err, errlen, "%s exists and is not a "
+			    "socket", la->path);
+			return (-1);
+		}
+		(void)unlink(la->path);
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		(void)snprintf(err, errlen, "socket: %s", strerror(errno));
+		return (-1);
+	}
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	(void)snprintf(sun.sun_path, sizeof sun.sun_path, "%s", la->path);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+	    (la->mode >= 0 && chmod(la->path, (mode_t)la->mode) != 0) ||
+	    ((la->uid != (uid_t)-1 || la->gid != (gid_t)-1) &&
+	    chown(la->path, la->uid, la->gid) != 0) ||
+	    listen(fd, (int)cache_param->listen_depth) != 0) {
+		(void)snprintf(err, errlen, "%s: %s", la->path,
+		    strerror(errno));
+		(void)close(fd);
+		return (-1);
+	}
+	fl = fcntl(fd, F_GETFL);
+	assert(fl >= 0);
+	ASSERT_ZERO(fcntl(fd, F_SETFL, fl | O_NONBLOCK));
+	return (fd);
+}
+
 static void
 mgt_listen_add(struct child_args *ca, const struct listen_arg *la, int fd)
 {
@@ -127,6 +220,12 @@ mgt_listen_add(struct child_args *ca, const struct listen_arg *la, int fd)
 	ls->fd = fd;
 	(void)snprintf(ls->name, sizeof ls->name, "%s", la->name);
 	(void)snprintf(ls->arg, sizeof ls->arg, "%s", la->arg);
+	if (la->path[0] != '\0') {
+		/* As varnishd says it: the path, and no port. */
+		(void)snprintf(ls->addr, sizeof ls->addr, "%s", la->path);
+		(void)snprintf(ls->port, sizeof ls->port, "-");
+		return;
+	}
 	ASSERT_ZERO(getsockname(fd, (struct sockaddr *)&ss, &sl));
 	ASSERT_ZERO(getnameinfo((struct sockaddr *)&ss, sl, ls->addr,
 	    sizeof ls->addr, ls->port, sizeof ls->port,
@@ -146,6 +245,14 @@ MGT_ListenOpen(struct child_args *ca)
 		MGT_ListenArg(":80");
 	for (u = 0; u < mgt_nlargs; u++) {
 		la = &mgt_largs[u];
+		if (la->path[0] != '\0') {
+			fd = mgt_bind_unix(la, err, sizeof err);
+			if (fd < 0)
+				MGT_Fatal("cannot listen on -a %s: %s",
+				    la->arg, err);
+			mgt_listen_add(ca, la, fd);
+			continue;
+		}
 		memset(&hints, 0, sizeof hints);
 		hints.ai_flags = AI_PASSIVE;
 		hints.ai_socktype = SOCK_STREAM;
@@ -226,6 +333,8 @@ MGT_ListenClose(struct child_args *ca)
 		if (ca->socks[u].fd >= 0)
 			(void)close(ca->socks[u].fd);
 		ca->socks[u].fd = -1;
+		if (ca->socks[u].addr[0] == '/')
+			(void)unlink(ca->socks[u].addr);
 	}
 	(void)snprintf(path, sizeof path, "%s/_.listen", ca->workdir);
 	(void)unlink(path);

@@ -67,6 +67,18 @@ mgt_vcl_b_source(const char *b_arg)
 	const char *p;
 	char *src;
 
+	if (*b_arg == '/') {
+		/* A Unix domain socket backend, as varnishd's -b takes. */
+		for (p = b_arg; *p != '\0'; p++)
+			if (*p == '"' || *p == '\\' ||
+			    (unsigned char)*p < 0x20)
+				MGT_Usage("-b %s: bad character in the path",
+				    b_arg);
+		if (asprintf(&src, "vcl 4.1;\n\nbackend default {\n"
+		    "\t.path = \"%s\";\n}\n", b_arg) < 0)
+			MGT_Fatal("out of memory");
+		return (src);
+	}
 	MGT_BackendArg(b_arg, &ba);
 	for (p = ba.host; *p != '\0'; p++)
 		if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x21 ||

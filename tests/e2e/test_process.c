@@ -23,6 +23,9 @@
 #include <strings.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -562,6 +565,115 @@ slices(pid_t pid, const char *comm, long slice, int *other)
  * (Linux 6.12 and later honour it); 0 leaves them the default, which
  * the acceptor thread has.
  */
+/* A backend on a Unix socket for -b /path: one answer per connection. */
+struct uds_origin {
+	int		fd;
+	unsigned	served;
+};
+
+static void *
+uds_origin_run(void *priv)
+{
+	struct uds_origin *u = priv;
+	static const char resp[] = "HTTP/1.1 200 OK\r\nContent-Length: 8\r\n"
+	    "Connection: close\r\n\r\nover uds";
+	char buf[4096];
+	int c;
+
+	while ((c = accept(u->fd, NULL, NULL)) >= 0) {
+		(void)read(c, buf, sizeof buf);
+		(void)write(c, resp, sizeof resp - 1);
+		(void)close(c);
+		u->served++;
+	}
+	return (NULL);
+}
+
+static int
+uds_connect(const char *path)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(fd, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(strlen(path) < sizeof sun.sun_path);
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	ck_assert_msg(connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0,
+	    "connect %s: %s", path, strerror(errno));
+	return (fd);
+}
+
+/*
+ * -a /path: veneerd listens on a Unix domain socket (mode= applied,
+ * _.listen and debug.listen_address say "/path -", the file goes at
+ * exit); -b /path: its backend is one.
+ */
+START_TEST(unix_sockets)
+{
+	struct uds_origin u;
+	struct sockaddr_un sun;
+	char lpath[256], bpath[256], arg[300], buf[4096] = "", *log;
+	struct stat st;
+	pthread_t thr;
+	struct vnd *v;
+	ssize_t n;
+	size_t len = 0;
+	int fd;
+
+	v = VND_New();
+	(void)snprintf(bpath, sizeof bpath, "%s/be.sock", VND_Dir(v));
+	(void)snprintf(lpath, sizeof lpath, "%s/v.sock", VND_Dir(v));
+	memset(&u, 0, sizeof u);
+	u.fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(u.fd, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert(strlen(bpath) < sizeof sun.sun_path);
+	memcpy(sun.sun_path, bpath, strlen(bpath) + 1);
+	ck_assert_int_eq(bind(u.fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	ck_assert_int_eq(listen(u.fd, 8), 0);
+	ck_assert_int_eq(pthread_create(&thr, NULL, uds_origin_run, &u), 0);
+	VND_Arg(v, "-b");
+	VND_Arg(v, bpath);
+	(void)snprintf(arg, sizeof arg, "%s,HTTP,mode=0660", lpath);
+	VND_Listen(v, arg);
+	VND_Start(v);
+	ck_assert_str_eq(VND_Addr(v, 0), lpath);
+	ck_assert_int_eq(stat(lpath, &st), 0);
+	ck_assert(S_ISSOCK(st.st_mode));
+	ck_assert_int_eq(st.st_mode & 0777, 0660);
+	fd = uds_connect(lpath);
+	{
+		static const char req[] = "GET /u HTTP/1.1\r\nHost: x\r\n\r\n";
+
+		ck_assert_int_eq(write(fd, req, sizeof req - 1),
+		    (ssize_t)(sizeof req - 1));
+	}
+	while (len < sizeof buf - 1 && strstr(buf, "over uds") == NULL &&
+	    (n = read(fd, buf + len, sizeof buf - 1 - len)) > 0) {
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+	buf[len] = '\0';
+	ck_assert_msg(strncmp(buf, "HTTP/1.1 200 ", 13) == 0 &&
+	    strstr(buf, "over uds") != NULL, "answer: %s", buf);
+	(void)close(fd);
+	ck_assert_uint_eq(u.served, 1);
+	VND_Stop(v);
+	ck_assert_int_eq(stat(lpath, &st), -1);
+	log = VND_Log(v);
+	ck_assert_msg(strstr(log, "Listen a0 ") != NULL, "%s", log);
+	free(log);
+	(void)shutdown(u.fd, SHUT_RDWR);
+	(void)close(u.fd);
+	ck_assert_int_eq(pthread_join(thr, NULL), 0);
+	VND_Free(&v);
+}
+END_TEST
+
 START_TEST(worker_slice)
 {
 	struct utsname u;
@@ -631,6 +743,7 @@ process_suite(void)
 	tcase_add_test(tc, cmdline_storage);
 	tcase_add_test(tc, cmdline_storage_duplicate);
 	tcase_add_test(tc, cmdline_daemon);
+	tcase_add_test(tc, unix_sockets);
 	suite_add_tcase(s, tc);
 	return (s);
 }

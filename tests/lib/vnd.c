@@ -46,8 +46,8 @@
 
 struct vnd_listen {
 	char			name[16];
-	char			addr[64];
-	int			port;
+	char			addr[128];	/* or a Unix socket's path */
+	int			port;		/* 0 for a Unix socket */
 };
 
 struct vnd {
@@ -461,8 +461,13 @@ vnd_parse_listen(struct vnd *v, char *buf)
 		if (v->nlisten == VND_MAX_LISTEN)
 			return (-1);
 		l = &v->listen[v->nlisten];
-		if (sscanf(line, "%15s %63s %d", l->name, l->addr,
-		    &l->port) != 3 || l->port <= 0 || l->port > 65535)
+		l->port = 0;
+		/* "a0 /path -" for a Unix socket. */
+		if (sscanf(line, "%15s %127s %d", l->name, l->addr,
+		    &l->port) != 3 && !(l->addr[0] == '/' &&
+		    strstr(line, " -") != NULL))
+			return (-1);
+		if (l->addr[0] != '/' && (l->port <= 0 || l->port > 65535))
 			return (-1);
 		v->nlisten++;
 	}
