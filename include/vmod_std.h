@@ -132,6 +132,35 @@ VMOD_FUNC(veneer, purge_key, INT, VMOD_A(STRING, tags),
 VMOD_FUNC(veneer, softpurge_key, INT, VMOD_A(STRING, tags),
     "As veneer.purge_key(), but the objects go stale keeping their grace "
     "and keep, as purge.soft() does.")
+/*
+ * vtc: what Varnish's test harness (varnishtest, tools/vtc.sh) uses in
+ * VCL, as Varnish 7.1's vmod_vtc: synchronising with a test, and
+ * provoking workspace shortages and panics.  Not for production VCL.
+ */
+VMOD_FUNC(vtc, barrier_sync, VOID,
+    VMOD_A(STRING, addr) VMOD_D(DURATION, timeout, "0"),
+    "Waits at a varnishtest barrier: connects to addr (host:port) and "
+    "reads until the harness closes the connection (timeout 0: no "
+    "limit); fails the task if it cannot.")
+VMOD_FUNC(vtc, sleep, VOID, VMOD_A(DURATION, t),
+    "Sleeps for t (the worker thread waits).")
+VMOD_FUNC(vtc, workspace_alloc, VOID,
+    VMOD_E(where, "client,backend,session,thread", "client")
+    VMOD_A(INT, size),
+    "Takes size bytes of that workspace (negative: all but -size bytes); "
+    "running out marks it overflowed.")
+VMOD_FUNC(vtc, workspace_free, INT,
+    VMOD_E(where, "client,backend,session,thread", "client"),
+    "Bytes free in that workspace.")
+VMOD_FUNC(vtc, workspace_overflowed, BOOL,
+    VMOD_E(where, "client,backend,session,thread", "client"),
+    "Whether that workspace has overflowed.")
+VMOD_FUNC(vtc, workspace_overflow, VOID,
+    VMOD_E(where, "client,backend,session,thread", "client"),
+    "Marks that workspace overflowed, as a shortage would.")
+VMOD_FUNC(vtc, panic, VOID, VMOD_A(STRANDS, msg),
+    "Panics the child with msg: panic.show tells, and the manager starts "
+    "a new child.  For testing panics only.")
 #undef VMOD_FUNC
 #endif
 #undef VMOD_A

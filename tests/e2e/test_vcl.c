@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -336,6 +338,85 @@ START_TEST(issue_0014_internal_status)
 	t.cl = VND_Connect(t.v);
 	m = t_get(&t, "GET", "/d", NULL);
 	ck_assert_int_eq(m->status, 404);
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
+
+/* A varnishtest-style barrier: closes its one connection after 0.3 s. */
+static void *
+barrier_run(void *priv)
+{
+	int *fdp = priv, c;
+
+	c = accept(*fdp, NULL, NULL);
+	if (c >= 0) {
+		usleep(300000);
+		(void)close(c);
+	}
+	return (NULL);
+}
+
+START_TEST(issue_0014_vmod_vtc)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof sin;
+	struct hx_vcl t;
+	struct hx_msg *m;
+	pthread_t thr;
+	char vcl[1024];
+	double t0;
+	int lfd;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sin, &sl), 0);
+	(void)snprintf(vcl, sizeof vcl,
+	    "import vtc;\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url == \"/barrier\") {\n"
+	    "\t\tvtc.barrier_sync(\"127.0.0.1:%d\");\n"
+	    "\t\treturn (synth(200));\n"
+	    "\t}\n"
+	    "\tif (req.url == \"/ws\") {\n"
+	    "\t\tvtc.workspace_alloc(client, -10);\n"
+	    "\t\tset req.http.X = \"more than ten bytes of workspace\";\n"
+	    "\t}\n"
+	    "\tif (req.url == \"/nobarrier\") {\n"
+	    "\t\tvtc.barrier_sync(\"127.0.0.1:1\");\n"
+	    "\t}\n"
+	    "\treturn (synth(201));\n"
+	    "}\n"
+	    "sub vcl_synth {\n"
+	    "\tset resp.http.X-Free = vtc.workspace_free(client) > 0;\n"
+	    "}\n", ntohs(sin.sin_port));
+	HXV_Start(&t, o_handler, vcl);
+	ck_assert_int_eq(pthread_create(&thr, NULL, barrier_run, &lfd), 0);
+	t0 = HX_Now();
+	m = t_get(&t, "GET", "/barrier", NULL);
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_msg(HX_Now() - t0 >= 0.25, "the barrier did not wait");
+	HX_MsgFree(&m);
+	ck_assert_int_eq(pthread_join(thr, NULL), 0);
+	(void)close(lfd);
+	m = t_get(&t, "GET", "/", NULL);
+	ck_assert_int_eq(m->status, 201);
+	HX_HeaderIs(m, "X-Free", "true");
+	HX_MsgFree(&m);
+	/* A workspace used up on purpose: the request fails, 500. */
+	m = t_get(&t, "GET", "/ws", NULL);
+	ck_assert_int_eq(m->status, 500);
+	HX_MsgFree(&m);
+	CLIENT_Free(&t.cl);
+	t.cl = VND_Connect(t.v);
+	/* A barrier nobody listens on fails the task: 503. */
+	m = t_get(&t, "GET", "/nobarrier", NULL);
+	ck_assert_int_eq(m->status, 503);
 	HX_MsgFree(&m);
 	HXV_Finish(&t);
 }
@@ -708,6 +789,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0012_example_multi_site);
 	tcase_add_test(tc, issue_0014_beresp_storage);
 	tcase_add_test(tc, issue_0014_internal_status);
+	tcase_add_test(tc, issue_0014_vmod_vtc);
 	suite_add_tcase(s, tc);
 	return (s);
 }
