@@ -3,7 +3,8 @@
  *
  * fuzz_listen_arg.c -- veneerd's -a parser ([name=][host][:port][,PROTO]):
  * each input line is one -a argument.  Checks that every accepted one
- * has a name and a port, all strings terminated within their fields.
+ * has a name and a port (a Unix socket's path instead of a port), all
+ * strings terminated within their fields.
  */
 
 #include "config.h"
@@ -28,7 +29,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(memchr(la->arg, '\0', sizeof la->arg) != NULL);
 		assert(memchr(la->host, '\0', sizeof la->host) != NULL);
 		assert(memchr(la->port, '\0', sizeof la->port) != NULL);
-		assert(la->name[0] != '\0' && la->port[0] != '\0');
+		assert(la->name[0] != '\0');
+		assert(memchr(la->path, '\0', sizeof la->path) != NULL);
+		assert((la->port[0] != '\0') != (la->path[0] == '/'));
 	}
 	return (0);
 }
