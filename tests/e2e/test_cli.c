@@ -409,12 +409,45 @@ run_adm(struct vnd *v, const char *prog, const char *in, const char *out,
 	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128);
 }
 
+/*
+ * Varnish's varnishadm: in VENEER_VARNISH_BIN (tools/test.sh unpacks
+ * Debian's there, its library in VENEER_VARNISH_LIB) or on PATH.  The
+ * program to run, or NULL when there is none.
+ */
+static const char *
+varnishadm_path(void)
+{
+	static char path[1024];
+	const char *bin, *lib, *old;
+	char ld[2048];
+
+	bin = getenv("VENEER_VARNISH_BIN");
+	if (bin != NULL && *bin != '\0') {
+		(void)snprintf(path, sizeof path, "%s/varnishadm", bin);
+		if (access(path, X_OK) != 0)
+			return (NULL);
+		lib = getenv("VENEER_VARNISH_LIB");
+		if (lib != NULL && *lib != '\0') {
+			old = getenv("LD_LIBRARY_PATH");
+			(void)snprintf(ld, sizeof ld, "%s%s%s", lib,
+			    old != NULL ? ":" : "", old != NULL ? old : "");
+			ck_assert_int_eq(setenv("LD_LIBRARY_PATH", ld, 1), 0);
+		}
+		return (path);
+	}
+	if (system("command -v varnishadm >/dev/null 2>&1") != 0)
+		return (NULL);
+	return ("varnishadm");
+}
+
+static const char *varnishadm_prog;
+
 static int
 run_varnishadm(struct vnd *v, const char *out, const char *a1,
     const char *a2, const char *a3)
 {
 
-	return (run_adm(v, "varnishadm", NULL, out, a1, a2, a3, NULL));
+	return (run_adm(v, varnishadm_prog, NULL, out, a1, a2, a3, NULL));
 }
 
 /* The file's contents contain want. */
@@ -480,8 +513,10 @@ START_TEST(varnishadm_drives_veneerd)
 	struct origin *o;
 	struct vnd *v;
 
-	if (system("command -v varnishadm >/dev/null 2>&1") != 0) {
-		HX_Skip("varnishadm_drives_veneerd: no varnishadm here");
+	varnishadm_prog = varnishadm_path();
+	if (varnishadm_prog == NULL) {
+		HX_Skip("varnishadm_drives_veneerd: no varnishadm here (not "
+		    "on PATH, VENEER_VARNISH_BIN not set)");
 		return;
 	}
 	v = cli_start(&o, 1);
