@@ -114,9 +114,12 @@ child_drop_privileges(const struct child_args *ca)
 static int child_vcl_fd = -1;
 static int child_vcl_errno;
 
+/* Every exchange with the manager is logged, as Varnish's child does. */
 static void
 child_reply(unsigned status, const char *body)
 {
+
+	VSL(SLT_CLI, 0, "Wr %03u %zu %s", status, strlen(body), body);
 
 	if (CLI_WriteResult(child_args->cli_out, status, body) != 0)
 		_exit(0);	/* the manager is gone */
@@ -446,6 +449,7 @@ child_dispatch(char *line)
 	FILE *out;
 	int ac;
 
+	VSL(SLT_CLI, 0, "Rd %s", line);
 	av = CLI_ParseArgs(line, &perr);
 	if (av == NULL) {
 		child_reply(CLIS_SYNTAX, perr);

@@ -85,6 +85,7 @@ void MGT_VclFini(void);
  * the start command for it.
  */
 const char *MGT_VclChildPrep(void);
+int MGT_VclAvailable(void);
 
 /* mgt_child.c */
 void MGT_ChildInit(struct child_args *ca);

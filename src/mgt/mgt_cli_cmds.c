@@ -113,6 +113,12 @@ mcc_start(struct mcli_req *r, int ac, char * const *av)
 		MCLI_BufPrintf(&r->body, "Child in state running");
 		return;
 	}
+	if (!MGT_VclAvailable()) {
+		r->status = CLIS_CANT;
+		MCLI_BufPrintf(&r->body, "No VCL available: load one with "
+		    "vcl.load or vcl.inline first");
+		return;
+	}
 	if (MGT_ChildStartCli() != 0) {
 		r->status = CLIS_CANT;
 		MCLI_BufPrintf(&r->body, "Could not start the child; the "

@@ -33,6 +33,7 @@
 
 unsigned mgt_foreground;
 static unsigned mgt_debug;		/* -d */
+static unsigned mgt_no_vcl;		/* -f '': start from the CLI */
 static unsigned mgt_use_syslog;
 static struct child_args mgt_child_args;
 static char mgt_hostname[256];
@@ -334,8 +335,8 @@ mgt_loop(void)
 	ev_signal_start(loop, &sigint_w);
 	ev_signal_start(loop, &sighup_w);
 	MGT_CliStart();
-	/* -d: the child starts when the CLI says start. */
-	if (!mgt_debug)
+	/* -d, -f '': the child starts when the CLI says start. */
+	if (!mgt_debug && !mgt_no_vcl)
 		MGT_ChildStart();
 	/* Now that it serves: scripts that wait for _.listen can go. */
 	MGT_ListenReport(&mgt_child_args);
@@ -427,13 +428,25 @@ main(int argc, char **argv, char **envp)
 		MGT_Usage("-b and -f cannot be used together: -b host:port "
 		    "stands for a VCL with that one backend; declare it in "
 		    "the VCL instead");
-	if (b_arg == NULL && f_arg == NULL)
+	/*
+	 * No VCL to start with: -d (the CLI loads one, then start) or -f ''
+	 * (the same from the admin socket), as with varnishd.
+	 */
+	if (f_arg != NULL && *f_arg == '\0') {
+		f_arg = NULL;
+		mgt_no_vcl = 1;
+	}
+	if (b_arg == NULL && f_arg == NULL && !mgt_debug && !mgt_no_vcl)
 		MGT_Usage("no VCL: give -f file.vcl, or -b host:port for the "
-		    "builtin policy in front of one backend");
+		    "builtin policy in front of one backend (or -f '' to "
+		    "load one through the CLI before start)");
 	if (PARAM_Check(err, sizeof err) != 0)
 		MGT_Usage("%s", err);
 	/* Before anything starts: a broken VCL stops here, status 2. */
-	MGT_VclCompile(f_arg, b_arg, C_flag);
+	if (b_arg != NULL || f_arg != NULL)
+		MGT_VclCompile(f_arg, b_arg, C_flag);
+	else if (C_flag)
+		MGT_Usage("-C needs a VCL: give -f file.vcl or -b host:port");
 	/* -p vsl_mask=+Tag changes the default mask. */
 	if (VSL_MaskCanon(PARAM_Lookup("vsl_mask")->def,
 	    cache_param->vsl_mask.s, vsl_mask, sizeof vsl_mask, err,

@@ -544,9 +544,9 @@ MGT_VclBuild(struct child_args *ca)
 	char *err;
 
 	mgt_vcl_workdir = ca->workdir;
+	mgt_vcl_clean(ca->workdir);
 	if (mgt_vcl_c == NULL)
 		return;
-	mgt_vcl_clean(ca->workdir);
 	mv = calloc(1, sizeof *mv);
 	if (mv == NULL)
 		MGT_Fatal("out of memory");
@@ -583,6 +583,14 @@ MGT_VclFini(void)
 		mgt_vcl_free(mv);
 	}
 	mgt_vcl_active = NULL;
+}
+
+/* Whether the child has a VCL to start with. */
+int
+MGT_VclAvailable(void)
+{
+
+	return (mgt_vcl_active != NULL);
 }
 
 /* What loads mv (a VCL or a label) in a new child. */
@@ -835,6 +843,9 @@ mgt_vcl_load(struct mcli_req *r, const char *name, const char *file,
 			mgt_vcl_cooldown(which[u], TIM_mono());
 		}
 	mgt_vcl_append(mv);
+	/* Started without one (-d, -f ''): the first VCL is the active one. */
+	if (mgt_vcl_active == NULL && mv->warm)
+		mgt_vcl_active = mv;
 	mgt_vcl_cooldown(mv, TIM_mono());
 	MGT_Log(LOG_NOTICE, "CLI: VCL %s loaded from %s", name, file);
 }
