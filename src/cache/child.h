@@ -63,6 +63,8 @@ struct child_args {
 	const char		*identity;	/* -i: server.identity, or NULL */
 	struct storage_arg	stores[CHILD_MAX_STORES];
 	unsigned		nstores;
+	/* -W: libev backend flags for the waiters; 0 for libev's choice. */
+	unsigned		ev_backend;
 	/* The boot VCL the manager compiled and built; "" for none. */
 	char			vcl_so[1280];
 	char			vcl_name[64];

@@ -210,7 +210,9 @@ WAITER_New(struct pool *pp)
 	LOCK_Init(&w->mtx);
 	TAILQ_INIT(&w->inbox);
 	TAILQ_INIT(&w->parked);
-	w->loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
+	w->loop = ev_loop_new(EVFLAG_NOSIGMASK | (child_args != NULL &&
+	    child_args->ev_backend != 0 ?
+	    child_args->ev_backend : EVFLAG_AUTO));
 	assert(w->loop != NULL);
 	ev_set_userdata(w->loop, w);
 	ev_async_init(&w->wakeup, waiter_wakeup_cb);

@@ -33,6 +33,7 @@
 
 unsigned mgt_foreground;
 static unsigned mgt_debug;		/* -d */
+static unsigned mgt_ev_backend;		/* -W */
 static unsigned mgt_no_vcl;		/* -f '': start from the CLI */
 static unsigned mgt_use_syslog;
 static struct child_args mgt_child_args;
@@ -96,7 +97,8 @@ mgt_usage(void)
 "                                     port 0 picks a free port)\n"
 "  -b host[:port]                     The backend (IPv4, IPv6 in [], name),\n"
 "                                     with the builtin policy; or:\n"
-"  -f file.vcl                        The VCL to run (see veneer-vcl(7))\n"
+"  -f file.vcl                        The VCL to run (see veneer-vcl(7));\n"
+"                                     -f '' for none until the CLI loads one\n"
 "  -C                                 Print the C the VCL compiles to, exit\n"
 "  -d                                 Debug: in the foreground with a CLI on\n"
 "                                     stdin; the child starts on \"start\";\n"
@@ -116,11 +118,14 @@ mgt_usage(void)
 "                                     veneerd -x params lists them)\n"
 "  -S file | none                     The admin CLI's secret file (default:\n"
 "                                     a new random one, WORKDIR/_.secret)\n"
-"  -s [name=]malloc[,size]            Storage (default malloc,256M)\n"
+"  -s [name=]malloc[,size]            Storage (default malloc,256M;\n"
+"                                     default is malloc)\n"
 "  -T address:port | none             Admin CLI socket (repeatable; default\n"
 "                                     localhost:0, a free port)\n"
 "  -t ttl                             Shorthand for -p default_ttl=ttl\n"
 "  -V                                 Version\n"
+"  -W epoll|poll                      How idle connections are waited on\n"
+"                                     (default: the best there is)\n"
 "  -x params|counters|tags|vcl|cli    Print a table as man page source\n",
 	    VENEER_STATE_DIR);
 }
@@ -175,7 +180,7 @@ mgt_storage_arg(const char *arg)
 	struct storage_arg *sa;
 	const char *p, *type, *err;
 	uint64_t size = 256 * 1024 * 1024;
-	size_t nl;
+	size_t nl, tl;
 	unsigned u;
 
 	if (mgt_nstores == CHILD_MAX_STORES)
@@ -205,11 +210,13 @@ mgt_storage_arg(const char *arg)
 	if (!strncmp(type, "file", 4) && (type[4] == '\0' || type[4] == ','))
 		MGT_Usage("-s %s: file storage is not supported yet; use "
 		    "malloc", arg);
-	if (strncmp(type, "malloc", 6) ||
-	    (type[6] != '\0' && type[6] != ','))
+	/* "default" is malloc, as in varnishd on Linux. */
+	tl = strcspn(type, ",");
+	if (!(tl == 6 && !strncmp(type, "malloc", tl)) &&
+	    !(tl == 7 && !strncmp(type, "default", tl)))
 		MGT_Usage("-s %s: unknown storage type (use malloc)", arg);
-	if (type[6] == ',') {
-		err = NUM_ParseBytes(type + 7, &size);
+	if (type[tl] == ',') {
+		err = NUM_ParseBytes(type + tl + 1, &size);
 		if (err != NULL)
 			MGT_Usage("-s %s: size: %s", arg, err);
 		if (size < 1024 * 1024)
@@ -219,6 +226,23 @@ mgt_storage_arg(const char *arg)
 	}
 	sa->size = size;
 	mgt_nstores++;
+}
+
+/* -W epoll|poll: the waiters' event mechanism, as varnishd's waiters. */
+static void
+mgt_W_arg(const char *arg)
+{
+	unsigned want;
+
+	if (!strcmp(arg, "epoll"))
+		want = EVBACKEND_EPOLL;
+	else if (!strcmp(arg, "poll"))
+		want = EVBACKEND_POLL;
+	else
+		MGT_Usage("-W %s: unknown waiter (epoll or poll)", arg);
+	if ((ev_supported_backends() & want) == 0)
+		MGT_Usage("-W %s: not available on this system", arg);
+	mgt_ev_backend = want;
 }
 
 static void
@@ -368,7 +392,7 @@ main(int argc, char **argv, char **envp)
 	setproctitle_init(argc, argv, envp);
 	PARAM_Init();
 	opterr = 0;
-	while ((o = getopt(argc, argv, ":a:b:CdFf:hi:j:l:M:n:P:p:S:s:T:t:Vx:")) != -1) {
+	while ((o = getopt(argc, argv, ":a:b:CdFf:hi:j:l:M:n:P:p:S:s:T:t:VW:x:")) != -1) {
 		switch (o) {
 		case 'a': MGT_ListenArg(optarg); break;
 		case 'b': b_arg = optarg; break;
@@ -407,12 +431,13 @@ main(int argc, char **argv, char **envp)
 		case 'S': MGT_CliArgS(optarg); break;
 		case 'T': MGT_CliArgT(optarg); break;
 		case 'V': mgt_version(); exit(0);
+		case 'W': mgt_W_arg(optarg); break;
 		case 'x': x_arg = optarg; break;
 		case ':':
 			MGT_Usage("option -%c needs an argument; see veneerd "
 			    "-h", optopt);
 		default:
-			if (strchr("ILrW", optopt) != NULL)
+			if (strchr("ILr", optopt) != NULL)
 				MGT_Usage("option -%c is not supported yet; "
 				    "see veneerd -h", optopt);
 			MGT_Usage("unknown option -%c; see veneerd -h",
@@ -458,6 +483,7 @@ main(int argc, char **argv, char **envp)
 	mgt_child_args.identity = i_arg;
 	memcpy(mgt_child_args.stores, mgt_stores, sizeof mgt_stores);
 	mgt_child_args.nstores = mgt_nstores;
+	mgt_child_args.ev_backend = mgt_ev_backend;
 	MGT_Jail(j_arg, &mgt_child_args);
 	if (gethostname(mgt_hostname, sizeof mgt_hostname) != 0 ||
 	    mgt_hostname[0] == '\0')

@@ -278,6 +278,7 @@ START_TEST(cmdline_errors)
 	refused(v, "size", "-s", "malloc,lots");
 	refused(v, "name", "-s", "a b=malloc,1m");
 	refused(v, "file", "-s", "file,1G");
+	refused(v, "kqueue", "-W", "kqueue");
 	/* No -b (and no VCL): nothing to proxy to. */
 	st = VND_Exec(v, 0, HX_T_RESP, "-F", "-n", VND_Workdir(v), "-a",
 	    "127.0.0.1:0", "-j", "none", NULL);
@@ -339,6 +340,22 @@ START_TEST(cmdline_storage)
 	VND_Start(v);
 	cl = VND_Connect(v);
 	get_ok(cl, "/named", HX_T_RESP);
+	CLIENT_Free(&cl);
+	VND_Stop(v);
+	VND_Free(&v);
+	/* "default" is malloc, as in varnishd; -W picks the waiters' poll. */
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-s");
+	VND_Arg(v, "default,32m");
+	VND_Arg(v, "-s");
+	VND_Arg(v, "Transient=default");
+	VND_Arg(v, "-W");
+	VND_Arg(v, "poll");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	get_ok(cl, "/default", HX_T_RESP);
+	get_ok(cl, "/default2", HX_T_RESP);
 	CLIENT_Free(&cl);
 	VND_Stop(v);
 	VND_Finish(&v, &o);
