@@ -616,6 +616,46 @@ tag_is(struct vnd *v, const char *url, const char *want, int want_hit)
 	free(tag);
 }
 
+/*
+ * -f '': no VCL at start, as varnishtest starts varnishd (with -d).  The
+ * child waits for start; start without a VCL is refused; the first VCL
+ * loaded becomes the active one.
+ */
+START_TEST(start_without_vcl)
+{
+	char *text, *line;
+	struct origin *o;
+	struct vnd *v;
+	int fd;
+
+	o = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	VND_Arg(v, "-f");
+	VND_Arg(v, "");
+	cli_args(v, 1);
+	VND_Start(v);
+	fd = cli_login(v);
+	cli_expect(fd, "status", 200, "Child in state stopped");
+	cli_expect(fd, "start", 300, "No VCL available");
+	cli_expect(fd, "vcl.list", 200, NULL);
+	text = tagged_vcl(ORIGIN_Port(o), "late");
+	ck_assert_int_gt(asprintf(&line, "vcl.inline late << EOT\n%sEOT",
+	    text), 0);
+	cli_expect(fd, line, 200, "VCL compiled.");
+	free(line);
+	free(text);
+	ck_assert_uint_eq(cli_ask(fd, "vcl.list", &text), 200);
+	ck_assert_msg(strncmp(text, "active", 6) == 0 &&
+	    strstr(text, "late") != NULL, "vcl.list: %s", text);
+	free(text);
+	cli_expect(fd, "start", 200, NULL);
+	cli_expect(fd, "status", 200, "Child in state running");
+	tag_is(v, "/late", "late", 0);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /* The VCL build directories left in the workdir. */
 static unsigned
 vcl_dirs(struct vnd *v)
@@ -1101,6 +1141,7 @@ cli_suite(void)
 	tcase_add_test(tc, vcl_survives_child_restart);
 	tcase_add_test(tc, vcl_reload_under_load);
 	tcase_add_test(tc, veneer_reload_script);
+	tcase_add_test(tc, start_without_vcl);
 	suite_add_tcase(s, tc);
 	return (s);
 }
