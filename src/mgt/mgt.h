@@ -86,6 +86,8 @@ void MGT_VclFini(void);
  */
 const char *MGT_VclChildPrep(void);
 int MGT_VclAvailable(void);
+/* -r: parameters the CLI may not change; 0 or -1 with err. */
+int MGT_ParamProtect(const char *list, char *err, size_t errlen);
 
 /* mgt_child.c */
 void MGT_ChildInit(struct child_args *ca);

@@ -293,6 +293,58 @@ param_short(struct mcli_buf *b, const struct param_desc *pd)
 	MCLI_BufPrintf(b, "%s\n", is_def ? " (default)" : "");
 }
 
+/*
+ * -r: parameters the CLI may show but not change (whoever holds the
+ * secret may not, say, point cc_command elsewhere).  Table names.
+ */
+static const char *mcc_protected[128];
+static unsigned mcc_nprotected;
+
+static int
+param_protected(const char *name)
+{
+	unsigned u;
+
+	for (u = 0; u < mcc_nprotected; u++)
+		if (!strcmp(mcc_protected[u], name))
+			return (1);
+	return (0);
+}
+
+/* -r name[,name...]: 0, or -1 with err naming what is wrong. */
+int
+MGT_ParamProtect(const char *list, char *err, size_t errlen)
+{
+	const struct param_desc *pd;
+	char name[64];
+	const char *p;
+	size_t l;
+
+	for (p = list; *p != '\0'; p += l) {
+		p += strspn(p, ", ");
+		l = strcspn(p, ", ");
+		if (l == 0)
+			break;
+		(void)snprintf(name, sizeof name, "%.*s", (int)l, p);
+		pd = l < sizeof name ? PARAM_Lookup(name) : NULL;
+		if (pd == NULL) {
+			(void)snprintf(err, errlen, "Unknown parameter %.*s",
+			    (int)l, p);
+			return (-1);
+		}
+		if (param_protected(pd->name))
+			continue;
+		if (mcc_nprotected == sizeof mcc_protected /
+		    sizeof mcc_protected[0]) {
+			(void)snprintf(err, errlen, "too many protected "
+			    "parameters");
+			return (-1);
+		}
+		mcc_protected[mcc_nprotected++] = pd->name;
+	}
+	return (0);
+}
+
 static void
 param_long(struct mcli_buf *b, const struct param_desc *pd)
 {
@@ -317,6 +369,9 @@ param_long(struct mcli_buf *b, const struct param_desc *pd)
 		MCLI_BufPrintf(b, "\n        NB: This parameter is read when "
 		    "the child starts: a change\n        takes effect at the "
 		    "next child restart.\n");
+	if (param_protected(pd->name))
+		MCLI_BufPrintf(b, "\n        NB: This parameter is protected "
+		    "(-r) and can not be changed.\n");
 	MCLI_BufAdd(b, "\n", 1);
 }
 
@@ -431,6 +486,13 @@ param_change(struct mcli_req *r, const char *name, const char *value)
 	if (pd == NULL) {
 		r->status = CLIS_PARAM;
 		MCLI_BufPrintf(&r->body, "Unknown parameter \"%s\".", name);
+		return;
+	}
+	if (param_protected(pd->name)) {
+		r->status = CLIS_AUTH;
+		MCLI_BufPrintf(&r->body, "parameter \"%s\" is protected: "
+		    "veneerd was started with -r %s, so only a restart "
+		    "without it can change it.", name, name);
 		return;
 	}
 	PARAM_Format(pd, old, sizeof old);

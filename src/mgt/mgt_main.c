@@ -105,6 +105,7 @@ mgt_usage(void)
 "                                     end of input stops veneerd\n"
 "  -F                                 Run in the foreground\n"
 "  -h                                 This help\n"
+"  -h critbit|simple_list|classic     Accepted, as varnishd's hash choice\n"
 "  -i identity                        server.identity (default: the host\n"
 "                                     name)\n"
 "  -j unix[,user=NAME] | none         The child's user (default when root:\n"
@@ -116,6 +117,7 @@ mgt_usage(void)
 "  -P file                            Pid file\n"
 "  -p name=value                      Set a parameter (repeatable;\n"
 "                                     veneerd -x params lists them)\n"
+"  -r name[,name...]                  Parameters the CLI may not change\n"
 "  -S file | none                     The admin CLI's secret file (default:\n"
 "                                     a new random one, WORKDIR/_.secret)\n"
 "  -s [name=]malloc[,size]            Storage (default malloc,256M;\n"
@@ -226,6 +228,32 @@ mgt_storage_arg(const char *arg)
 	}
 	sa->size = size;
 	mgt_nstores++;
+}
+
+/*
+ * -h critbit|simple_list|classic[,buckets]: varnishd's choice of hash
+ * index.  veneerd has one, sharded and lock-striped, which serves every
+ * workload those serve; the names are accepted so varnishd command lines
+ * run, and checked so a typo still stops.
+ */
+static void
+mgt_h_arg(const char *arg)
+{
+	const char *err;
+	unsigned n;
+
+	if (!strcmp(arg, "critbit") || !strcmp(arg, "simple_list") ||
+	    !strcmp(arg, "classic"))
+		return;
+	if (!strncmp(arg, "classic,", 8)) {
+		err = NUM_ParseUint(arg + 8, &n);
+		if (err != NULL || n == 0)
+			MGT_Usage("-h %s: the buckets are a count above 0",
+			    arg);
+		return;
+	}
+	MGT_Usage("-h %s: unknown hash (critbit, simple_list or "
+	    "classic[,buckets]; veneerd's own serves them all)", arg);
 }
 
 /* -W epoll|poll: the waiters' event mechanism, as varnishd's waiters. */
@@ -392,7 +420,7 @@ main(int argc, char **argv, char **envp)
 	setproctitle_init(argc, argv, envp);
 	PARAM_Init();
 	opterr = 0;
-	while ((o = getopt(argc, argv, ":a:b:CdFf:hi:j:l:M:n:P:p:S:s:T:t:VW:x:")) != -1) {
+	while ((o = getopt(argc, argv, ":a:b:CdFf:h:i:j:l:M:n:P:p:r:S:s:T:t:VW:x:")) != -1) {
 		switch (o) {
 		case 'a': MGT_ListenArg(optarg); break;
 		case 'b': b_arg = optarg; break;
@@ -409,7 +437,14 @@ main(int argc, char **argv, char **envp)
 				    "from the other instead");
 			f_arg = optarg;
 			break;
-		case 'h': mgt_usage(); exit(0);
+		case 'h':
+			/* -h alone (or before another option) is help. */
+			if (*optarg == '-') {
+				mgt_usage();
+				exit(0);
+			}
+			mgt_h_arg(optarg);
+			break;
 		case 'i':
 			if (*optarg == '\0' || strlen(optarg) > 255)
 				MGT_Usage("-i %s: the identity is 1 to 255 "
@@ -422,6 +457,10 @@ main(int argc, char **argv, char **envp)
 		case 'n': n_arg = optarg; break;
 		case 'P': P_arg = optarg; break;
 		case 'p': mgt_param_arg(optarg); break;
+		case 'r':
+			if (MGT_ParamProtect(optarg, err, sizeof err) != 0)
+				MGT_Usage("-r %s: %s", optarg, err);
+			break;
 		case 's': mgt_storage_arg(optarg); break;
 		case 't':
 			if (PARAM_Set("default_ttl", optarg, err,
@@ -434,10 +473,14 @@ main(int argc, char **argv, char **envp)
 		case 'W': mgt_W_arg(optarg); break;
 		case 'x': x_arg = optarg; break;
 		case ':':
+			if (optopt == 'h') {
+				mgt_usage();
+				exit(0);
+			}
 			MGT_Usage("option -%c needs an argument; see veneerd "
 			    "-h", optopt);
 		default:
-			if (strchr("ILr", optopt) != NULL)
+			if (strchr("IL", optopt) != NULL)
 				MGT_Usage("option -%c is not supported yet; "
 				    "see veneerd -h", optopt);
 			MGT_Usage("unknown option -%c; see veneerd -h",

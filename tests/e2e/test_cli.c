@@ -656,6 +656,34 @@ START_TEST(start_without_vcl)
 }
 END_TEST
 
+/* -r: shown, not changed, with varnishd's status; others still change. */
+START_TEST(protected_params)
+{
+	struct origin *o;
+	struct vnd *v;
+	int fd;
+
+	o = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Arg(v, "-r");
+	VND_Arg(v, "cli_timeout,cc_command");
+	VND_Arg(v, "-h");
+	VND_Arg(v, "critbit");
+	cli_args(v, 1);
+	VND_Start(v);
+	fd = cli_login(v);
+	cli_expect(fd, "param.set cli_timeout 1m", 107, "protected");
+	cli_expect(fd, "param.set cc_command true", 107, "protected");
+	cli_expect(fd, "param.reset cc_command", 107, "protected");
+	cli_expect(fd, "param.show cli_timeout", 200, "protected");
+	cli_expect(fd, "param.set default_ttl 33", 200, NULL);
+	cli_expect(fd, "param.show default_ttl", 200, "Value is: 33");
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /* The VCL build directories left in the workdir. */
 static unsigned
 vcl_dirs(struct vnd *v)
@@ -1142,6 +1170,7 @@ cli_suite(void)
 	tcase_add_test(tc, vcl_reload_under_load);
 	tcase_add_test(tc, veneer_reload_script);
 	tcase_add_test(tc, start_without_vcl);
+	tcase_add_test(tc, protected_params);
 	suite_add_tcase(s, tc);
 	return (s);
 }

@@ -279,6 +279,8 @@ START_TEST(cmdline_errors)
 	refused(v, "name", "-s", "a b=malloc,1m");
 	refused(v, "file", "-s", "file,1G");
 	refused(v, "kqueue", "-W", "kqueue");
+	refused(v, "hash", "-h", "nosuchhash");
+	refused(v, "no_such_param", "-r", "no_such_param");
 	/* No -b (and no VCL): nothing to proxy to. */
 	st = VND_Exec(v, 0, HX_T_RESP, "-F", "-n", VND_Workdir(v), "-a",
 	    "127.0.0.1:0", "-j", "none", NULL);
