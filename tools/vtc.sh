@@ -116,7 +116,9 @@ fi
 mkdir -p "$out/bin"
 # varnishtest runs "varnishd" from PATH.
 ln -sf "$builddir/veneerd" "$out/bin/varnishd"
-export PATH="$out/bin:$PATH"
+# The tests also run Varnish's varnishadm, varnishlog, varnishstat... on
+# veneerd's shared memory: theirs, from the same place as varnishtest.
+export PATH="$out/bin:$VENEER_VARNISH_BIN:$PATH"
 if [ -n "${VENEER_VARNISH_LIB:-}" ]; then
 	export LD_LIBRARY_PATH="$VENEER_VARNISH_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
@@ -131,18 +133,18 @@ run_one() {
 	(cd /tmp && timeout -k 5 $((VT_TMO + 30)) "$VT" -t "$VT_TMO" -v "$f") \
 	    >"$log" 2>&1 || true
 	t1=$(date +%s.%N)
-	if grep -q '^#  *top  *TEST .* passed' "$log"; then
+	if grep -aq '^#  *top  *TEST .* passed' "$log"; then
 		res=passed
-	elif grep -q '^#  *top  *TEST .* skipped' "$log"; then
+	elif grep -aq '^#  *top  *TEST .* skipped' "$log"; then
 		res=skipped
 	else
 		res=failed
 	fi
 	why=""
 	if [ $res = failed ]; then
-		why=$(grep -m1 -- '^---- ' "$log" | cut -c1-200 | tr '\t' ' ' ||
+		why=$(grep -a -m1 -- '^---- ' "$log" | cut -c1-200 | tr '\t' ' ' ||
 		    true)
-		[ -n "$why" ] || why=$(grep -m1 'TEST .*\(FAILED\|TIMED OUT\)' \
+		[ -n "$why" ] || why=$(grep -a -m1 'TEST .*\(FAILED\|TIMED OUT\)' \
 		    "$log" | sed 's/.*TEST [^ ]* //' || true)
 	fi
 	printf '%s\t%s\t%s\t%s\n' "$name" "$res" \
