@@ -136,6 +136,8 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 	}
 	bo->between_bytes_timeout = cache_param->pipe_timeout;
 	if (H1F_Send(bo, 0) == H1F_OK) {
+		VSLb_ts(req->vsl, "Pipe", req->t_first, &req->t_prev,
+		    TIM_real());
 		hdr = bo->acct_bereq_hdr;
 		VSC_Count(wrk->stats, s_pipe_hdrbytes, hdr);
 		/* What the client sent after the head goes first. */
@@ -149,6 +151,7 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 	}
 	VSC_Count(wrk->stats, s_pipe_in, in);
 	VSC_Count(wrk->stats, s_pipe_out, out);
+	VSLb_ts(req->vsl, "PipeSess", req->t_first, &req->t_prev, TIM_real());
 	VSLb(req->vsl, SLT_PipeAcct, "%ju %ju %ju %ju",
 	    (uintmax_t)req->acct_req_hdr, (uintmax_t)bo->acct_bereq_hdr,
 	    (uintmax_t)in, (uintmax_t)out);

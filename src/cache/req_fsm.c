@@ -1063,12 +1063,18 @@ req_finish(struct worker *wrk, struct req *req)
 	assert(req->objcore == NULL && req->boc == NULL);
 	assert(req->busy == NULL && req->stale == NULL);
 	VSC_Count(wrk->stats, s_req_bodybytes, req->acct_req_body);
-	VSLb_ts(req->vsl, "Resp", req->t_first, &req->t_prev, TIM_real());
-	VSLb(req->vsl, SLT_ReqAcct, "%ju %ju %ju %ju %ju %ju",
-	    (uintmax_t)req->acct_req_hdr, (uintmax_t)req->acct_req_body,
-	    (uintmax_t)(req->acct_req_hdr + req->acct_req_body),
-	    (uintmax_t)req->acct_resp_hdr, (uintmax_t)req->acct_resp_body,
-	    (uintmax_t)(req->acct_resp_hdr + req->acct_resp_body));
+	/* A pipe was accounted by PipeAcct: no response of ours to log. */
+	if (req->doclose != SC_TX_PIPE) {
+		VSLb_ts(req->vsl, "Resp", req->t_first, &req->t_prev,
+		    TIM_real());
+		VSLb(req->vsl, SLT_ReqAcct, "%ju %ju %ju %ju %ju %ju",
+		    (uintmax_t)req->acct_req_hdr,
+		    (uintmax_t)req->acct_req_body,
+		    (uintmax_t)(req->acct_req_hdr + req->acct_req_body),
+		    (uintmax_t)req->acct_resp_hdr,
+		    (uintmax_t)req->acct_resp_body,
+		    (uintmax_t)(req->acct_resp_hdr + req->acct_resp_body));
+	}
 	VSLb(req->vsl, SLT_End, "%s", "");
 	VCL_Rel(&req->vcl);
 	if (req->vcl0 != NULL)

@@ -663,6 +663,47 @@ START_TEST(issue_0011_connection_named_logged_unset)
 }
 END_TEST
 
+/*
+ * A piped request is accounted by PipeAcct alone, as in varnishd: no
+ * ReqAcct (whose response bytes would be a lie), so varnishncsa's %b
+ * says "-" for it.  (The builtin VCL pipes methods it does not know.)
+ */
+START_TEST(pipe_accounted_once)
+{
+	struct origin *o;
+	struct client *cl;
+	struct vnd *v;
+	struct run r;
+	char *all;
+
+	v = setup(&o, NULL, NULL);
+	cl = VND_Connect(v);
+	CLIENT_SendStr(cl, "FROB /piped HTTP/1.1\r\nHost: e2e.test\r\n"
+	    "Connection: close\r\n\r\n");
+	all = CLIENT_ReadAll(cl, NULL, HX_T_RESP);
+	ck_assert_msg(all != NULL && !strncmp(all, "HTTP/1.1 200", 12),
+	    "the piped request: %s", all != NULL ? all : "(nothing)");
+	free(all);
+	CLIENT_Free(&cl);
+	(void)VND_WaitCounter(v, "s_pipe", "==", 1, HX_T_RESP);
+	wait_ends(v, 3);	/* the request, its pipe, the session */
+	run_ok(&r, vl_dir, "veneerlog", "-n", VND_Workdir(v), "-d", "-g",
+	    "raw", "-i", "ReqAcct,PipeAcct,Timestamp", NULL);
+	ck_assert_msg(log_line(r.out, 0, "PipeAcct", ""), "no PipeAcct:\n%s",
+	    r.out);
+	ck_assert_msg(!log_line(r.out, 0, "ReqAcct", ""), "a piped request "
+	    "has a ReqAcct:\n%s", r.out);
+	ck_assert_msg(log_line(r.out, 0, "Timestamp", "PipeSess:"), "no "
+	    "PipeSess timestamp:\n%s", r.out);
+	run_free(&r);
+	run_ok(&r, vl_dir, "veneerncsa", "-n", VND_Workdir(v), "-d", "-F",
+	    "%m %U %b", NULL);
+	ck_assert_str_eq(r.out, "FROB /piped -\n");
+	run_free(&r);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 START_TEST(ncsa_lines)
 {
 	static const char re[] = "^127\\.0\\.0\\.1 - - \\[[0-9]{2}/"
@@ -1148,6 +1189,7 @@ veneerlog_suite(void)
 	tcase_add_test(tc, issue_0013_vcl_time);
 	tcase_add_test(tc, issue_0014_vsl_mask_live);
 	tcase_add_test(tc, ncsa_lines);
+	tcase_add_test(tc, pipe_accounted_once);
 	tcase_add_test(tc, file_round_trip);
 	tcase_add_test(tc, overrun);
 	tcase_add_test(tc, reattach);
