@@ -549,6 +549,8 @@ main(int argc, char **argv, char **envp)
 	}
 	MGT_PidfileWrite();
 	MGT_VscInit(mgt_child_args.workdir);
+	/* The identity, where varnishtop and varnishhist look for it. */
+	MGT_VsmArg("-i", i_arg != NULL ? i_arg : mgt_hostname);
 	setproctitle("manager -n %s", mgt_child_args.workdir);
 	signal(SIGPIPE, SIG_IGN);
 	mgt_loop();
