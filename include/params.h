@@ -7,12 +7,15 @@
  *
  * PARAM(name, type, units, default, min, max, flags, doc)
  *   type	TIMEOUT (double seconds), BYTES (uint64_t), UINT (unsigned),
- *		BOOL (unsigned 0/1), STRING (struct param_string)
+ *		BOOL (unsigned 0/1), STRING (struct param_string), DOUBLE
+ *		(double, no unit), BITS (uint64_t, one bit per name in
+ *		include/param_bits.h; the set is named like the parameter)
  *   units	what the value counts, for display
  *   default, min, max	strings in the type's syntax; NULL: no limit
  *   flags	PARAM_F_RESTART: read when the child starts, so a change
  *		needs a child restart; PARAM_F_NCPU: the default is the
- *		number of online CPUs
+ *		number of online CPUs; PARAM_F_POOL: a STRING that must be
+ *		min_pool,max_pool,max_age as Varnish's pool_* take it
  *   doc	what it does, and when to change it
  */
 
@@ -314,5 +317,211 @@ PARAM(ban_max_tests_per_lookup, UINT, "tests", "10000", "0", NULL, 0,
     "untested bans is not delivered: a fresh copy is fetched (counter "
     "bans_lookup_deferred) and the ban lurker tests the old one, so a "
     "burst of bans never stalls a lookup. 0: no limit.")
+
+/* Varnish 7.1's other parameters ------------------------------------------*/
+/*
+ * Varnish's scripts and varnishtest set these (-p debug=+vtc_mode,
+ * param.set http_gzip_support off); names, types, units, defaults and
+ * limits are Varnish 7.1's.  Most are not used yet: their doc says so.
+ */
+PARAM(accept_filter, BOOL, "bool", "off", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it. Kernel accept filters exist on FreeBSD "
+    "only; on Linux Varnish too leaves this off.")
+PARAM(acceptor_sleep_decay, DOUBLE, "", "0.9", "0", "1", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it. When accept() fails for lack of file "
+    "descriptors or memory, veneerd's acceptor sleeps 1 ms, doubling "
+    "on each failure up to 50 ms.")
+PARAM(acceptor_sleep_incr, TIMEOUT, "seconds", "0", "0", "1", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it (see acceptor_sleep_decay).")
+PARAM(acceptor_sleep_max, TIMEOUT, "seconds", "0.05", "0", "10", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it (see acceptor_sleep_decay).")
+PARAM(backend_local_error_holddown, TIMEOUT, "seconds", "10", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(backend_remote_error_holddown, TIMEOUT, "seconds", "0.25", "0", NULL,
+    0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(ban_lurker_holdoff, TIMEOUT, "seconds", "0.010", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it. veneerd's equivalent is "
+    "ban_lurker_sleep.")
+PARAM(cc_warnings, STRING, "", "-Wall -Werror", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: cc_command holds all the compiler's "
+    "flags, and it has no %w.")
+PARAM(cli_limit, BYTES, "bytes", "48k", "128b", "99999999b", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it and never truncates a CLI answer.")
+PARAM(clock_skew, UINT, "seconds", "10", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(clock_step, TIMEOUT, "seconds", "1", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(critbit_cooloff, TIMEOUT, "seconds", "180", "60", "254", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: its hash is not a critbit tree.")
+PARAM(gzip_buffer, BYTES, "bytes", "32k", "2k", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: it does not compress or uncompress "
+    "bodies (see http_gzip_support).")
+PARAM(gzip_level, UINT, "", "6", "0", "9", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it (see http_gzip_support).")
+PARAM(gzip_memlevel, UINT, "", "8", "1", "9", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it (see http_gzip_support).")
+PARAM(h2_header_table_size, BYTES, "bytes", "4k", "0b", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: HTTP/2 is not implemented.")
+PARAM(h2_initial_window_size, BYTES, "bytes", "65535b", "65535b",
+    "2147483647b", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: HTTP/2 is not implemented.")
+PARAM(h2_max_concurrent_streams, UINT, "streams", "100", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: HTTP/2 is not implemented.")
+PARAM(h2_max_frame_size, BYTES, "bytes", "16k", "16k", "16777215b", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: HTTP/2 is not implemented.")
+PARAM(h2_max_header_list_size, BYTES, "bytes", "2147483647b", "0b", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: HTTP/2 is not implemented.")
+PARAM(h2_rx_window_increment, BYTES, "bytes", "1M", "1M", "1G", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: HTTP/2 is not implemented.")
+PARAM(h2_rx_window_low_water, BYTES, "bytes", "10M", "65535", "1G", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: HTTP/2 is not implemented.")
+PARAM(h2_rxbuf_storage, STRING, "", "Transient", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: HTTP/2 is not implemented.")
+PARAM(http1_iovs, UINT, "struct iovec (=16 bytes)", "64", "5", "1024", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it. veneerd's I/O vectors come from "
+    "workspace_thread.")
+PARAM(http_gzip_support, BOOL, "bool", "on", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: gzip is not implemented, so veneerd "
+    "neither compresses nor uncompresses bodies.")
+PARAM(http_range_support, BOOL, "bool", "on", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it yet and always answers a single "
+    "satisfiable Range of a cached object with 206.")
+PARAM(max_esi_depth, UINT, "levels", "5", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: ESI is not implemented.")
+PARAM(max_vcl, UINT, "", "100", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it (see max_vcl_handling).")
+PARAM(max_vcl_handling, UINT, "", "1", "0", "2", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: vcl.load neither warns nor refuses "
+    "when many VCLs are loaded.")
+PARAM(pcre2_depth_limit, UINT, "", "20", "1", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: regular expressions match with PCRE2's "
+    "built-in limits.")
+PARAM(pcre2_jit_compilation, BOOL, "bool", "on", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it and always JIT-compiles regular "
+    "expressions where PCRE2 can.")
+PARAM(pcre2_match_limit, UINT, "", "10000", "1", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it (see pcre2_depth_limit).")
+PARAM(pipe_sess_max, UINT, "connections", "0", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it and sets no limit on piped connections.")
+PARAM(pool_req, STRING, "", "10,100,10", NULL, NULL, PARAM_F_POOL,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: each thread pool keeps up to 100 free "
+    "requests. The value is min_pool,max_pool,max_age (seconds), "
+    "min_pool not above max_pool.")
+PARAM(pool_sess, STRING, "", "10,100,10", NULL, NULL, PARAM_F_POOL,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: each thread pool keeps up to 1000 free "
+    "sessions. Syntax as pool_req.")
+PARAM(pool_vbo, STRING, "", "10,100,10", NULL, NULL, PARAM_F_POOL,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: each thread pool keeps up to 100 free "
+    "backend fetches. Syntax as pool_req.")
+PARAM(prefer_ipv6, BOOL, "bool", "off", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(rush_exponent, UINT, "requests per request", "3", "2", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(sigsegv_handler, BOOL, "bool", "on", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: the child always catches SIGSEGV and "
+    "SIGBUS and reports them as a panic (panic.show).")
+PARAM(syslog_cli_traffic, BOOL, "bool", "on", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: it never logs CLI commands line by line, "
+    "and always logs the changes they make (param.set, vcl.load...).")
+PARAM(tcp_fastopen, BOOL, "bool", "off", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(tcp_keepalive_intvl, TIMEOUT, "seconds", "75", "1", "100", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: client connections keep the kernel's "
+    "keepalive settings. The default is Linux's usual "
+    "(net.ipv4.tcp_keepalive_intvl); varnishd reads the kernel's.")
+PARAM(tcp_keepalive_probes, UINT, "probes", "9", "1", "100", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it (see tcp_keepalive_intvl).")
+PARAM(tcp_keepalive_time, TIMEOUT, "seconds", "7200", "1", "7200", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it (see tcp_keepalive_intvl).")
+PARAM(thread_pool_destroy_delay, TIMEOUT, "seconds", "1", "0.01", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(thread_pool_reserve, UINT, "threads", "0", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it. veneerd's equivalent: backend fetches "
+    "that requests wait for may take as many threads again as "
+    "thread_pool_max (see there).")
+PARAM(thread_pool_watchdog, TIMEOUT, "seconds", "60", "0.1", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: a stuck child is found by the manager's "
+    "pings (ping_interval, cli_timeout).")
+PARAM(thread_stats_rate, UINT, "requests", "10", "0", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: workers publish their counters when "
+    "they go idle.")
+PARAM(vary_notice, UINT, "variants", "10", "1", NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(vcc_unsafe_path, BOOL, "bool", "on", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: include always accepts an absolute "
+    "path, as with on.")
+PARAM(vmod_path, STRING, "directories", "", NULL, NULL, 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it: its VMODs are built in, and import "
+    "loads no file.")
+PARAM(vsm_free_cooldown, TIMEOUT, "seconds", "60", "10", "600", 0,
+    "Accepted for compatibility with Varnish's scripts and tests; "
+    "veneerd does not use it.")
+PARAM(debug, BITS, "", "none", NULL, NULL, 0,
+    "Debugging switches, by name: a comma-separated list of +name (on), "
+    "-name (off), none (all off) and default, applied in order to the "
+    "current value; shown as the names that are on, or none. Accepted "
+    "for compatibility with Varnish's scripts and tests; veneerd acts "
+    "on none of these bits yet.")
+PARAM(experimental, BITS, "", "none", NULL, NULL, 0,
+    "Experimental features, by name; syntax as debug. Accepted for "
+    "compatibility with Varnish's scripts and tests; veneerd acts on "
+    "none of these bits yet.")
+PARAM(feature, BITS, "", "+validate_headers", NULL, NULL, 0,
+    "Optional behaviours, by name; syntax as debug, and default "
+    "restores +validate_headers. Accepted for compatibility with "
+    "Varnish's scripts and tests; veneerd acts on none of these bits "
+    "yet.")
 
 #undef PARAM

@@ -8,8 +8,12 @@
 
 #include "config.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -31,6 +35,34 @@ static const struct param_desc param_table[] = {
 
 #define PARAM_N		(sizeof param_table / sizeof param_table[0])
 
+static const struct param_bit param_debug_bits[] = {
+#define PARAM_DEBUG_BIT(U, l, d)	{ #l, d },
+#include "param_bits.h"
+};
+static const struct param_bit param_feature_bits[] = {
+#define PARAM_FEATURE_BIT(U, l, d)	{ #l, d },
+#include "param_bits.h"
+};
+static const struct param_bit param_experimental_bits[] = {
+#define PARAM_EXPERIMENTAL_BIT(U, l, d)	{ #l, d },
+#include "param_bits.h"
+};
+
+/* Each set lives in one uint64_t. */
+_Static_assert(PARAM_DEBUG__MAX <= 64, "too many debug bits");
+_Static_assert(PARAM_FEATURE__MAX <= 64, "too many feature bits");
+_Static_assert(PARAM_EXPERIMENTAL__MAX <= 64, "too many experimental bits");
+
+static const struct {
+	const char		*param;
+	const struct param_bit	*bits;
+	unsigned		n;
+} param_bitsets[] = {
+	{ "debug", param_debug_bits, PARAM_DEBUG__MAX },
+	{ "feature", param_feature_bits, PARAM_FEATURE__MAX },
+	{ "experimental", param_experimental_bits, PARAM_EXPERIMENTAL__MAX },
+};
+
 const struct param_desc *
 PARAM_Table(unsigned *n)
 {
@@ -47,6 +79,78 @@ PARAM_Lookup(const char *name)
 	for (u = 0; u < PARAM_N; u++)
 		if (!strcmp(param_table[u].name, name))
 			return (&param_table[u]);
+	return (NULL);
+}
+
+const struct param_bit *
+PARAM_Bits(const struct param_desc *pd, unsigned *n)
+{
+	unsigned u;
+
+	assert(pd != NULL);
+	if (pd->type != PARAM_BITS)
+		return (NULL);
+	for (u = 0; u < sizeof param_bitsets / sizeof param_bitsets[0]; u++) {
+		if (strcmp(param_bitsets[u].param, pd->name))
+			continue;
+		*n = param_bitsets[u].n;
+		return (param_bitsets[u].bits);
+	}
+	WRONG("a PARAM_BITS parameter without a bit table");
+}
+
+/* A plain decimal number: no unit, no hex, no inf or nan. */
+static const char *
+param_parse_double(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	if (s == NULL || s[strspn(s, " \t")] == '\0')
+		return ("missing value");
+	if (strspn(s, "0123456789.eE+- \t") != strlen(s))
+		return ("not a number");
+	errno = 0;
+	d = strtod(s, &end);
+	while (isblank((unsigned char)*end))
+		end++;
+	if (end == s || *end != '\0' || errno != 0 || !isfinite(d))
+		return ("not a number");
+	*out = d;
+	return (NULL);
+}
+
+/*
+ * Varnish's pool_* syntax: min_pool,max_pool,max_age; two counts, the
+ * first not above the second, and seconds up to 1000000.
+ */
+static const char *
+param_check_pool(const char *s)
+{
+	static const char three[] =
+	    "three fields needed: min_pool,max_pool,max_age";
+	char f[3][32];
+	unsigned lo, hi, u;
+	double age;
+	size_t l;
+
+	for (u = 0; u < 3; u++) {
+		s += strspn(s, ", \t");
+		l = strcspn(s, ", \t");
+		if (l == 0 || l >= sizeof f[u])
+			return (three);
+		(void)snprintf(f[u], sizeof f[u], "%.*s", (int)l, s);
+		s += l;
+	}
+	if (s[strspn(s, ", \t")] != '\0')
+		return (three);
+	if (NUM_ParseUint(f[0], &lo) != NULL ||
+	    NUM_ParseUint(f[1], &hi) != NULL)
+		return ("min_pool and max_pool are whole numbers");
+	if (lo > hi)
+		return ("min_pool is above max_pool");
+	if (NUM_ParseDuration(f[2], &age) != NULL || age > 1e6)
+		return ("max_age is seconds, 0 to 1000000");
 	return (NULL);
 }
 
@@ -91,20 +195,123 @@ param_parse(const struct param_desc *pd, const char *s, void *dst, double *dv)
 		*dv = (double)strlen(s);
 		if (strlen(s) >= PARAM_STRING_MAX)
 			return ("too long");
+		if (pd->flags & PARAM_F_POOL)
+			return (param_check_pool(s));
 		return (NULL);
+	case PARAM_DOUBLE:
+		d = 0;
+		err = param_parse_double(s, &d);
+		if (err == NULL && dst != NULL)
+			*(double *)dst = d;
+		*dv = d;
+		return (err);
 	default:
 		WRONG("param type");
 	}
 }
 
+/* "the bits are a, b, c" into err after what, for an unknown name. */
+static void
+param_bits_unknown(const struct param_desc *pd, const char *name, char *err,
+    size_t errlen)
+{
+	const struct param_bit *tab;
+	unsigned n, u;
+	size_t pos;
+	int i;
+
+	if (err == NULL || errlen == 0)
+		return;
+	tab = PARAM_Bits(pd, &n);
+	i = snprintf(err, errlen, "%s: no bit \"%s\"; the %s bits are ",
+	    pd->name, name, pd->name);
+	for (u = 0; u < n && i > 0 && (size_t)i < errlen; u++) {
+		pos = (size_t)i;
+		i = snprintf(err + pos, errlen - pos, "%s%s", u > 0 ? ", " : "",
+		    tab[u].name);
+		if (i >= 0)
+			i += (int)pos;
+	}
+}
+
+/*
+ * Apply "+a,-b,none,default" to *bits (commas or blanks between items;
+ * names in any case, as varnishd takes them).  On error *bits is as it
+ * was, and err says why.
+ */
+static int
+param_bits_apply(const struct param_desc *pd, const char *spec,
+    uint64_t *bits, char *err, size_t errlen)
+{
+	const struct param_bit *tab;
+	char item[64];
+	const char *p;
+	uint64_t v = *bits;
+	unsigned n, u;
+	size_t l;
+
+	tab = PARAM_Bits(pd, &n);
+	assert(tab != NULL);
+	for (p = spec; *p != '\0'; p += l) {
+		p += strspn(p, ", \t");
+		l = strcspn(p, ", \t");
+		if (l == 0)
+			continue;
+		(void)snprintf(item, sizeof item, "%.*s", (int)l, p);
+		if (!strcmp(item, "none")) {
+			v = 0;
+			continue;
+		}
+		if (!strcmp(item, "default")) {
+			v = 0;
+			/* The defaults are written with +name only. */
+			ASSERT_ZERO(param_bits_apply(pd, pd->def, &v, NULL, 0));
+			continue;
+		}
+		if (*item != '+' && *item != '-') {
+			if (err != NULL)
+				(void)snprintf(err, errlen, "%s: \"%s\": put + "
+				    "(set) or - (clear) before each bit name, "
+				    "or give none", pd->name, item);
+			return (-1);
+		}
+		for (u = 0; u < n; u++)
+			if (!strcasecmp(item + 1, tab[u].name))
+				break;
+		if (u == n || l >= sizeof item) {
+			param_bits_unknown(pd, item + 1, err, errlen);
+			return (-1);
+		}
+		if (*item == '+')
+			v |= (uint64_t)1 << u;
+		else
+			v &= ~((uint64_t)1 << u);
+	}
+	*bits = v;
+	return (0);
+}
+
+/*
+ * Set one value from text.  whole: a PARAM_BITS value is the whole set,
+ * not a change to the current one (a reset, a restore).
+ */
 static int
 param_set(struct params *pp, const struct param_desc *pd, const char *value,
-    char *err, size_t errlen)
+    int whole, char *err, size_t errlen)
 {
 	union { double d; uint64_t b; unsigned u; } tmp;
+	uint64_t *bits;
 	const char *e;
 	double v, lim;
 
+	if (pd->type == PARAM_BITS) {
+		bits = (uint64_t *)(void *)((char *)pp + pd->offset);
+		tmp.b = whole ? 0 : *bits;
+		if (param_bits_apply(pd, value, &tmp.b, err, errlen) != 0)
+			return (-1);
+		*bits = tmp.b;
+		return (0);
+	}
 	e = param_parse(pd, value, &tmp, &v);
 	if (e != NULL) {
 		(void)snprintf(err, errlen, "%s: \"%s\": %s", pd->name,
@@ -135,6 +342,7 @@ param_set(struct params *pp, const struct param_desc *pd, const char *value,
 		    pd->offset))->s, PARAM_STRING_MAX, "%s", value);
 		break;
 	case PARAM_TIMEOUT:
+	case PARAM_DOUBLE:
 		*(double *)((char *)pp + pd->offset) = tmp.d;
 		break;
 	case PARAM_BYTES:
@@ -160,7 +368,19 @@ PARAM_Set(const char *name, const char *value, char *err, size_t errlen)
 		    name);
 		return (-1);
 	}
-	return (param_set(param_rw, pd, value, err, errlen));
+	return (param_set(param_rw, pd, value, 0, err, errlen));
+}
+
+int
+PARAM_Restore(const char *name, const char *shown, char *err, size_t errlen)
+{
+	const struct param_desc *pd;
+
+	CHECK_OBJ(param_rw, PARAMS_MAGIC);
+	pd = PARAM_Lookup(name);
+	if (pd == NULL)
+		return (PARAM_Set(name, shown, err, errlen));
+	return (param_set(param_rw, pd, shown, 1, err, errlen));
 }
 
 int
@@ -268,7 +488,7 @@ PARAM_Init(void)
 	cache_param = param_rw;
 	for (u = 0; u < PARAM_N; u++)
 		ASSERT_ZERO(param_set(param_rw, &param_table[u],
-		    param_default(&param_table[u], buf, sizeof buf),
+		    param_default(&param_table[u], buf, sizeof buf), 1,
 		    err, sizeof err));
 }
 
@@ -298,7 +518,7 @@ PARAM_Reset(const char *name, char *err, size_t errlen)
 	pd = PARAM_Lookup(name);
 	if (pd == NULL)
 		return (PARAM_Set(name, "", err, errlen));
-	return (PARAM_Set(name, param_default(pd, buf, sizeof buf), err,
+	return (PARAM_Restore(name, param_default(pd, buf, sizeof buf), err,
 	    errlen));
 }
 
@@ -309,9 +529,57 @@ PARAM_FormatDefault(const struct param_desc *pd, char *buf, size_t len)
 	char err[256], def[32];
 
 	INIT_OBJ(&scratch, PARAMS_MAGIC);
-	ASSERT_ZERO(param_set(&scratch, pd, param_default(pd, def, sizeof def), err,
-	    sizeof err));
+	ASSERT_ZERO(param_set(&scratch, pd, param_default(pd, def, sizeof def),
+	    1, err, sizeof err));
 	param_format(&scratch, pd, buf, len);
+}
+
+/*
+ * The fewest decimals that read back as the same value.  Not "%g": it
+ * writes 2e+06, which NUM_ParseDuration refuses.
+ */
+static void
+param_format_double(const struct param_desc *pd, double d, char *buf,
+    size_t len)
+{
+	double back;
+	int prec;
+
+	for (prec = 0; ; prec++) {
+		(void)snprintf(buf, len, "%.*f", prec, d);
+		if (prec == 9 || ((pd->type == PARAM_TIMEOUT ?
+		    NUM_ParseDuration(buf, &back) :
+		    param_parse_double(buf, &back)) == NULL && back == d))
+			break;
+	}
+}
+
+/* "+a,+b" in bit order, or "none", as varnishd shows bits. */
+static void
+param_format_bits(const struct param_desc *pd, uint64_t bits, char *buf,
+    size_t len)
+{
+	const struct param_bit *tab;
+	unsigned n, u;
+	size_t pos = 0;
+	int i;
+
+	tab = PARAM_Bits(pd, &n);
+	assert(tab != NULL);
+	assert(len > 0);
+	buf[0] = '\0';
+	for (u = 0; u < n; u++) {
+		if (!((bits >> u) & 1))
+			continue;
+		i = snprintf(buf + pos, len - pos, "%s+%s", pos > 0 ? "," : "",
+		    tab[u].name);
+		/* Cut like the other types when buf is short; none are. */
+		if (i < 0 || (size_t)i >= len - pos)
+			return;
+		pos += (size_t)i;
+	}
+	if (pos == 0)
+		(void)snprintf(buf, len, "none");
 }
 
 static void
@@ -319,23 +587,17 @@ param_format(const struct params *pp, const struct param_desc *pd,
     char *buf, size_t len)
 {
 	const char *p;
-	double d, back;
-	int prec;
 
 	p = (const char *)pp + pd->offset;
 	switch (pd->type) {
 	case PARAM_TIMEOUT:
-		/*
-		 * The fewest decimals that read back as the same value.  Not
-		 * "%g": it writes 2e+06, which NUM_ParseDuration refuses.
-		 */
-		d = *(const double *)p;
-		for (prec = 0; ; prec++) {
-			(void)snprintf(buf, len, "%.*f", prec, d);
-			if (prec == 9 || (NUM_ParseDuration(buf, &back) ==
-			    NULL && back == d))
-				break;
-		}
+	case PARAM_DOUBLE:
+		param_format_double(pd, *(const double *)(const void *)p, buf,
+		    len);
+		break;
+	case PARAM_BITS:
+		param_format_bits(pd, *(const uint64_t *)(const void *)p, buf,
+		    len);
 		break;
 	case PARAM_BYTES:
 		NUM_FormatBytes(*(const uint64_t *)p, buf, len);
@@ -375,8 +637,9 @@ void
 PARAM_DumpRoff(void)
 {
 	const struct param_desc *pd;
+	const struct param_bit *bits;
 	char buf[32];
-	unsigned u;
+	unsigned u, b, nbits;
 
 	for (u = 0; u < PARAM_N; u++) {
 		pd = &param_table[u];
@@ -386,7 +649,8 @@ PARAM_DumpRoff(void)
 			fputs("number of CPUs", stdout);
 		else
 			param_roff_text(param_default(pd, buf, sizeof buf));
-		printf(" (%s)", pd->units);
+		if (*pd->units != '\0')
+			printf(" (%s)", pd->units);
 		if (pd->min != NULL)
 			printf(", minimum %s", pd->min);
 		if (pd->max != NULL)
@@ -396,5 +660,11 @@ PARAM_DumpRoff(void)
 		fputs(".\n", stdout);
 		param_roff_text(pd->doc);
 		putchar('\n');
+		bits = PARAM_Bits(pd, &nbits);
+		for (b = 0; bits != NULL && b < nbits; b++) {
+			printf(".br\n\\fB%s\\fR: ", bits[b].name);
+			param_roff_text(bits[b].doc);
+			putchar('\n');
+		}
 	}
 }

@@ -349,6 +349,9 @@ static void
 param_long(struct mcli_buf *b, const struct param_desc *pd)
 {
 	char val[PARAM_STRING_MAX + 64], def[PARAM_STRING_MAX + 64];
+	char line[256];
+	const struct param_bit *bits;
+	unsigned u, nbits;
 	int is_def;
 
 	param_value(pd, val, sizeof val, &is_def);
@@ -365,6 +368,14 @@ param_long(struct mcli_buf *b, const struct param_desc *pd)
 		MCLI_BufPrintf(b, "        Maximum is: %s\n", pd->max);
 	MCLI_BufAdd(b, "\n", 1);
 	param_doc(b, pd->doc);
+	bits = PARAM_Bits(pd, &nbits);
+	for (u = 0; bits != NULL && u < nbits; u++) {
+		(void)snprintf(line, sizeof line, "%s: %s", bits[u].name,
+		    bits[u].doc);
+		if (u == 0)
+			MCLI_BufAdd(b, "\n", 1);
+		param_doc(b, line);
+	}
 	if (pd->flags & PARAM_F_RESTART)
 		MCLI_BufPrintf(b, "\n        NB: This parameter is read when "
 		    "the child starts: a change\n        takes effect at the "
@@ -501,7 +512,8 @@ param_change(struct mcli_req *r, const char *name, const char *value)
 	    PARAM_Check(err, sizeof err) != 0 ||
 	    MGT_ParamCheck(name, value == NULL ? NULL : old, err,
 	    sizeof err) != 0) {
-		(void)PARAM_Set(name, old, NULL, 0);
+		/* What PARAM_Format showed reads back (fuzz_param). */
+		(void)PARAM_Restore(name, old, NULL, 0);
 		r->status = CLIS_PARAM;
 		MCLI_BufPrintf(&r->body, "%s\n\n(attempting to set param "
 		    "'%s' to '%s')", err, name, value != NULL ? value :

@@ -156,7 +156,8 @@ mgt_l_arg(const char *arg)
 static void
 mgt_param_arg(const char *arg)
 {
-	char name[128], err[256];
+	/* Room for the list of bit names an unknown one gets. */
+	char name[128], err[512];
 	const char *eq;
 
 	eq = strchr(arg, '=');

@@ -191,6 +191,73 @@ START_TEST(param_set_show_reset)
 }
 END_TEST
 
+/*
+ * What varnishtest starts varnishd with: Varnish 7.1's parameters, the
+ * bit sets applied to their defaults and shown as varnishd shows them.
+ */
+START_TEST(varnish_params)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	struct origin *o;
+	struct vnd *v;
+	char *err;
+	int fd;
+
+	o = ORIGIN_New(cli_handler, NULL);
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	cli_args(v, 1);
+	VND_Param(v, "debug", "+vtc_mode");
+	VND_Param(v, "feature", "+http2");
+	VND_Param(v, "syslog_cli_traffic", "off");
+	VND_Param(v, "h2_initial_window_size", "1m");
+	VND_Param(v, "h2_rx_window_low_water", "64k");
+	VND_Start(v);
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", "/", NULL, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	fd = cli_login(v);
+	cli_expect(fd, "param.show debug", 200, "Value is: +vtc_mode\n");
+	cli_expect(fd, "param.show debug", 200, "Default is: none");
+	cli_expect(fd, "param.show feature", 200,
+	    "Value is: +http2,+validate_headers\n");
+	cli_expect(fd, "param.show h2_initial_window_size", 200,
+	    "Value is: 1M [bytes]");
+	cli_expect(fd, "param.show changed", 200, "syslog_cli_traffic");
+	/* param.set adds to the bits; shown in bit order. */
+	cli_expect(fd, "param.set debug +workspace", 200, NULL);
+	cli_expect(fd, "param.show debug", 200,
+	    "Value is: +workspace,+vtc_mode\n");
+	cli_expect(fd, "param.show -j debug", 200,
+	    "\"value\": \"+workspace,+vtc_mode\"");
+	cli_expect(fd, "param.set debug +nosuchbit", 106, "vtc_mode");
+	cli_expect(fd, "param.show debug", 200,
+	    "Value is: +workspace,+vtc_mode\n");
+	cli_expect(fd, "param.set feature -http2", 200, NULL);
+	cli_expect(fd, "param.show feature", 200,
+	    "Value is: +validate_headers (default)");
+	cli_expect(fd, "param.reset debug", 200, NULL);
+	cli_expect(fd, "param.show debug", 200, "Value is: none (default)");
+	cli_expect(fd, "param.set http_gzip_support off", 200, NULL);
+	cli_expect(fd, "param.set gzip_level 10", 106, "maximum");
+	cli_expect(fd, "param.show -l", 200, "vtc_mode: ");
+	(void)close(fd);
+	VND_Finish(&v, &o);
+	/* A bit that does not exist stops veneerd before it starts. */
+	v = VND_New();
+	ck_assert_int_eq(VND_Exec(v, 1, HX_T_RESP, "-p", "debug=+nosuchbit",
+	    "-b", "127.0.0.1:9", NULL), 2);
+	err = VND_ExecErr(v);
+	ck_assert_msg(strstr(err, "nosuchbit") != NULL &&
+	    strstr(err, "vtc_mode") != NULL, "stderr: %s", err);
+	free(err);
+	VND_Free(&v);
+}
+END_TEST
+
 /* What param.set changes is in effect for what comes next. */
 START_TEST(param_set_applies_live)
 {
@@ -1153,6 +1220,7 @@ cli_suite(void)
 	tcase_add_test(tc, auth_wrong_answer_closes);
 	tcase_add_test(tc, no_secret_banner);
 	tcase_add_test(tc, param_set_show_reset);
+	tcase_add_test(tc, varnish_params);
 	tcase_add_test(tc, stop_and_start);
 	tcase_add_test(tc, param_set_applies_live);
 	tcase_add_test(tc, backend_list_and_health);
