@@ -441,6 +441,25 @@ be_local_addr(struct vbc *vbc)
 	}
 }
 
+/*
+ * BackendOpen: fd, backend, remote and local address and port, how.  A
+ * Unix socket has no addresses: 0.0.0.0 0, as varnishd logs it, so that
+ * the log tools' %h stays an address.
+ */
+static void
+be_log_open(struct vsl_log *vsl, const struct backend *be,
+    const struct vbc *vbc, const char *how)
+{
+
+	if (be->sa[0].ss_family == AF_UNIX)
+		VSLb(vsl, SLT_BackendOpen, "%d %s 0.0.0.0 0 0.0.0.0 0 %s",
+		    vbc->fd, be->vcl_name, how);
+	else
+		VSLb(vsl, SLT_BackendOpen, "%d %s %s %s %s %s %s", vbc->fd,
+		    be->vcl_name, vbc->raddr, be->port, vbc->laddr,
+		    vbc->lport, how);
+}
+
 struct vbc *
 BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
     vtim_dur connect_timeout, unsigned force_fresh, unsigned *reused)
@@ -469,9 +488,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		if (vbc != NULL) {
 			*reused = 1;
 			VSC_Count(wrk->stats, backend_reuse, 1);
-			VSLb(vsl, SLT_BackendOpen, "%d %s %s %s %s %s reuse",
-			    vbc->fd, be->vcl_name, vbc->raddr, be->port,
-			    vbc->laddr, vbc->lport);
+			be_log_open(vsl, be, vbc, "reuse");
 			return (vbc);
 		}
 	}
@@ -519,8 +536,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	vbc->raddr = be->ip[u];
 	be_local_addr(vbc);
 	VSC_Count(wrk->stats, backend_conn, 1);
-	VSLb(vsl, SLT_BackendOpen, "%d %s %s %s %s %s connect", fd,
-	    be->vcl_name, vbc->raddr, be->port, vbc->laddr, vbc->lport);
+	be_log_open(vsl, be, vbc, "connect");
 	return (vbc);
 }
 

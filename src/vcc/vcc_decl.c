@@ -297,6 +297,9 @@ parse_backend(struct vcc *tl)
 		    strcmp(port, "80") ? port : "");
 		hh = hostport;
 	}
+	/* HTTP/1.1 needs a Host; a socket path is none (varnishd's too). */
+	if (hh == NULL && path != NULL)
+		hh = "0.0.0.0";
 	vbuf_printf(tl, &P(tl)->decl, "static const struct vrt_endpoint "
 	    "vgc_ep_%u = {\n\t.magic = VRT_ENDPOINT_MAGIC,\n\t.host = %s,\n"
 	    "\t.port = %s,\n\t.path = %s,\n};\n", s->idx,

@@ -588,6 +588,7 @@ slices(pid_t pid, const char *comm, long slice, int *other)
 struct uds_origin {
 	int		fd;
 	unsigned	served;
+	char		last[4096];	/* the last request's head */
 };
 
 static void *
@@ -597,10 +598,13 @@ uds_origin_run(void *priv)
 	static const char resp[] = "HTTP/1.1 200 OK\r\nContent-Length: 8\r\n"
 	    "Connection: close\r\n\r\nover uds";
 	char buf[4096];
+	ssize_t n;
 	int c;
 
 	while ((c = accept(u->fd, NULL, NULL)) >= 0) {
-		(void)read(c, buf, sizeof buf);
+		n = read(c, buf, sizeof buf - 1);
+		buf[n > 0 ? n : 0] = '\0';
+		(void)snprintf(u->last, sizeof u->last, "%s", buf);
 		(void)write(c, resp, sizeof resp - 1);
 		(void)close(c);
 		u->served++;
@@ -681,6 +685,26 @@ START_TEST(unix_sockets)
 	    strstr(buf, "over uds") != NULL, "answer: %s", buf);
 	(void)close(fd);
 	ck_assert_uint_eq(u.served, 1);
+	/* Without a Host, the backend request gets 0.0.0.0, as varnishd's. */
+	fd = uds_connect(lpath);
+	{
+		static const char req[] = "GET /h10 HTTP/1.0\r\n\r\n";
+
+		ck_assert_int_eq(write(fd, req, sizeof req - 1),
+		    (ssize_t)(sizeof req - 1));
+	}
+	len = 0;
+	buf[0] = '\0';
+	while (len < sizeof buf - 1 && strstr(buf, "over uds") == NULL &&
+	    (n = read(fd, buf + len, sizeof buf - 1 - len)) > 0) {
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+	(void)close(fd);
+	ck_assert_msg(strstr(buf, "over uds") != NULL, "answer: %s", buf);
+	ck_assert_uint_eq(u.served, 2);
+	ck_assert_msg(strcasestr(u.last, "\r\nHost: 0.0.0.0\r\n") != NULL,
+	    "the backend request: %s", u.last);
 	VND_Stop(v);
 	ck_assert_int_eq(stat(lpath, &st), -1);
 	log = VND_Log(v);
