@@ -865,17 +865,25 @@ bo_publish(struct worker *wrk, struct busyobj *bo, struct objcore *target,
 		BOC_SetTarget(bo->boc, target);
 	/* The request may go once the head is out. */
 	bo->interim_req = NULL;
+	/* Not streamed: nobody reads (or finds) it before it is whole. */
+	bo->boc->no_stream = bo->no_stream && target != NULL &&
+	    marker != OC_F_FAILED;
 	if (oc->objhead != NULL) {
 		if (marker == OC_F_FAILED || target == NULL)
 			HSH_Fail(wrk, oc);
+		else if (bo->boc->no_stream && marker == 0)
+			bo->unbusy_late = 1;
 		else
 			HSH_Unbusy(wrk, oc, marker == OC_F_PRIVATE ? 0 :
 			    marker);
 	}
-	if (target != NULL && (target->flags & OC_F_PRIVATE))
+	if (target != NULL && (target->flags & OC_F_PRIVATE) &&
+	    !bo->boc->no_stream)
 		bo->boc->transit = 1;
 	bo->boc->revalidated = bo->reval;
-	BOC_SetState(bo->boc, target == NULL ? BOS_FAILED : BOS_STREAM);
+	if (!bo->boc->no_stream)
+		BOC_SetState(bo->boc, target == NULL ? BOS_FAILED :
+		    BOS_STREAM);
 	if (bo->boc->transit)
 		HSH_DetachBoc(oc);	/* new readers find the marker */
 }
@@ -922,8 +930,15 @@ bo_fetch_task(struct worker *wrk, void *priv)
 	bo_publish(wrk, bo, target, marker);
 	if (target != NULL) {
 		i = bo_store_body(wrk, bo, target);
-		if (i < 0 || target->obj->spilled)
-			(void)HSH_Kill(wrk, target);
+		if (bo->unbusy_late && i < 0) {
+			/* Never seen: it leaves as a failed fetch does. */
+			HSH_Fail(wrk, bo->fetch_oc);
+		} else {
+			if (bo->unbusy_late)
+				HSH_Unbusy(wrk, bo->fetch_oc, 0);
+			if (i < 0 || target->obj->spilled)
+				(void)HSH_Kill(wrk, target);
+		}
 		BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
 		(void)OBJ_Deref(&target);
 	}

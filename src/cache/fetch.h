@@ -48,6 +48,9 @@ struct busyobj {
 	uint32_t		vxid;
 	unsigned		retries;
 	unsigned		is_pipe;
+	unsigned		no_stream;	/* beresp.do_stream = false */
+	unsigned		unbusy_late;	/* no_stream: in the cache once
+						   the body is whole */
 
 	/* A fetch into the cache (FETCH_Miss), run as its own task */
 	struct pool_task	task;

@@ -156,6 +156,11 @@ struct boc {
 	 * it, so a pass of any size takes bounded memory.
 	 */
 	unsigned		transit;	/* const once streaming */
+	/*
+	 * beresp.do_stream = false: readers go when the body is whole
+	 * (BOS_FINISHED) or failed; no BOS_STREAM in between.
+	 */
+	unsigned		no_stream;	/* const once published */
 	unsigned		stale_used;	/* the fetch failed: the target
 						   is the stale copy, whole */
 	unsigned		revalidated;	/* a 304 refreshed a stale copy */

@@ -555,6 +555,7 @@ req_step_hit(struct worker *wrk, struct req *req)
 static enum req_step
 req_fetch_miss(struct worker *wrk, struct req *req)
 {
+	enum boc_state st;
 	struct boc *boc;
 
 	if (req->busy == NULL) {
@@ -568,9 +569,12 @@ req_fetch_miss(struct worker *wrk, struct req *req)
 		BOC_Deref(&boc);
 		return (req_synth(req, 503, NULL));
 	}
-	(void)BOC_Wait(boc, BOS_STREAM, 0);
+	st = BOC_Wait(boc, BOS_STREAM, 0);
 	req->objcore = BOC_Target(boc);
-	if (req->objcore == NULL) {
+	/* Not streamed and failed on the way: nothing was sent yet. */
+	if (req->objcore == NULL || (st == BOS_FAILED && boc->no_stream)) {
+		if (req->objcore != NULL)
+			(void)OBJ_Deref(&req->objcore);
 		BOC_Deref(&boc);
 		return (req_synth(req, 503, NULL));
 	}

@@ -1129,7 +1129,7 @@ VRT_r_beresp_do_stream(VRT_CTX)
 	if (!vrt_ok(ctx, "beresp.do_stream",
 	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
 		return (0);
-	return (1);
+	return (ctx->bo == NULL || !ctx->bo->no_stream);
 }
 
 void
@@ -1140,8 +1140,13 @@ VRT_l_beresp_do_stream(VRT_CTX, VCL_BOOL_SET v)
 	if (!vrt_ok(ctx, "beresp.do_stream",
 	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
 		return;
-	/* Streaming is how every fetch is delivered here. */
-	(void)v;
+	/*
+	 * Off: the body is fetched whole before anyone gets the response
+	 * (a fetch that fails on the way is a 503, not a cut body).  Only
+	 * fetches into the cache: a pass is relayed as it comes.
+	 */
+	if (ctx->bo != NULL)
+		ctx->bo->no_stream = !v;
 }
 
 /* beresp.filters: VV_MISSING, reads as NULL. */

@@ -422,6 +422,57 @@ START_TEST(issue_0014_vmod_vtc)
 }
 END_TEST
 
+/* /cut: 10 of 100 promised bytes, then the connection ends. */
+static void
+cut_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+
+	(void)priv;
+	if (strncmp(req->url, "/cut", 4) != 0) {
+		(void)ORIGIN_Respond(oc, 200, "Cache-Control: max-age=100\r\n",
+		    "the whole body", -1);
+		return;
+	}
+	(void)ORIGIN_Head(oc, 200, "Content-Length: 100\r\n");
+	(void)ORIGIN_Send(oc, "0123456789", 10);
+	ORIGIN_Close(oc);
+}
+
+/*
+ * beresp.do_stream = false: the body is fetched whole before the client
+ * gets the response, so a fetch that fails on the way is a 503 (it
+ * used to be a 200 with a cut body), and a whole one has its length.
+ */
+START_TEST(issue_0014_do_stream_false)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+
+	HXV_Start(&t, cut_handler,
+	    "sub vcl_backend_response {\n"
+	    "\tset beresp.do_stream = false;\n"
+	    "\tset beresp.http.X-Stream = beresp.do_stream;\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/cut", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	CLIENT_Free(&t.cl);
+	t.cl = VND_Connect(t.v);
+	m = t_get(&t, "GET", "/whole", NULL);
+	ck_assert_int_eq(m->status, 200);
+	HX_HeaderIs(m, "Content-Length", "14");
+	HX_HeaderIs(m, "X-Stream", "false");
+	HX_MsgFree(&m);
+	/* Stored once whole: a hit. */
+	m = t_get(&t, "GET", "/whole", NULL);
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_str_eq(m->body, "the whole body");
+	HX_MsgFree(&m);
+	(void)VND_WaitCounter(t.v, "MAIN.cache_hit", "==", 1, HX_T_RESP);
+	HXV_Finish(&t);
+}
+END_TEST
+
 START_TEST(issue_0012_std)
 {
 	struct hx_vcl t;
@@ -790,6 +841,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0014_beresp_storage);
 	tcase_add_test(tc, issue_0014_internal_status);
 	tcase_add_test(tc, issue_0014_vmod_vtc);
+	tcase_add_test(tc, issue_0014_do_stream_false);
 	suite_add_tcase(s, tc);
 	return (s);
 }
