@@ -335,7 +335,9 @@ VCL_VAR(beresp_do_stream, "beresp.do_stream", BOOL,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_NONE, 0,
-    "Deliver the body while it is fetched.")
+    "Deliver the body while it is fetched (the default).  False: "
+    "fetch it whole first; a fetch that fails on the way is a 503.  "
+    "A pass is always relayed as it comes.")
 VCL_VAR(beresp_filters, "beresp.filters", STRING,
     VM_(BACKEND_RESPONSE),
     VM_(BACKEND_RESPONSE),
