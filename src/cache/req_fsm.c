@@ -146,11 +146,11 @@ req_restart(struct req *req)
 	if (req->bo != NULL)
 		FETCH_Finish(&req->bo);
 	req_release_obj(req);
-	if (req->restarts >= cache_param->max_restarts) {
+	/* Counted first: vcl_synth sees max_restarts + 1, as in varnishd. */
+	if (++req->restarts > cache_param->max_restarts) {
 		VSLb(req->vsl, SLT_VCL_Error, "Too many restarts");
 		return (req_synth(req, 503, NULL));
 	}
-	req->restarts++;
 	REQ_Reset(req, REQ_RESET_RESTART);
 	return (R_STP_RECV);
 }

@@ -422,6 +422,31 @@ START_TEST(issue_0014_vmod_vtc)
 }
 END_TEST
 
+/*
+ * Restarting past max_restarts: vcl_synth sees req.restarts one above
+ * it (the refused restart counts), as varnishd's does; VCL written for
+ * Varnish tests that number.
+ */
+START_TEST(issue_0014_too_many_restarts)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+
+	HXV_Start(&t, o_handler,
+	    "sub vcl_recv {\n"
+	    "\treturn (restart);\n"
+	    "}\n"
+	    "sub vcl_synth {\n"
+	    "\tset resp.http.X-Restarts = req.restarts;\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_HeaderIs(m, "X-Restarts", "5");	/* max_restarts is 4 */
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
+
 /* /cut: 10 of 100 promised bytes, then the connection ends. */
 static void
 cut_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
@@ -842,6 +867,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0014_internal_status);
 	tcase_add_test(tc, issue_0014_vmod_vtc);
 	tcase_add_test(tc, issue_0014_do_stream_false);
+	tcase_add_test(tc, issue_0014_too_many_restarts);
 	suite_add_tcase(s, tc);
 	return (s);
 }
