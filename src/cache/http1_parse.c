@@ -710,15 +710,22 @@ H1_ResponseFraming(const struct http *hp, unsigned req_is_head,
 			*must_close = 1;
 		INIT_OBJ(&te, H1_TE_MAGIC);
 		(void)h1_each_elem(hp, "Transfer-Encoding", h1_te_elem, &te);
-		if (te.n > 0 && TXT_EqCase(te.last, "chunked")) {
-			*bs = BS_CHUNKED;
-			/* RFC 9112 6.3 item 3: ambiguous, do not reuse. */
-			if (HTTP_CountHdr(hp, "Content-Length") > 0)
-				*must_close = 1;
-		} else {
-			*bs = BS_EOF;
+		/*
+		 * Any other coding (gzip, chunked; gzip; identity...) would
+		 * reach the client still coded, its Transfer-Encoding gone
+		 * (hop-by-hop): refused, as varnishd does.
+		 */
+		if (te.n != 1 || te.empty != 0 ||
+		    !TXT_EqCase(te.last, "chunked")) {
+			*why = "Transfer-Encoding other than \"chunked\" "
+			    "(a coding that cannot be decoded here)";
 			*must_close = 1;
+			return (-1);
 		}
+		*bs = BS_CHUNKED;
+		/* RFC 9112 6.3 item 3: ambiguous, do not reuse. */
+		if (HTTP_CountHdr(hp, "Content-Length") > 0)
+			*must_close = 1;
 		return (0);
 	}
 	if (h1_content_length(hp, &has_cl, &cl, why))

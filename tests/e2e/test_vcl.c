@@ -453,6 +453,13 @@ cut_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 {
 
 	(void)priv;
+	if (!strcmp(req->url, "/te")) {
+		/* A coding nobody here can decode, read to the close. */
+		(void)ORIGIN_Head(oc, 200, "Transfer-Encoding: gzip\r\n");
+		(void)ORIGIN_Send(oc, "\x1f\x8b\x08\x00", 4);
+		ORIGIN_Close(oc);
+		return;
+	}
 	if (strncmp(req->url, "/cut", 4) != 0) {
 		(void)ORIGIN_Respond(oc, 200, "Cache-Control: max-age=100\r\n",
 		    "the whole body", -1);
@@ -494,6 +501,24 @@ START_TEST(issue_0014_do_stream_false)
 	ck_assert_str_eq(m->body, "the whole body");
 	HX_MsgFree(&m);
 	(void)VND_WaitCounter(t.v, "MAIN.cache_hit", "==", 1, HX_T_RESP);
+	HXV_Finish(&t);
+}
+END_TEST
+
+/*
+ * A backend response in a transfer coding other than chunked is a 503:
+ * passed on, its bytes would reach the client still coded, the header
+ * that said so gone (it is hop-by-hop).
+ */
+START_TEST(issue_0014_backend_te_refused)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+
+	HXV_Start(&t, cut_handler, "");
+	m = t_get(&t, "GET", "/te", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
 	HXV_Finish(&t);
 }
 END_TEST
@@ -868,6 +893,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0014_vmod_vtc);
 	tcase_add_test(tc, issue_0014_do_stream_false);
 	tcase_add_test(tc, issue_0014_too_many_restarts);
+	tcase_add_test(tc, issue_0014_backend_te_refused);
 	suite_add_tcase(s, tc);
 	return (s);
 }

@@ -1088,19 +1088,19 @@ static const struct framing_case resp_framing[] = {
 	{ "chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
 	    0, BS_CHUNKED, 0, 0, 0 },
 	{ "gzip, chunked", "HTTP/1.1 200 OK\r\n"
-	    "Transfer-Encoding: gzip, chunked\r\n\r\n", 0, BS_CHUNKED, 0, 0,
+	    "Transfer-Encoding: gzip, chunked\r\n\r\n", -1, BS_NONE, 0, 1,
 	    0 },
 	{ "gzip then chunked headers", "HTTP/1.1 200 OK\r\n"
 	    "Transfer-Encoding: gzip\r\nTransfer-Encoding: CHUNKED\r\n\r\n",
-	    0, BS_CHUNKED, 0, 0, 0 },
+	    -1, BS_NONE, 0, 1, 0 },
 	{ "chunked, gzip", "HTTP/1.1 200 OK\r\n"
-	    "Transfer-Encoding: chunked, gzip\r\n\r\n", 0, BS_EOF, 0, 1, 0 },
+	    "Transfer-Encoding: chunked, gzip\r\n\r\n", -1, BS_NONE, 0, 1, 0 },
 	{ "gzip", "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n",
-	    0, BS_EOF, 0, 1, 0 },
+	    -1, BS_NONE, 0, 1, 0 },
 	{ "identity", "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n"
-	    "Content-Length: 5\r\n\r\n", 0, BS_EOF, 0, 1, 0 },
+	    "Content-Length: 5\r\n\r\n", -1, BS_NONE, 0, 1, 0 },
 	{ "TE empty", "HTTP/1.1 200 OK\r\nTransfer-Encoding:\r\n\r\n",
-	    0, BS_EOF, 0, 1, 0 },
+	    -1, BS_NONE, 0, 1, 0 },
 	{ "chunked and CL", "HTTP/1.1 200 OK\r\n"
 	    "Transfer-Encoding: chunked\r\nContent-Length: 10\r\n\r\n",
 	    0, BS_CHUNKED, 0, 1, 0 },
