@@ -472,6 +472,17 @@ bo_step_response(struct worker *wrk, struct busyobj *bo,
 	CHECK_OBJ_NOTNULL(bo->beresp, HTTP_MAGIC);
 	assert(!bo->synth);
 	FETCH_Ttl(bo);
+	/*
+	 * RFC 9110 6.6.1: a response without Date gets the time it was
+	 * received, before it is cached or forwarded (varnishd does too).
+	 * After the TTL: a Date rounded to the second is no age.
+	 */
+	if (!HTTP_GetHdr(bo->beresp, "Date", NULL)) {
+		char date[TIM_FORMAT_SIZE];
+
+		TIM_format(bo->t_beresp, date);
+		(void)HTTP_PrintfHeader(bo->beresp, "Date: %s", date);
+	}
 	switch (bo_method(bo, VCL_MET_BACKEND_RESPONSE)) {
 	case VCL_RET_DELIVER:
 		return (bo_done(frp, FR_OK));
@@ -568,6 +579,7 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	bo_build_bereq(bo, req, NULL);
 	bo->director = req->director_hint;
 	bo->uncacheable = 1;
+	bo->is_pass = 1;
 	return (bo_run(wrk, bo));
 }
 
@@ -630,6 +642,17 @@ FETCH_Ttl(struct busyobj *bo)
 	bo->t_origin = rt.t_origin;
 	bo->rfc_flags = rt.flags;
 	bo->stale_if_error = rt.stale_if_error;
+	/*
+	 * A pass stores nothing: no TTL, only t_origin (for Age), and no
+	 * TTL record, whose figures would only confuse, as in varnishd.
+	 */
+	if (bo->is_pass) {
+		bo->ttl = -1;
+		bo->grace = 0;
+		bo->keep = 0;
+		bo->ttl_source = "pass";
+		return;
+	}
 	if (rt.uncacheable != NULL)
 		bo->ttl = -1;
 	else if (rt.ttl >= 0)

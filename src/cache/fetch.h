@@ -48,6 +48,7 @@ struct busyobj {
 	uint32_t		vxid;
 	unsigned		retries;
 	unsigned		is_pipe;
+	unsigned		is_pass;	/* FETCH_Pass: nothing stored */
 	unsigned		no_stream;	/* beresp.do_stream = false */
 	unsigned		unbusy_late;	/* no_stream: in the cache once
 						   the body is whole */

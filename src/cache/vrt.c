@@ -181,7 +181,8 @@ VRT_r_beresp_ttl(VRT_CTX)
 
 	if (bo == NULL)
 		return (0);
-	return (bo->ttl - (ctx->now - bo->t_origin));
+	/* A negative TTL (a pass, uncacheable) reads as 0, then ages. */
+	return ((bo->ttl > 0 ? bo->ttl : 0) - (ctx->now - bo->t_origin));
 }
 
 void

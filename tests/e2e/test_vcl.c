@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,6 +524,46 @@ START_TEST(issue_0014_backend_te_refused)
 }
 END_TEST
 
+/*
+ * A pass stores nothing: beresp.ttl reads 0 whatever the headers say
+ * (it read max-age), as in varnishd.  A response without Date gets the
+ * time it arrived, kept with the cached object: a hit later has that
+ * Date and an Age, not a Date made up at delivery.
+ */
+START_TEST(issue_0014_pass_ttl_and_date)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+	char date[64];
+
+	HXV_Start(&t, o_handler,
+	    "sub vcl_recv {\n"
+	    "\tif (req.url ~ \"^/pass\") { return (pass); }\n"
+	    "}\n"
+	    "sub vcl_backend_response {\n"
+	    "\tset beresp.http.X-Ttl = beresp.ttl;\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/pass", NULL);
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_msg(HX_Header(m, "X-Ttl") != NULL &&
+	    fabs(atof(HX_Header(m, "X-Ttl"))) < 0.5, "a pass has beresp.ttl "
+	    "%s", HX_Header(m, "X-Ttl"));
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/cached", NULL);
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_ptr_nonnull(HX_Header(m, "Date"));
+	(void)snprintf(date, sizeof date, "%s", HX_Header(m, "Date"));
+	HX_MsgFree(&m);
+	usleep(1100 * 1000);
+	m = t_get(&t, "GET", "/cached", NULL);
+	ck_assert_int_eq(m->status, 200);
+	HX_HeaderIs(m, "Date", date);
+	ck_assert_int_ge(atoi(HX_Header(m, "Age")), 1);
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
+
 START_TEST(issue_0012_std)
 {
 	struct hx_vcl t;
@@ -894,6 +935,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0014_do_stream_false);
 	tcase_add_test(tc, issue_0014_too_many_restarts);
 	tcase_add_test(tc, issue_0014_backend_te_refused);
+	tcase_add_test(tc, issue_0014_pass_ttl_and_date);
 	suite_add_tcase(s, tc);
 	return (s);
 }
