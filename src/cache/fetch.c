@@ -822,6 +822,7 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 		else
 			stv = bo->ttl + bo->grace + bo->keep <=
 			    cache_param->shortlived ? stv_transient :
+			    bo->stv_default != NULL ? bo->stv_default :
 			    STV_Pick();
 		if (hint != UINT64_MAX && hint > stv->limit) {
 			VSLb(bo->vsl, SLT_Error, "object of %ju bytes is larger "

@@ -64,6 +64,7 @@ struct busyobj {
 	unsigned		is_bg;		/* nobody waits: grace refresh */
 	unsigned		uncacheable;	/* beresp.uncacheable */
 	struct stevedore	*stv_vcl;	/* beresp.storage, or NULL */
+	struct stevedore	*stv_default;	/* read by VCL before it chose */
 	unsigned		hfp;		/* return (pass) in v_b_r */
 	const char		*ttl_source;	/* "RFC", "VCL", "HFP"... */
 

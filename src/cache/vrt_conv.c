@@ -72,13 +72,13 @@ VRT_TIME_string(VRT_CTX, VCL_TIME t)
 	return (vrt_ws_check(ctx, WS_Copy(ctx->ws, buf, strlen(buf))));
 }
 
-/* With its unit, "1024B", as the tests helper's e2e tests expect. */
+/* A plain count of bytes, "1024", as varnishd writes a BYTES. */
 VCL_STRING
 VRT_BYTES_string(VRT_CTX, VCL_BYTES b)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_ws_check(ctx, WS_Printf(ctx->ws, "%ldB", b)));
+	return (vrt_ws_check(ctx, WS_Printf(ctx->ws, "%jd", (intmax_t)b)));
 }
 
 VCL_STRING

@@ -1200,9 +1200,15 @@ VRT_r_beresp_storage(VRT_CTX)
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	CHECK_OBJ_NOTNULL(ctx->bo, BUSYOBJ_MAGIC);
-	if (ctx->bo->stv_vcl == NULL)
-		return (NULL);
-	return (WS_Printf(ctx->ws, "storage.%s", ctx->bo->stv_vcl->name));
+	if (ctx->bo->stv_vcl != NULL)
+		return (WS_Printf(ctx->ws, "storage.%s",
+		    ctx->bo->stv_vcl->name));
+	/* Not chosen yet: the one it would go to, kept for the store. */
+	if (ctx->bo->is_pass || ctx->bo->uncacheable)
+		return ("storage.Transient");
+	if (ctx->bo->stv_default == NULL)
+		ctx->bo->stv_default = STV_Pick();
+	return (WS_Printf(ctx->ws, "storage.%s", ctx->bo->stv_default->name));
 }
 
 /* "storage.NAME" or "NAME"; an unknown store fails the task. */
@@ -1344,6 +1350,9 @@ VRT_r_obj_storage(VRT_CTX)
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	oc = ctx->req != NULL ? ctx->req->objcore : NULL;
+	/* A pass is relayed, charged to Transient: varnishd says so too. */
+	if (oc == NULL && ctx->req != NULL && ctx->req->is_pass)
+		return ("storage.Transient");
 	if (oc == NULL || oc->stv == NULL)
 		return (NULL);
 	return (WS_Printf(ctx->ws, "storage.%s", oc->stv->name));

@@ -49,7 +49,7 @@ START_TEST(issue_0012_std_conversion_fallbacks)
 	ck_assert_int_eq(m->status, 200);
 	HX_HeaderIs(m, "X-Int", "7");
 	HX_HeaderIs(m, "X-Dur", "90.000");
-	HX_HeaderIs(m, "X-Bytes", "10240B");
+	HX_HeaderIs(m, "X-Bytes", "10240");
 	HX_HeaderIs(m, "X-Sort", "/q?a=1&b=2");
 	HX_HeaderIs(m, "X-Low", "mixed");
 	HX_MsgFree(&m);
