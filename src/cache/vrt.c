@@ -255,6 +255,13 @@ vrt_obj(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	/*
+	 * A pass delivers what it relays: nothing stored, so obj.* read 0
+	 * (hits, ttl, grace, keep), as a pass's private object on varnishd.
+	 */
+	if (ctx->req != NULL && ctx->req->objcore == NULL &&
+	    ctx->method == VCL_MET_DELIVER)
+		return (NULL);
 	if (ctx->req == NULL || ctx->req->objcore == NULL) {
 		VRT_fail(ctx, "obj is only available in vcl_hit and "
 		    "vcl_deliver of a cached object");
