@@ -1030,11 +1030,15 @@ req_step_synth(struct worker *wrk, struct req *req)
 	case VCL_RET_DELIVER:
 		break;
 	case VCL_RET_RESTART:
-		if (req->restarts < cache_param->max_restarts)
+		/* Up to the limit, then once more to say so (503). */
+		if (req->restarts <= cache_param->max_restarts)
 			return (req_restart(req));
-		/* Not back to vcl_synth: it could loop.  Answer and close. */
+		/*
+		 * Not back to vcl_synth: it could loop.  What it made is
+		 * delivered, as varnishd does (a restart past the limit is
+		 * a deliver).
+		 */
 		VSLb(req->vsl, SLT_VCL_Error, "Too many restarts");
-		req_minimal_resp(req, 503);
 		break;
 	default:
 		req_minimal_resp(req, 500);
