@@ -309,7 +309,12 @@ bo_synth_503(struct worker *wrk, struct busyobj *bo)
 		HTTP_SetStatus(bo->beresp, 503, "Backend fetch failed");
 	bo->err_code = 0;
 	bo->err_reason = NULL;
-	TIM_format(TIM_real(), date);
+	/* Fresh for no time unless vcl_backend_error says otherwise. */
+	bo->t_origin = TIM_real();
+	bo->ttl = 0;
+	bo->grace = 0;
+	bo->keep = 0;
+	TIM_format(bo->t_origin, date);
 	(void)HTTP_PrintfHeader(bo->beresp, "Date: %s", date);
 	(void)HTTP_SetHeader(bo->beresp, "Server: Veneer");
 	bo->synth = 1;
@@ -805,8 +810,17 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	if (bo->reval)
 		hint = bo->stale_oc->obj->len;
 	if (bo->synth) {
+		/*
+		 * vcl_backend_error's answer: cached only when VCL gave it
+		 * a lifetime (set beresp.ttl = 10s shields a failing
+		 * backend), as varnishd does; else the fetch failed.
+		 */
 		hint = bo->synth_len;
-		marker = OC_F_FAILED;
+		if (oc->objhead == NULL)
+			marker = OC_F_PRIVATE;
+		else if (bo->uncacheable ||
+		    bo->ttl + bo->grace + bo->keep <= 0)
+			marker = OC_F_FAILED;
 	} else if (oc->objhead == NULL) {
 		marker = OC_F_PRIVATE;
 	} else if (bo->hfp) {

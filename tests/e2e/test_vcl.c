@@ -653,6 +653,46 @@ START_TEST(issue_0012_unresolvable_backend_is_sick)
 }
 END_TEST
 
+/*
+ * vcl_backend_error may cache its answer for a while (the usual shield
+ * for a failing backend: set beresp.ttl); without a TTL nothing is kept
+ * and the next request tries the backend again.
+ */
+START_TEST(issue_0014_backend_error_cached)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+	char first[32];
+
+	HXV_Start(&t, o_handler,
+	    "backend ghost { .host = \"no-such-host.invalid\"; }\n"
+	    "sub vcl_recv { set req.backend_hint = ghost; }\n"
+	    "sub vcl_backend_error {\n"
+	    "\tset beresp.http.X-Xid = bereq.xid;\n"
+	    "\tif (bereq.url == \"/shield\") { set beresp.ttl = 60s; }\n"
+	    "\treturn (deliver);\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/shield", NULL);
+	ck_assert_int_eq(m->status, 503);
+	ck_assert_ptr_nonnull(HX_Header(m, "X-Xid"));
+	(void)snprintf(first, sizeof first, "%s", HX_Header(m, "X-Xid"));
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/shield", NULL);
+	ck_assert_int_eq(m->status, 503);
+	HX_HeaderIs(m, "X-Xid", first);		/* a hit */
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/plain", NULL);
+	ck_assert_int_eq(m->status, 503);
+	(void)snprintf(first, sizeof first, "%s", HX_Header(m, "X-Xid"));
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/plain", NULL);
+	ck_assert_int_eq(m->status, 503);
+	ck_assert_str_ne(HX_Header(m, "X-Xid"), first);	/* tried again */
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
+
 START_TEST(issue_0012_include_and_vcl_init)
 {
 	struct hx_vcl t;
@@ -949,6 +989,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0014_too_many_restarts);
 	tcase_add_test(tc, issue_0014_backend_te_refused);
 	tcase_add_test(tc, issue_0014_pass_ttl_and_date);
+	tcase_add_test(tc, issue_0014_backend_error_cached);
 	suite_add_tcase(s, tc);
 	return (s);
 }
