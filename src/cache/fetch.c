@@ -300,7 +300,10 @@ bo_synth_503(struct worker *wrk, struct busyobj *bo)
 	char date[TIM_FORMAT_SIZE];
 
 	bo_close(bo, "error");
-	VSC_Count(wrk->stats, fetch_failed, 1);
+	/* As varnishd counts: what VCL asked for with error() is not. */
+	if (!bo->vcl_error)
+		VSC_Count(wrk->stats, fetch_failed, 1);
+	bo->vcl_error = 0;
 	HTTP_Clear(bo->beresp);
 	bo->beresp->hd[HTTP_HDR_PROTO] = TXT_Str("HTTP/1.1");
 	if (bo->err_code != 0)
@@ -432,8 +435,11 @@ bo_step_fetch(struct worker *wrk, struct busyobj *bo, enum fetch_result *frp)
 		return (F_STP_STARTFETCH);
 	case VCL_RET_ABANDON:
 		return (bo_abandon(bo, frp));
+	case VCL_RET_ERROR:
+		bo->vcl_error = 1;	/* asked for: not a failed fetch */
+		return (F_STP_ERROR);
 	default:
-		/* error, fail */
+		/* fail */
 		return (F_STP_ERROR);
 	}
 }
@@ -500,8 +506,11 @@ bo_step_response(struct worker *wrk, struct busyobj *bo,
 		return (F_STP_RETRY);
 	case VCL_RET_ABANDON:
 		return (bo_abandon(bo, frp));
+	case VCL_RET_ERROR:
+		bo->vcl_error = 1;	/* asked for: not a failed fetch */
+		return (F_STP_ERROR);
 	default:
-		/* error, fail */
+		/* fail */
 		return (F_STP_ERROR);
 	}
 }

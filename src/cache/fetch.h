@@ -49,6 +49,7 @@ struct busyobj {
 	unsigned		retries;
 	unsigned		is_pipe;
 	unsigned		is_pass;	/* FETCH_Pass: nothing stored */
+	unsigned		vcl_error;	/* VCL said return (error) */
 	unsigned		no_stream;	/* beresp.do_stream = false */
 	unsigned		unbusy_late;	/* no_stream: in the cache once
 						   the body is whole */

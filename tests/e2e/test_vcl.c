@@ -667,6 +667,9 @@ START_TEST(issue_0014_backend_error_cached)
 	HXV_Start(&t, o_handler,
 	    "backend ghost { .host = \"no-such-host.invalid\"; }\n"
 	    "sub vcl_recv { set req.backend_hint = ghost; }\n"
+	    "sub vcl_backend_fetch {\n"
+	    "\tif (bereq.url == \"/asked\") { return (error(418)); }\n"
+	    "}\n"
 	    "sub vcl_backend_error {\n"
 	    "\tset beresp.http.X-Xid = bereq.xid;\n"
 	    "\tif (bereq.url == \"/shield\") { set beresp.ttl = 60s; }\n"
@@ -689,6 +692,13 @@ START_TEST(issue_0014_backend_error_cached)
 	ck_assert_int_eq(m->status, 503);
 	ck_assert_str_ne(HX_Header(m, "X-Xid"), first);	/* tried again */
 	HX_MsgFree(&m);
+	/* Two real failures so far; return (error) is not one. */
+	ck_assert_uint_eq(VND_WaitCounter(t.v, "MAIN.fetch_failed", "==", 2,
+	    HX_T_RESP), 2);
+	m = t_get(&t, "GET", "/asked", NULL);
+	ck_assert_int_eq(m->status, 418);
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(VND_Counter(t.v, "MAIN.fetch_failed"), 2);
 	HXV_Finish(&t);
 }
 END_TEST
