@@ -76,7 +76,8 @@ PARAM_FEATURE_BIT(NO_COREDUMP,	no_coredump,
 PARAM_FEATURE_BIT(HTTPS_SCHEME,	https_scheme,
     "take the host from an https:// request target too")
 PARAM_FEATURE_BIT(HTTP_DATE_POSTEL, http_date_postel,
-    "accept malformed dates in Date, Expires, Last-Modified...")
+    "also accept dates with a one-digit day, no weekday or UTC in "
+    "Date, Expires, Last-Modified (and std.time())")
 PARAM_FEATURE_BIT(ESI_IGNORE_HTTPS, esi_ignore_https,
     "ESI: include https:// sources over http://")
 PARAM_FEATURE_BIT(ESI_DISABLE_XML_CHECK, esi_disable_xml_check,

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "common/miniobj.h"
+#include "common/param.h"
 #include "common/tim.h"
 #include "common/txt.h"
 #include "cache/http.h"
@@ -160,7 +161,8 @@ rfc_hdr_date(const struct http *hp, const char *name)
 
 	if (!HTTP_GetHdr(hp, name, &v))
 		return (-1);
-	t = TIM_parse(v.b, v.e);
+	t = PARAM_HasFeature(PARAM_FEATURE_HTTP_DATE_POSTEL) ?
+	    TIM_parse_postel(v.b, v.e) : TIM_parse(v.b, v.e);
 	return (t == 0 ? -1 : t);
 }
 

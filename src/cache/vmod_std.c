@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/miniobj.h"
+#include "common/param.h"
 #include "common/tim.h"
 #include "cache/ban.h"
 #include "cache/backend.h"
@@ -493,7 +494,9 @@ vmod_std_time(VRT_CTX, VCL_BOOL valid_s, VCL_STRING s,
 	if (valid_integer)
 		return ((VCL_TIME)integer);
 	if (s != NULL) {
-		d = TIM_parse(s, s + strlen(s));
+		d = PARAM_HasFeature(PARAM_FEATURE_HTTP_DATE_POSTEL) ?
+		    TIM_parse_postel(s, s + strlen(s)) :
+		    TIM_parse(s, s + strlen(s));
 		if (d != 0)
 			return (d);
 		if (std_parse_iso(s, &d) || std_num(s, &d))

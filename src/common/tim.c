@@ -282,6 +282,28 @@ tim_parse_asctime(const char *p, const char *e, struct tm *tm)
 	return (0);
 }
 
+/*
+ * What varnishd's http_date_postel feature tolerates, and servers send:
+ * "[Fri, ]2 Mar 2018 14:26:02 GMT|UTC", a day of one digit, no weekday.
+ */
+static int
+tim_parse_postel(const char *p, const char *e, struct tm *tm)
+{
+
+	if (tim_wday_of(&p, e, tim_wday) == 0 && tim_lit(&p, e, ", "))
+		return (-1);
+	if (tim_num(&p, e, 2, &tm->tm_mday) &&
+	    tim_num(&p, e, 1, &tm->tm_mday))
+		return (-1);
+	if (tim_lit(&p, e, " ") || tim_month_of(&p, e, &tm->tm_mon) ||
+	    tim_lit(&p, e, " ") || tim_num(&p, e, 4, &tm->tm_year) ||
+	    tim_lit(&p, e, " ") || tim_hms(&p, e, tm) ||
+	    (tim_lit(&p, e, " GMT") && tim_lit(&p, e, " UTC")) || p != e)
+		return (-1);
+	tm->tm_year -= 1900;
+	return (0);
+}
+
 /* Is tm_year (years since 1900) a leap year? */
 static int
 tim_is_leap(int tm_year)
@@ -291,8 +313,24 @@ tim_is_leap(int tm_year)
 	return (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
 }
 
+static vtim_real tim_parse(const char *b, const char *e, int postel);
+
 vtim_real
 TIM_parse(const char *b, const char *e)
+{
+
+	return (tim_parse(b, e, 0));
+}
+
+vtim_real
+TIM_parse_postel(const char *b, const char *e)
+{
+
+	return (tim_parse(b, e, 1));
+}
+
+static vtim_real
+tim_parse(const char *b, const char *e, int postel)
 {
 	static const int mdays[12] =
 	    { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
@@ -310,7 +348,9 @@ TIM_parse(const char *b, const char *e)
 	memset(&tm, 0, sizeof tm);
 	if (tim_parse_imf(b, e, &tm) &&
 	    tim_parse_rfc850(b, e, &tm, TIM_real()) &&
-	    tim_parse_asctime(b, e, &tm))
+	    tim_parse_asctime(b, e, &tm) &&
+	    (!postel || (memset(&tm, 0, sizeof tm),
+	    tim_parse_postel(b, e, &tm))))
 		return (0);
 	if (tm.tm_mday < 1 || tm.tm_mday > mdays[tm.tm_mon] ||
 	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60 ||

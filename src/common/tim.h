@@ -29,6 +29,8 @@ void TIM_format(vtim_real t, char *buf);
  * valid date.
  */
 vtim_real TIM_parse(const char *b, const char *e);
+/* As TIM_parse, also taking "2 Mar 2018 ... UTC" and the like (postel). */
+vtim_real TIM_parse_postel(const char *b, const char *e);
 
 struct timeval TIM_timeval(vtim_dur d);
 struct timespec TIM_timespec(vtim_real t);

@@ -102,6 +102,35 @@ START_TEST(test_three_forms)
 }
 END_TEST
 
+/* http_date_postel: what servers send, strict parsing refuses. */
+START_TEST(test_postel)
+{
+	static const char * const lax[] = {
+		"Sun, 6 Nov 1994 08:49:37 GMT",
+		"6 Nov 1994 08:49:37 GMT",
+		"06 Nov 1994 08:49:37 UTC",
+		"Sun, 06 Nov 1994 08:49:37 UTC",
+	};
+	unsigned u;
+
+	for (u = 0; u < sizeof lax / sizeof lax[0]; u++) {
+		ck_assert_msg(parse(lax[u]) == 0, "strict took %s", lax[u]);
+		ck_assert_msg(TIM_parse_postel(lax[u], NULL) == T_1994,
+		    "postel refused %s", lax[u]);
+	}
+	/* Strict forms still parse, and nonsense is still refused. */
+	ck_assert(TIM_parse_postel("Sun Nov  6 08:49:37 1994", NULL) ==
+	    T_1994);
+	ck_assert(TIM_parse_postel("Sun, 6 Nov 1994 08:49:37", NULL) == 0);
+	ck_assert(TIM_parse_postel("Sun, 123 Nov 1994 08:49:37 GMT",
+	    NULL) == 0);
+	ck_assert(TIM_parse_postel("Sun 6 Nov 1994 08:49:37 GMT", NULL) ==
+	    0);
+	ck_assert(TIM_parse_postel("Sun, 31 Feb 1994 08:49:37 GMT", NULL) ==
+	    0);
+}
+END_TEST
+
 START_TEST(test_round_trip)
 {
 	char buf[TIM_FORMAT_SIZE];
@@ -220,6 +249,7 @@ tim_suite(void)
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_format_vs_gmtime);
 	tcase_add_test(tc, test_three_forms);
+	tcase_add_test(tc, test_postel);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_invalid);
 	tcase_add_test(tc, test_clock_helpers);
