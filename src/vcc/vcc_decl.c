@@ -346,8 +346,23 @@ parse_acl(struct vcc *tl)
 
 	nt = tk_expect_id(tl, "the acl's name");
 	s = sym_find_t(P(tl)->acls, nt);
-	if (tk(tl)->tok == T_ID)		/* acl name -flags */
-		(void)tk_next(tl);
+	/*
+	 * Varnish's flags: +log -log +pedantic -pedantic +table -table.
+	 * Read and checked; matches are always logged here, and an entry
+	 * is taken as written.
+	 */
+	while (vcc_is(tk(tl), "+") || vcc_is(tk(tl), "-")) {
+		tl->pos++;
+		t = tk(tl);
+		if (t->tok != T_ID)
+			vcc_error(tl, t, "Expected a flag at: the caret (log, "
+			    "pedantic or table)");
+		if (!vcc_is(t, "log") && !vcc_is(t, "pedantic") &&
+		    !vcc_is(t, "table"))
+			vcc_error(tl, t, "Unknown ACL flag: %s (the flags are "
+			    "log, pedantic and table)", tk_str(tl, t));
+		tl->pos++;
+	}
 	tk_expect(tl, "{");
 	while (!vcc_is(tk(tl), "}")) {
 		neg = opt = 0;

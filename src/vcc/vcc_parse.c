@@ -1016,9 +1016,15 @@ parse_var(struct vcc *tl, const struct token *t)
 		s->used = 1;
 		return (e_new(tl, V_BACKEND, t, "vgc_be_%u", s->idx));
 	}
-	if (sym_find_t(P(tl)->acls, t) != NULL)
-		vcc_error(tl, t, "acl %s can only be used as `ip ~ %s`", name,
-		    name);
+	s = sym_find_t(P(tl)->acls, t);
+	if (s != NULL) {
+		/* As a value an ACL is its name, as in Varnish. */
+		s->used = 1;
+		e = e_new(tl, V_STRING, t, "%s", vcc_cstr(tl, s->name));
+		e->constant = 1;
+		e->lit = s->name;
+		return (e);
+	}
 	hn = var_suggest(tl, name);
 	vcc_error(tl, t, "unknown name '%s'%s%s%s", name,
 	    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
@@ -1302,7 +1308,9 @@ parse_cmp(struct vcc *tl)
 		return (eb);
 	if (a->t == V_STRING || b->t == V_STRING) {
 		if (a->t != b->t)
-			vcc_error(tl, op, "cannot compare %s with %s",
+			vcc_error(tl, op, "Comparison of different types: "
+			    "%s '%s' %s; cannot compare %s with %s",
+			    vtype_name[a->t], cop, vtype_name[b->t],
 			    vtype_a[a->t], vtype_a[b->t]);
 		if ((vcc_is(op, "==") || vcc_is(op, "!=")) &&
 		    b->subj != NULL && a->lit != NULL) {
@@ -1324,6 +1332,15 @@ parse_cmp(struct vcc *tl)
 	if (a->t == b->t && (a->t == V_BOOL || a->t == V_BACKEND) &&
 	    (vcc_is(op, "==") || vcc_is(op, "!=")))
 		return (e_new(tl, V_BOOL, op, "(%s %s %s)", a->c, cop, b->c));
+	/* Two IPs are equal when their addresses are; ports do not count. */
+	if (a->t == V_IP && b->t == V_IP &&
+	    (vcc_is(op, "==") || vcc_is(op, "!=")))
+		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(VRT_IP_string(ctx, "
+		    "%s), VRT_IP_string(ctx, %s)) %s 0)", a->c, b->c, cop));
+	if (a->t != b->t)
+		vcc_error(tl, op, "Comparison of different types: %s '%s' %s; "
+		    "cannot compare %s with %s", vtype_name[a->t], cop,
+		    vtype_name[b->t], vtype_a[a->t], vtype_a[b->t]);
 	vcc_error(tl, op, "cannot compare %s with %s using %s",
 	    vtype_a[a->t], vtype_a[b->t], cop);
 }

@@ -462,6 +462,10 @@ static const char * const good_vcl[] = {
 	BE "sub vcl_backend_error { call vcl_backend_response; }\n"
 	"sub vcl_deliver { set resp.http.r = resp.status % 7;\n"
 	"\tset resp.http.f = 17 % 5; }\n",
+	/* ACL flags, an ACL as a string, IP == IP (c00005, c00087). */
+	BE "acl a +log -pedantic { \"127.0.0.1\"; }\n"
+	"sub vcl_deliver { set resp.http.acl = a;\n"
+	"\tset resp.http.eq = local.ip == remote.ip; }\n",
 	BE "sub vcl_recv { if (req.http.host ~ \"^www\\.\") {\n"
 	"\tset req.http.host = regsub(req.http.host, \"^www\\.\", \"\"); }\n"
 	"\tif (req.url ~ \"\\.(png|jpg)$\") { unset req.http.Cookie; }\n"
@@ -531,6 +535,10 @@ START_TEST(test_varnish_phrases)
 	bad(BE "sub vcl_recv { C{\n", "4:16",
 	    "Unterminated inline C source, starting at");
 	bad(BE "sub vcl_recv { ? }\n", "4:16", "Syntax error at");
+	bad(BE "acl a +foo { }\nsub vcl_recv { if (client.ip ~ a) { } }\n",
+	    "4:8", "Unknown ACL flag:");
+	bad(BE "sub vcl_recv { if (req.url == 1) { } }\n", "4:28",
+	    "Comparison of different types: STRING '==' INT");
 	opts.err_unref = 0;
 	ck_assert_int_eq(comp(BE "acl a { }\n", NULL, &msg), 0);
 	ck_assert_ptr_nonnull(strstr(msg, "warning: Unused acl a, defined:"));
