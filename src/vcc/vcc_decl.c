@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,10 @@ sym_add(struct vcc *tl, struct vsym **list, unsigned *n,
 
 	s = sym_find_t(*list, t);
 	if (s != NULL)
-		vcc_error(tl, t, "%s %s is declared twice (first at %s:%u)",
-		    kind, tk_str(tl, t), s->t->src->name, s->t->line);
+		vcc_error(tl, t, "%c%s '%s' redefined: %s %s is declared "
+		    "twice (first at %s:%u)", toupper((unsigned char)kind[0]),
+		    kind + 1, tk_str(tl, t), kind, tk_str(tl, t),
+		    s->t->src->name, s->t->line);
 	s = vcc_alloc(tl, sizeof *s);
 	s->name = tk_str(tl, t);
 	s->t = t;
@@ -61,6 +64,10 @@ field_duration(struct vcc *tl, const char *field)
 	struct expr *e;
 
 	(void)field_value(tl, field, T_EOF);
+	if (tk(tl)->tok == T_STR)
+		vcc_error(tl, tk(tl), "Expected CNUM got '%.*s': .%s takes a "
+		    "duration, like 2s", (int)(tk(tl)->e - tk(tl)->b),
+		    tk(tl)->b, field);
 	e = parse_prim(tl);
 	if (e->t != V_DURATION)
 		(void)e_convert(tl, e, V_DURATION, cat3(tl, ".", field, ""));
@@ -95,6 +102,10 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	while (!vcc_is(tk(tl), "}")) {
 		tk_expect(tl, ".");
 		ft = tk_expect_id(tl, "a probe field");
+		if ((vcc_is(ft, "url") && req != NULL) ||
+		    (vcc_is(ft, "request") && url != NULL))
+			vcc_error(tl, ft, "Probe request redefinition at: "
+			    "here; a probe has .url or .request, not both");
 		if (vcc_is(ft, "url")) {
 			t = field_value(tl, "url", T_STR);
 			url = parse_lit(tl, &t);
@@ -129,8 +140,6 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	}
 	t = tk(tl);
 	tl->pos++;
-	if (url != NULL && req != NULL)
-		vcc_error(tl, t, "a probe has .url or .request, not both");
 	if (threshold > window)
 		vcc_error(tl, t, "probe .threshold (%u) is more than .window "
 		    "(%u)", threshold, window);
@@ -337,8 +346,23 @@ parse_acl(struct vcc *tl)
 
 	nt = tk_expect_id(tl, "the acl's name");
 	s = sym_find_t(P(tl)->acls, nt);
-	if (tk(tl)->tok == T_ID)		/* acl name -flags */
-		(void)tk_next(tl);
+	/*
+	 * Varnish's flags: +log -log +pedantic -pedantic +table -table.
+	 * Read and checked; matches are always logged here, and an entry
+	 * is taken as written.
+	 */
+	while (vcc_is(tk(tl), "+") || vcc_is(tk(tl), "-")) {
+		tl->pos++;
+		t = tk(tl);
+		if (t->tok != T_ID)
+			vcc_error(tl, t, "Expected a flag at: the caret (log, "
+			    "pedantic or table)");
+		if (!vcc_is(t, "log") && !vcc_is(t, "pedantic") &&
+		    !vcc_is(t, "table"))
+			vcc_error(tl, t, "Unknown ACL flag: %s (the flags are "
+			    "log, pedantic and table)", tk_str(tl, t));
+		tl->pos++;
+	}
 	tk_expect(tl, "{");
 	while (!vcc_is(tk(tl), "}")) {
 		neg = opt = 0;
@@ -367,17 +391,15 @@ parse_acl(struct vcc *tl)
 				vcc_error(tl, t, "expected a prefix length "
 				    "after '/'");
 			tl->pos++;
-			if (t->num > 128)
-				vcc_error(tl, t, "prefix length %.0f is more "
-				    "than any address has", t->num);
+			if (t->num > (fam == AF_INET ? 32 : 128))
+				vcc_error(tl, t, "Too wide mask (/%.0f) for "
+				    "%s address: it has %s bits", t->num,
+				    fam == AF_INET ? "IPv4" : "IPv6",
+				    fam == AF_INET ? "32" : "128");
 			mask = (long)t->num;
 			if (inet_pton(fam, a, buf) != 1)
 				vcc_error(tl, at, "\"%s\" is not an IP "
 				    "address; a /mask needs one", a);
-			if (mask > (fam == AF_INET ? 32 : 128))
-				vcc_error(tl, t, "prefix length %ld is more "
-				    "than %s has", mask, fam == AF_INET ?
-				    "IPv4 (32)" : "IPv6 (128)");
 		} else if (strspn(a, "0123456789.") == strlen(a) &&
 		    inet_pton(AF_INET, a, buf) != 1)
 			vcc_error(tl, at, "\"%s\" is not an IPv4 address", a);

@@ -96,7 +96,7 @@ FOLD_Arith(struct vcc *tl, const struct expr *a, const struct expr *b,
 		default:
 			if (y == 0 || (x == LLONG_MIN && y == -1))
 				return (NULL);
-			r = x / y;
+			r = *op->b == '%' ? x % y : x / y;
 			break;
 		}
 		/* Past 2^53 the value would not survive the double. */
@@ -104,7 +104,7 @@ FOLD_Arith(struct vcc *tl, const struct expr *a, const struct expr *b,
 			return (NULL);
 		return (fold_num(tl, V_INT, op, (double)r));
 	}
-	if (rt != V_REAL && rt != V_DURATION)
+	if ((rt != V_REAL && rt != V_DURATION) || *op->b == '%')
 		return (NULL);
 	switch (*op->b) {
 	case '+': d = a->num + b->num; break;

@@ -228,8 +228,9 @@ vcc_newtok(struct vcc *tl)
 
 static const char * const vcc_ops[] = {
 	"==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "!~",
+	"++", "--", ">>", "<<",
 	"~", "!", "<", ">", "=", "+", "-", "*", "/", "(", ")", "{", "}",
-	";", ",", ".", NULL
+	";", ",", ".", "%", "&", "|", NULL
 };
 
 /* Tokens that run to a closing mark, newlines and all. */
@@ -380,8 +381,8 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 					ls = q + 1;
 				}
 			if (*q == '\0')
-				vcc_error(tl, t, "unterminated /* comment; "
-				    "expected */");
+				vcc_error(tl, t, "Unterminated /* ... */ "
+				    "comment, starting at the caret");
 			tl->ntoks--;
 			p = q + 2;
 			continue;
@@ -398,7 +399,10 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 			t->e = p + ol;
 			q = strstr(p + ol, vcc_delims[u].close);
 			if (q == NULL)
-				vcc_error(tl, t, "unterminated %s; expected %s",
+				vcc_error(tl, t, "Unterminated %s, starting "
+				    "at the caret: %s without %s",
+				    vcc_delims[u].tok == T_CSRC ?
+				    "inline C source" : "long-string",
 				    vcc_delims[u].open, vcc_delims[u].close);
 			t->dec = vcc_strndup(tl, p + ol, (size_t)(q - p - ol));
 			t->e = q + l;
@@ -417,9 +421,10 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 				continue;
 			t->e = q;
 			if (*q != '"')
-				vcc_error(tl, t, "unterminated string; a "
-				    "\"...\" string ends on its line (use "
-				    "{\"...\"} for several lines)");
+				vcc_error(tl, t, "Unterminated string, "
+				    "starting at the caret: a \"...\" string "
+				    "ends on its line (use {\"...\"} for "
+				    "several lines)");
 			t->dec = vcc_strndup(tl, p + 1, (size_t)(q - p - 1));
 			t->e = q + 1;
 			p = q + 1;
@@ -463,7 +468,8 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 		TOK_AT(T_OP, p);
 		t->e = p + 1;
 		if (vcc_ops[u] == NULL)
-			vcc_error(tl, t, "unexpected character '%c' (0x%02x)",
+			vcc_error(tl, t, "Syntax error at the caret: "
+			    "unexpected character '%c' (0x%02x)",
 			    isprint((unsigned char)*p) ? *p : '?',
 			    (unsigned char)*p);
 		t->e = p + strlen(vcc_ops[u]);
@@ -481,6 +487,13 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 				if (!strcmp(tl->incl_stack[u], inc->dec))
 					vcc_error(tl, inc, "\"%s\" includes "
 					    "itself", inc->dec);
+			/* "./x": beside the includer, which needs a place. */
+			if (!strncmp(inc->dec, "./", 2) &&
+			    (src->builtin || src->name[0] != '/'))
+				vcc_error(tl, inc, "include \"%s\" needs "
+				    "absolute filename of including file. "
+				    "%s has none; say where from vcl_path, "
+				    "without ./", inc->dec, src->name);
 			ipath = vcc_find_include(tl, src, inc->dec, &itext);
 			if (ipath == NULL || itext == NULL) {
 				free(itext);

@@ -215,8 +215,9 @@ tk_expect(struct vcc *tl, const char *op)
 	const struct token *t = tk(tl);
 
 	if (!vcc_is(t, op))
-		vcc_error(tl, t, "expected '%s', found '%s'", op,
-		    tk_desc(tl, t));
+		vcc_error(tl, t, "Expected '%s' got '%s'", op,
+		    t->tok == T_STR ? vcc_strndup(tl, t->b,
+		    (size_t)(t->e - t->b)) : tk_desc(tl, t));
 	tl->pos++;
 }
 
@@ -1015,9 +1016,15 @@ parse_var(struct vcc *tl, const struct token *t)
 		s->used = 1;
 		return (e_new(tl, V_BACKEND, t, "vgc_be_%u", s->idx));
 	}
-	if (sym_find_t(P(tl)->acls, t) != NULL)
-		vcc_error(tl, t, "acl %s can only be used as `ip ~ %s`", name,
-		    name);
+	s = sym_find_t(P(tl)->acls, t);
+	if (s != NULL) {
+		/* As a value an ACL is its name, as in Varnish. */
+		s->used = 1;
+		e = e_new(tl, V_STRING, t, "%s", vcc_cstr(tl, s->name));
+		e->constant = 1;
+		e->lit = s->name;
+		return (e);
+	}
 	hn = var_suggest(tl, name);
 	vcc_error(tl, t, "unknown name '%s'%s%s%s", name,
 	    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
@@ -1145,9 +1152,26 @@ parse_mul(struct vcc *tl)
 	enum vtype rt;
 
 	a = parse_unary(tl);
-	while (vcc_is(tk(tl), "*") || vcc_is(tk(tl), "/")) {
+	while (vcc_is(tk(tl), "*") || vcc_is(tk(tl), "/") ||
+	    vcc_is(tk(tl), "%")) {
 		op = tk_next(tl);
+		if (vcc_is(op, "%") && a->t != V_INT)
+			vcc_error(tl, op, "Operator %% only possible on INT, "
+			    "not on %s", vtype_a[a->t]);
 		b = parse_unary(tl);
+		if (vcc_is(op, "%")) {
+			if (b->t != V_INT)
+				vcc_error(tl, op, "Operator %% only possible "
+				    "on INT, not on %s", vtype_a[b->t]);
+			if (b->constant && !strcmp(b->c, "((VCL_INT)0)"))
+				vcc_error(tl, op, "division by zero");
+			e = FOLD_Arith(tl, a, b, op, V_INT);
+			/* x % 0 at run time fails the task, as in Varnish. */
+			a = e != NULL ? e : e_new(tl, V_INT, op, "((%s) != 0 ? "
+			    "(%s) %% (%s) : (VRT_fail(ctx, \"Division by "
+			    "zero in %%%%\"), (VCL_INT)0))", b->c, a->c, b->c);
+			continue;
+		}
 		if (a->t == V_INT && b->t == V_INT)
 			rt = V_INT;
 		else if ((a->t == V_INT || a->t == V_REAL) &&
@@ -1243,6 +1267,13 @@ parse_cmp(struct vcc *tl)
 		if (a->t == V_IP) {
 			rt = tk_expect_id(tl, "the name of an acl");
 			acl = sym_find_t(P(tl)->acls, rt);
+			if (acl == NULL && (sym_find_t(P(tl)->backends,
+			    rt) != NULL || sym_find_t(P(tl)->probes, rt) !=
+			    NULL || sub_find(tl, rt) != NULL))
+				vcc_error(tl, rt, "Name %s must have type "
+				    "'acl'. It names something else: no acl "
+				    "is named %s", tk_str(tl, rt),
+				    tk_str(tl, rt));
 			if (acl == NULL)
 				vcc_error(tl, rt, "no acl named %s",
 				    tk_str(tl, rt));
@@ -1277,7 +1308,9 @@ parse_cmp(struct vcc *tl)
 		return (eb);
 	if (a->t == V_STRING || b->t == V_STRING) {
 		if (a->t != b->t)
-			vcc_error(tl, op, "cannot compare %s with %s",
+			vcc_error(tl, op, "Comparison of different types: "
+			    "%s '%s' %s; cannot compare %s with %s",
+			    vtype_name[a->t], cop, vtype_name[b->t],
 			    vtype_a[a->t], vtype_a[b->t]);
 		if ((vcc_is(op, "==") || vcc_is(op, "!=")) &&
 		    b->subj != NULL && a->lit != NULL) {
@@ -1299,6 +1332,15 @@ parse_cmp(struct vcc *tl)
 	if (a->t == b->t && (a->t == V_BOOL || a->t == V_BACKEND) &&
 	    (vcc_is(op, "==") || vcc_is(op, "!=")))
 		return (e_new(tl, V_BOOL, op, "(%s %s %s)", a->c, cop, b->c));
+	/* Two IPs are equal when their addresses are; ports do not count. */
+	if (a->t == V_IP && b->t == V_IP &&
+	    (vcc_is(op, "==") || vcc_is(op, "!=")))
+		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(VRT_IP_string(ctx, "
+		    "%s), VRT_IP_string(ctx, %s)) %s 0)", a->c, b->c, cop));
+	if (a->t != b->t)
+		vcc_error(tl, op, "Comparison of different types: %s '%s' %s; "
+		    "cannot compare %s with %s", vtype_name[a->t], cop,
+		    vtype_name[b->t], vtype_a[a->t], vtype_a[b->t]);
 	vcc_error(tl, op, "cannot compare %s with %s using %s",
 	    vtype_a[a->t], vtype_a[b->t], cop);
 }
@@ -1444,14 +1486,15 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	op = tk(tl);
 	if (!(vcc_is(op, "=") || vcc_is(op, "+=") || vcc_is(op, "-=") ||
 	    vcc_is(op, "*=") || vcc_is(op, "/=")))
-		vcc_error(tl, op, "expected '=' (or += -= *= /=) after "
-		    "`set %s`, found '%s'", tk_str(tl, t), tk_desc(tl, op));
+		vcc_error(tl, op, "Expected '=' got '%s' (`set %s` takes = "
+		    "+= -= *= or /=)", tk_desc(tl, op), tk_str(tl, t));
 	tl->pos++;
 	h = hdr_match(t, &hn, &hl);
 	if (h != NULL) {
 		what = tk_str(tl, t);
 		if (h->wr == VM_NONE)
-			vcc_error(tl, t, "%s is read-only", what);
+			vcc_error(tl, t, "Variable is read only. %s "
+			    "cannot be set", what);
 		sub_check(tl, t, CK_SET, h->wr, what);
 		ref = hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl));
 		e = parse_expr(tl);
@@ -1460,7 +1503,8 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 			e = e_append(tl, cat3(tl, "VRT_GetHdr(ctx, ", ref,
 			    ")"), e);
 		} else if (!vcc_is(op, "="))
-			vcc_error(tl, op, "a header takes = or +=");
+			vcc_error(tl, op, "Expected '=' got '%s': a header "
+			    "takes = or +=", tk_str(tl, op));
 		emit(tl, out, ind, "VRT_SetHdr(ctx, %s, %s);\n", ref,
 		    e_strands(tl, e));
 		OPT_WriteHdr(tl, out, ind, h->where, vcc_strndup(tl, hn, hl));
@@ -1469,7 +1513,8 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	}
 	v = var_need(tl, t);
 	if (v->wr == VM_NONE)
-		vcc_error(tl, t, "%s is read-only", v->name);
+		vcc_error(tl, t, "Variable is read only. %s cannot be "
+		    "set", v->name);
 	var_flags(tl, t, v);
 	sub_check(tl, t, CK_SET, v->wr, v->name);
 	e = parse_expr(tl);
@@ -1495,8 +1540,9 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		emit(tl, out, ind, "VRT_l_%s(ctx, VRT_r_%s(ctx) %c %s);\n",
 		    v->cname, v->cname, *op->b, e->c);
 	} else
-		vcc_error(tl, op, "%s cannot be used with %s",
-		    tk_str(tl, op), vtype_a[v->t]);
+		vcc_error(tl, op, "Expected '=' got '%s': %s cannot be "
+		    "used with %s", tk_str(tl, op), tk_str(tl, op),
+		    vtype_a[v->t]);
 	OPT_WriteVar(tl, out, ind, v->name);
 	emit_failcheck(tl, out, ind);
 }
@@ -1687,8 +1733,8 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 
 	if (t->tok == T_CSRC) {
 		if (!tl->opts->allow_inline_c)
-			vcc_error(tl, t, "inline C is not allowed; enable "
-			    "it with -p vcc_allow_inline_c=on");
+			vcc_error(tl, t, "Inline-C not allowed (enable it "
+			    "with -p vcc_allow_inline_c=on)");
 		tl->pos++;
 		emit(tl, out, ind, "%s\n", t->dec);
 		OPT_Clobber(tl, out, ind);
@@ -1730,7 +1776,8 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		 * it into nothing for its caller.
 		 */
 		if (s->method >= 0)
-			vcc_error(tl, t, "`return;` leaves a sub you call; "
+			vcc_error(tl, t, "Expected '(' got ';': `return;` "
+			    "leaves a sub you call; "
 			    "vcl_%s needs an action: return (...)",
 			    vcc_meths[s->method].name + 4);
 		emit(tl, out, ind, "return (VGC_RET_SUBEND);\n");
@@ -1739,15 +1786,8 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	} else if (vcc_is(t, "call")) {
 		n = tk_expect_id(tl, "the name of a sub");
 		to = sub_find(tl, n);
-		if (to == NULL || !to->defined) {
-			if (meth_find(n->b, (size_t)(n->e - n->b)) >= 0)
-				vcc_error(tl, n, "%s is a builtin subroutine: "
-				    "it cannot be called", tk_str(tl, n));
+		if (to == NULL || !to->defined)
 			vcc_error(tl, n, "no sub named %s", tk_str(tl, n));
-		}
-		if (to->method >= 0)
-			vcc_error(tl, n, "%s is a builtin subroutine: it "
-			    "cannot be called", to->name);
 		if (s->ncalls == s->ccalls) {
 			s->ccalls = s->ccalls ? s->ccalls * 2 : 8;
 			s->calls = realloc(s->calls,
@@ -1759,9 +1799,24 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		s->calls[s->ncalls].t = n;
 		s->ncalls++;
 		emit(tl, out, ind, "{\n");
-		emit(tl, out, ind + 1, "enum vcl_ret r = VRT_PROF_CALL(ctx, %u, "
-		    "vgc_sub_%u(ctx, vf));\n", OPT_ProfPoint(tl, VRT_PK_CALL,
-		    s->name, t, n), to->idx);
+		if (to->method >= 0) {
+			/*
+			 * A method (call vcl_backend_response;): the
+			 * user's and builtin.vcl's parts, as the method
+			 * runs them, with a frame of its own; what it
+			 * sets, this frame no longer knows.
+			 */
+			OPT_Clobber(tl, out, ind + 1);
+			emit(tl, out, ind + 1, "enum vcl_ret r = "
+			    "VRT_PROF_CALL(ctx, %u, vgc_method_%s(ctx));\n",
+			    OPT_ProfPoint(tl, VRT_PK_CALL, s->name, t, n),
+			    vcc_meths[to->method].field);
+			OPT_Clobber(tl, out, ind + 1);
+		} else
+			emit(tl, out, ind + 1, "enum vcl_ret r = "
+			    "VRT_PROF_CALL(ctx, %u, vgc_sub_%u(ctx, vf));\n",
+			    OPT_ProfPoint(tl, VRT_PK_CALL, s->name, t, n),
+			    to->idx);
 		emit(tl, out, ind + 1, "if (r != VCL_RET_NONE && "
 		    "r != VGC_RET_SUBEND)\n");
 		emit(tl, out, ind + 2, "return (r);\n");
@@ -1938,13 +1993,21 @@ parse_vcl_version(struct vcc *tl, const struct token *t)
 {
 	const struct token *v = tk(tl);
 
-	if (v->tok != T_NUM || !v->is_real ||
-	    (strncmp(v->b, "4.0", 3) && strncmp(v->b, "4.1", 3)) ||
-	    v->e - v->b != 3)
-		vcc_error(tl, v, "this is VCL 4.0 or 4.1; expected `vcl 4.0;` "
-		    "or `vcl 4.1;`");
+	if (v->tok != T_NUM || !v->is_real)
+		vcc_error(tl, v, "Expected 'vcl N.N;': this is VCL 4.0 or "
+		    "4.1; say `vcl 4.0;` or `vcl 4.1;`");
+	/* 4.00, 04.0: Varnish's words for them. */
+	if (v->e - v->b != 3)
+		vcc_error(tl, v, "Don't play silly buggers with VCL version "
+		    "numbers: say `vcl 4.0;` or `vcl 4.1;`");
+	if (strncmp(v->b, "4.0", 3) && strncmp(v->b, "4.1", 3))
+		vcc_error(tl, v, "VCL version %.3s not supported. This is "
+		    "VCL 4.0 or 4.1", v->b);
 	tl->pos++;
-	tk_expect(tl, ";");
+	if (!vcc_is(tk(tl), ";"))
+		vcc_error(tl, tk(tl), "Expected 'vcl N.N;' found no "
+		    "semi-colon");
+	tl->pos++;
 	(void)t;
 }
 
@@ -2009,8 +2072,9 @@ scan_names(struct vcc *tl)
 			if (s != NULL && m < 0 &&
 			    (strncmp(n->b, "vcl_", 4) ||
 			    !builtin_defines(tl, n)))
-				vcc_error(tl, n, "sub %s is declared twice "
-				    "(first at %s:%u)", s->name,
+				vcc_error(tl, n, "Subroutine '%s' redefined: "
+				    "sub %s is declared twice (first at "
+				    "%s:%u)", s->name, s->name,
 				    s->t->src->name, s->t->line);
 			if (s != NULL)
 				continue;
@@ -2098,16 +2162,22 @@ parse_toplevel(struct vcc *tl)
 			parse_sub(tl);
 		else if (t->tok == T_CSRC) {
 			if (!tl->opts->allow_inline_c)
-				vcc_error(tl, t, "inline C is not allowed; "
-				    "enable it with -p "
-				    "vcc_allow_inline_c=on");
+				vcc_error(tl, t, "Inline-C not allowed (enable "
+				    "it with -p vcc_allow_inline_c=on)");
 			vbuf_printf(tl, &P(tl)->decl, "%s\n", t->dec);
-		} else if (vcc_is(t, "include"))
-			vcc_error(tl, t, "expected `include \"file\";`");
+		} else if (vcc_is(t, "include")) {
+			if (tk(tl)->tok != T_STR)
+				vcc_error(tl, tk(tl), "include not followed "
+				    "by string constant. Say `include "
+				    "\"file\";`");
+			vcc_error(tl, tk_peek(tl, 1), "include <string> not "
+			    "followed by semicolon. Say `include "
+			    "\"file\";`");
+		}
 		else
 			vcc_error(tl, t, "expected a declaration (backend, "
-			    "probe, acl, sub, import, include), found '%s'",
-			    tk_desc(tl, t));
+			    "probe, acl, sub, import, include). Found: '%s' "
+			    "at the caret", tk_desc(tl, t));
 	}
 }
 
@@ -2177,9 +2247,12 @@ check_sub(struct vcc *tl, struct vsub *s)
 		for (u = 0; u < NMETHS; u++)
 			if (bad & (1U << vcc_meths[u].idx))
 				break;
-		in = s->method >= 0 ? vcc_meths[u].name :
-		    cat3(tl, "sub ", s->name, cat3(tl, " (called from ",
-		    vcc_meths[u].name, ")"));
+		if (s->method >= 0 && (int)u == s->method)
+			in = vcc_meths[u].name;
+		else
+			in = cat3(tl, s->method >= 0 ? "" : "sub ", s->name,
+			    cat3(tl, " (called from ", vcc_meths[u].name,
+			    ")"));
 		switch (c->kind) {
 		case CK_RET:
 			vcc_error(tl, c->t, "return (%s) is not allowed in "
@@ -2237,19 +2310,23 @@ check_program(struct vcc *tl)
 			if (y->used || y->builtin)
 				continue;
 			if (tl->opts->err_unref)
-				vcc_error(tl, y->t, "%s %s is never used (an "
-				    "error while vcc_err_unref is on)",
-				    kinds[k], y->name);
-			vcc_warn(tl, y->t, "%s %s is never used", kinds[k],
-			    y->name);
+				vcc_error(tl, y->t, "Unused %s %s, defined: "
+				    "here; %s %s is never used (an error "
+				    "while vcc_err_unref is on)", kinds[k],
+				    y->name, kinds[k], y->name);
+			vcc_warn(tl, y->t, "Unused %s %s, defined: here; "
+			    "%s %s is never used", kinds[k], y->name,
+			    kinds[k], y->name);
 		}
 	for (s = p->subs; s != NULL; s = s->next) {
 		if (s->method >= 0 || s->called || s->t->src->builtin)
 			continue;
 		if (tl->opts->err_unref)
-			vcc_error(tl, s->t, "sub %s is never called (an error "
-			    "while vcc_err_unref is on)", s->name);
-		vcc_warn(tl, s->t, "sub %s is never called", s->name);
+			vcc_error(tl, s->t, "Unused sub %s, defined: here; "
+			    "sub %s is never called (an error while "
+			    "vcc_err_unref is on)", s->name, s->name);
+		vcc_warn(tl, s->t, "Unused sub %s, defined: here; sub %s is "
+		    "never called", s->name, s->name);
 	}
 }
 
@@ -2274,6 +2351,9 @@ emit_program(struct vcc *tl)
 		meths[u] = vcc_meths[u].name;
 	OPT_EmitProf(tl, &out, meths, NMETHS);
 	vbuf_cat(tl, &out, "\n");
+	for (u = 0; u < NMETHS; u++)
+		vbuf_printf(tl, &out, "static enum vcl_ret vgc_method_%s"
+		    "(VRT_CTX);\n", vcc_meths[u].field);
 	for (s = p->subs; s != NULL; s = s->next)
 		if (s->method < 0)
 			vbuf_printf(tl, &out, "static enum vcl_ret vgc_sub_%u"

@@ -137,7 +137,7 @@ START_TEST(lex_positions)
 	    "@ }\n", "t.vcl:4:8", NULL);
 	/* An unterminated string, caret under it. */
 	expect_err(HEAD "sub vcl_recv { set req.http.x = \"abc\n; }\n",
-	    "t.vcl:3:33", "unterminated");
+	    "t.vcl:3:33", "Unterminated");
 	expect_err(HEAD "/* open\n", "t.vcl:3:1", NULL);
 }
 END_TEST
@@ -740,7 +740,8 @@ START_TEST(legality_messages)
 	    "t.vcl:3:32", "beresp.http.y is not available in vcl_hit; it "
 	    "exists in vcl_backend_response and vcl_backend_error");
 	expect_err(HEAD "sub vcl_recv { set req.xid = \"1\"; }\n",
-	    "t.vcl:3:20", "req.xid is read-only");
+	    "t.vcl:3:20",
+	    "Variable is read only. req.xid");
 	expect_err(HEAD "sub vcl_deliver { set beresp.ttl = 1s; }\n",
 	    "t.vcl:3:23", "beresp.ttl cannot be set in vcl_deliver; it can "
 	    "be set in vcl_backend_response and vcl_backend_error");

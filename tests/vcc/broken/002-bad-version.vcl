@@ -1,4 +1,4 @@
 # expect: 3:5
-# message: expected `vcl 4.0;`
+# message: VCL version 5.0 not supported.
 vcl 5.0;
 backend default { .host = "x"; }

@@ -1,5 +1,5 @@
 # expect: 6:1
-# message: unterminated /*
+# message: Unterminated /* ... */ comment
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }

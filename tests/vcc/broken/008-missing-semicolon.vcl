@@ -1,5 +1,5 @@
 # expect: 8:1
-# message: expected ';'
+# message: Expected ';'
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }

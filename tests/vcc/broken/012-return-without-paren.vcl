@@ -1,5 +1,5 @@
 # expect: 6:23
-# message: expected '('
+# message: Expected '('
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }

@@ -1,5 +1,5 @@
 # expect: 6:20
-# message: req.xid is read-only
+# message: Variable is read only. req.xid cannot be set
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }

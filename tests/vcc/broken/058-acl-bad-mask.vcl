@@ -1,5 +1,5 @@
 # expect: 6:20
-# message: prefix length 40
+# message: Too wide mask (/40) for IPv4 address
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }
