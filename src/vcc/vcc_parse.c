@@ -1144,6 +1144,9 @@ parse_unary(struct vcc *tl)
 	return (parse_prim(tl));
 }
 
+static struct expr *vcc_int_divide(struct vcc *, const struct token *,
+    const struct expr *, const struct expr *, enum vtype);
+
 static struct expr *
 parse_mul(struct vcc *tl)
 {
@@ -1166,10 +1169,7 @@ parse_mul(struct vcc *tl)
 			if (b->constant && !strcmp(b->c, "((VCL_INT)0)"))
 				vcc_error(tl, op, "division by zero");
 			e = FOLD_Arith(tl, a, b, op, V_INT);
-			/* x % 0 at run time fails the task, as in Varnish. */
-			a = e != NULL ? e : e_new(tl, V_INT, op, "((%s) != 0 ? "
-			    "(%s) %% (%s) : (VRT_fail(ctx, \"Division by "
-			    "zero in %%%%\"), (VCL_INT)0))", b->c, a->c, b->c);
+			a = e != NULL ? e : vcc_int_divide(tl, op, a, b, V_INT);
 			continue;
 		}
 		if (a->t == V_INT && b->t == V_INT)
@@ -1192,10 +1192,32 @@ parse_mul(struct vcc *tl)
 		    "((VCL_INT)0)"))
 			vcc_error(tl, op, "division by zero");
 		e = FOLD_Arith(tl, a, b, op, rt);
+		if (e == NULL && vcc_is(op, "/") && (a->t == V_INT ||
+		    a->t == V_BYTES) && b->t == V_INT)
+			e = vcc_int_divide(tl, op, a, b, rt);
 		a = e != NULL ? e : e_new(tl, rt, op, "(%s %c %s)", a->c,
 		    *op->b, b->c);
 	}
 	return (a);
+}
+
+/*
+ * Integer / and % at run time: by 0 (and the one overflow, the most
+ * negative number by -1) a CPU traps, which would kill the child.  The
+ * task fails instead, as in Varnish; each operand is evaluated once.
+ */
+static struct expr *
+vcc_int_divide(struct vcc *tl, const struct token *op, const struct expr *a,
+    const struct expr *b, enum vtype rt)
+{
+	int mod = vcc_is(op, "%");
+
+	return (e_new(tl, rt, op, "({ VCL_INT vgc_n_ = (VCL_INT)(%s), "
+	    "vgc_d_ = (VCL_INT)(%s); vgc_d_ == 0 ? (VRT_fail(ctx, "
+	    "\"Division by zero in %s\"), (VCL_INT)0) : vgc_d_ == -1 ? "
+	    "(VCL_INT)(%s) : vgc_n_ %s vgc_d_; })", a->c, b->c,
+	    mod ? "%%" : "/", mod ? "(VCL_INT)0" :
+	    "(0ULL - (unsigned long long)vgc_n_)", mod ? "%" : "/"));
 }
 
 static struct expr *
@@ -1244,6 +1266,9 @@ parse_add(struct vcc *tl)
 			    *op->b == '+' ? "add" : "subtract",
 			    vtype_a[a->t], vtype_a[b->t]);
 		e = FOLD_Arith(tl, a, b, op, rt);
+		if (e == NULL && vcc_is(op, "/") && (a->t == V_INT ||
+		    a->t == V_BYTES) && b->t == V_INT)
+			e = vcc_int_divide(tl, op, a, b, rt);
 		a = e != NULL ? e : e_new(tl, rt, op, "(%s %c %s)", a->c,
 		    *op->b, b->c);
 	}

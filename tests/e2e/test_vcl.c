@@ -703,6 +703,51 @@ START_TEST(issue_0014_backend_error_cached)
 }
 END_TEST
 
+/*
+ * Integer division and remainder by a run-time 0 (or the most negative
+ * INT by -1) fail the request (503) instead of trapping the child.
+ */
+START_TEST(issue_0014_int_division_by_zero)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+	pid_t child;
+
+	HXV_Start(&t, o_handler,
+	    "sub vcl_recv {\n"
+	    "\tset req.http.X-Q = 10 / std.integer(req.http.X-D, 0);\n"
+	    "\tset req.http.X-R = 10 % std.integer(req.http.X-D, 0);\n"
+	    "\tset req.http.X-M = std.integer(req.http.X-N, 0) / "
+	    "std.integer(req.http.X-D, 0);\n"
+	    "\treturn (synth(200));\n"
+	    "}\n"
+	    "sub vcl_synth {\n"
+	    "\tset resp.http.X-Q = req.http.X-Q;\n"
+	    "\tset resp.http.X-R = req.http.X-R;\n"
+	    "\tset resp.http.X-M = req.http.X-M;\n"
+	    "}\n");
+	child = VND_ChildPid(t.v);
+	m = t_get(&t, "GET", "/", "X-D: 3\r\n");
+	ck_assert_int_eq(m->status, 200);
+	HX_HeaderIs(m, "X-Q", "3");
+	HX_HeaderIs(m, "X-R", "1");
+	HX_MsgFree(&m);
+	m = t_get(&t, "GET", "/", "X-D: 0\r\n");
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	CLIENT_Free(&t.cl);
+	t.cl = VND_Connect(t.v);
+	m = t_get(&t, "GET", "/", "X-D: -1\r\n"
+	    "X-N: -9223372036854775808\r\n");
+	ck_assert_int_eq(m->status, 200);
+	HX_HeaderIs(m, "X-Q", "-10");
+	HX_HeaderIs(m, "X-R", "0");
+	HX_MsgFree(&m);
+	ck_assert_int_eq(VND_ChildPid(t.v), child);	/* no restart */
+	HXV_Finish(&t);
+}
+END_TEST
+
 START_TEST(issue_0012_include_and_vcl_init)
 {
 	struct hx_vcl t;
@@ -1000,6 +1045,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0014_backend_te_refused);
 	tcase_add_test(tc, issue_0014_pass_ttl_and_date);
 	tcase_add_test(tc, issue_0014_backend_error_cached);
+	tcase_add_test(tc, issue_0014_int_division_by_zero);
 	suite_add_tcase(s, tc);
 	return (s);
 }
