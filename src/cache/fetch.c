@@ -540,6 +540,10 @@ bo_step_retry(struct worker *wrk, struct busyobj *bo, enum fetch_result *frp)
 {
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	/* A response read whole (no body) leaves a reusable connection. */
+	if (bo->vbc != NULL && bo->body_done && !bo->failed &&
+	    !bo->must_close && bo->bs != BS_EOF && bo->in_b == bo->in_e)
+		BACKEND_Recycle(&bo->vbc, bo->vsl);
 	bo_close(bo, "retry");
 	if (bo->retries++ >= cache_param->max_retries) {
 		VSLb(bo->vsl, SLT_FetchError,

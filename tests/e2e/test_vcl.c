@@ -748,6 +748,39 @@ START_TEST(issue_0014_int_division_by_zero)
 }
 END_TEST
 
+static void
+empty_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+
+	(void)req;
+	(void)priv;
+	(void)ORIGIN_Respond(oc, 200, NULL, "", 0);
+}
+
+/*
+ * return (retry) after a response read whole (no body) keeps the
+ * connection for the retry, instead of closing it and opening another.
+ */
+START_TEST(issue_0014_retry_reuses_connection)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+
+	HXV_Start(&t, empty_handler,
+	    "sub vcl_backend_response {\n"
+	    "\tif (bereq.retries == 0) { return (retry); }\n"
+	    "\tset beresp.http.X-Retries = bereq.retries;\n"
+	    "}\n");
+	m = t_get(&t, "GET", "/retry", NULL);
+	ck_assert_int_eq(m->status, 200);
+	HX_HeaderIs(m, "X-Retries", "1");
+	HX_MsgFree(&m);
+	ck_assert_uint_eq(ORIGIN_NReq(t.o), 2);
+	ck_assert_uint_eq(ORIGIN_NConn(t.o), 1);
+	HXV_Finish(&t);
+}
+END_TEST
+
 START_TEST(issue_0012_include_and_vcl_init)
 {
 	struct hx_vcl t;
@@ -1046,6 +1079,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0014_pass_ttl_and_date);
 	tcase_add_test(tc, issue_0014_backend_error_cached);
 	tcase_add_test(tc, issue_0014_int_division_by_zero);
+	tcase_add_test(tc, issue_0014_retry_reuses_connection);
 	suite_add_tcase(s, tc);
 	return (s);
 }
