@@ -435,8 +435,9 @@ PARAM(pcre2_match_limit, UINT, "", "10000", "1", NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it (see pcre2_depth_limit).")
 PARAM(pipe_sess_max, UINT, "connections", "0", "0", NULL, 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it and sets no limit on piped connections.")
+    "Most piped connections at once; 0 is no limit.  A pipe past it "
+    "gets a 503 and counts in pipe_limited; n_pipe counts those in "
+    "progress.")
 PARAM(pool_req, STRING, "", "10,100,10", NULL, NULL, PARAM_F_POOL,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it: each thread pool keeps up to 100 free "

@@ -308,4 +308,16 @@ VSC_FIELD(xkey_dropped,		COUNTER, INFO,  INTEGER,	"Surrogate "
 	"beyond 32 tag headers, or no memory; a purge will not find the "
 	"object by them, so keep tags short and few")
 
+VSC_FIELD(beresp_uncacheable,	COUNTER, INFO,  INTEGER,	"Backend "
+	"responses stored uncacheable: passes, hit-for-pass and hit-for-miss "
+	"markers, beresp.uncacheable")
+VSC_FIELD(beresp_shortlived,	COUNTER, INFO,  INTEGER,	"Backend "
+	"responses whose ttl + grace + keep was below the shortlived "
+	"parameter, so stored in Transient")
+VSC_FIELD(n_pipe,		GAUGE,   INFO,  INTEGER,	"Piped "
+	"connections in progress now")
+VSC_FIELD(pipe_limited,		COUNTER, INFO,  INTEGER,	"Pipes "
+	"refused with a 503 because pipe_sess_max were in progress; raise "
+	"pipe_sess_max")
+
 #undef VSC_FIELD

@@ -68,6 +68,7 @@ struct backend {
 	TAILQ_HEAD(vbc_head_s, vbc) idle;	/* mtx; most recent first */
 	unsigned		n_idle;		/* mtx */
 	unsigned		n_conn;		/* mtx: open, busy or idle */
+	struct vsc_vbe		*vsc;		/* const; atomic adds */
 	TAILQ_ENTRY(backend)	list;		/* be_list_mtx */
 };
 
@@ -183,6 +184,7 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 	INIT_OBJ(be->director, DIRECTOR_MAGIC);
 	be->director->vcl_name = be->vcl_name;
 	be->director->backend = be;
+	be->vsc = VSC_NewVbe(be->display);
 	LOCK_Init(&be->mtx);
 	TAILQ_INIT(&be->idle);
 	LOCK_Lock(&be_list_mtx);
@@ -225,6 +227,7 @@ BACKEND_Delete(struct backend **bep)
 	free(be->vcl_name);
 	free(be->display);
 	free(be->hosthdr);
+	VSC_DeleteVbe(&be->vsc);
 	VSC_Sub(n_backend, 1);
 	FREE_OBJ(be);
 }
@@ -460,9 +463,39 @@ be_log_open(struct vsl_log *vsl, const struct backend *be,
 		    vbc->lport, how);
 }
 
+/* VBE.*.fail and the fail_* counter for errno e, as varnishd sorts them. */
+static void
+be_count_fail(const struct backend *be, int e)
+{
+
+	VSC_VbeAdd(be->vsc, fail, 1);
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		VSC_VbeAdd(be->vsc, fail_eacces, 1);
+		break;
+	case EADDRNOTAVAIL:
+		VSC_VbeAdd(be->vsc, fail_eaddrnotavail, 1);
+		break;
+	case ECONNREFUSED:
+		VSC_VbeAdd(be->vsc, fail_econnrefused, 1);
+		break;
+	case ENETUNREACH:
+		VSC_VbeAdd(be->vsc, fail_enetunreach, 1);
+		break;
+	case ETIMEDOUT:
+		VSC_VbeAdd(be->vsc, fail_etimedout, 1);
+		break;
+	default:
+		VSC_VbeAdd(be->vsc, fail_other, 1);
+		break;
+	}
+}
+
 struct vbc *
 BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
-    vtim_dur connect_timeout, unsigned force_fresh, unsigned *reused)
+    vtim_real t_first, vtim_real *t_prev, vtim_dur connect_timeout,
+    unsigned force_fresh, unsigned *reused)
 {
 	struct vbc *vbc;
 	unsigned u, busy;
@@ -472,12 +505,14 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	*reused = 0;
 	if (be->sick) {
+		VSC_VbeAdd(be->vsc, unhealthy, 1);
 		VSC_Count(wrk->stats, backend_fail, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: no address",
 		    be->vcl_name);
 		return (NULL);
 	}
 	if (!BACKEND_Healthy(be)) {
+		VSC_VbeAdd(be->vsc, unhealthy, 1);
 		VSC_Count(wrk->stats, backend_unhealthy, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: unhealthy",
 		    be->vcl_name);
@@ -488,6 +523,9 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		if (vbc != NULL) {
 			*reused = 1;
 			VSC_Count(wrk->stats, backend_reuse, 1);
+			VSC_VbeAdd(be->vsc, req, 1);
+			VSC_VbeAdd(be->vsc, conn, 1);
+			VSLb_ts(vsl, "Connected", t_first, t_prev, TIM_real());
 			be_log_open(vsl, be, vbc, "reuse");
 			return (vbc);
 		}
@@ -498,6 +536,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		be->n_conn++;
 	LOCK_Unlock(&be->mtx);
 	if (busy) {
+		VSC_VbeAdd(be->vsc, busy, 1);
 		VSC_Count(wrk->stats, backend_busy, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: busy (max_connections %u)",
 		    be->vcl_name, be->max_connections);
@@ -515,6 +554,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		LOCK_Lock(&be->mtx);
 		be->n_conn--;
 		LOCK_Unlock(&be->mtx);
+		be_count_fail(be, e);
 		VSC_Count(wrk->stats, backend_fail, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: fail errno %d (%s)",
 		    be->vcl_name, e, e == ETIMEDOUT ?
@@ -536,6 +576,9 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	vbc->raddr = be->ip[u];
 	be_local_addr(vbc);
 	VSC_Count(wrk->stats, backend_conn, 1);
+	VSC_VbeAdd(be->vsc, req, 1);
+	VSC_VbeAdd(be->vsc, conn, 1);
+	VSLb_ts(vsl, "Connected", t_first, t_prev, TIM_real());
 	be_log_open(vsl, be, vbc, "connect");
 	return (vbc);
 }
@@ -548,7 +591,9 @@ BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl)
 
 	TAKE_OBJ_NOTNULL(vbc, vbcp, VBC_MAGIC);
 	be = vbc->be;
-	VSLb(vsl, SLT_BackendReuse, "%d %s", vbc->fd, be->vcl_name);
+	VSC_VbeSub(be->vsc, conn, 1);
+	/* Varnish 7.1 logs a recycled connection as a BackendClose. */
+	VSLb(vsl, SLT_BackendClose, "%d %s recycle", vbc->fd, be->vcl_name);
 	LOCK_Lock(&be->mtx);
 	vbc->t_idle = TIM_mono();
 	TAILQ_INSERT_HEAD(&be->idle, vbc, list);
@@ -563,8 +608,9 @@ BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl, const char *reason)
 	struct vbc *vbc;
 
 	TAKE_OBJ_NOTNULL(vbc, vbcp, VBC_MAGIC);
-	VSLb(vsl, SLT_BackendClose, "%d %s %s", vbc->fd, vbc->be->vcl_name,
-	    reason);
+	VSC_VbeSub(vbc->be->vsc, conn, 1);
+	VSLb(vsl, SLT_BackendClose, "%d %s close %s", vbc->fd,
+	    vbc->be->vcl_name, reason);
 	be_close_fd(vbc);
 	FREE_OBJ(vbc);
 }

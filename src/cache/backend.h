@@ -64,11 +64,12 @@ const char *BACKEND_HostHeader(const struct backend *be);
 /*
  * A connection: an idle one unless force_fresh, else a new one (within
  * connect_timeout).  *reused says which.  NULL with the reason logged
- * (FetchError) and counted.
+ * (FetchError) and counted.  On success the transaction's "Connected"
+ * timestamp (from t_first, updating *t_prev) and BackendOpen are logged.
  */
 struct vbc *BACKEND_GetConn(struct backend *be, struct worker *wrk,
-    struct vsl_log *vsl, vtim_dur connect_timeout, unsigned force_fresh,
-    unsigned *reused);
+    struct vsl_log *vsl, vtim_real t_first, vtim_real *t_prev,
+    vtim_dur connect_timeout, unsigned force_fresh, unsigned *reused);
 /* Back to the idle pool (the exchange ended cleanly). */
 void BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl);
 /* Close it. */

@@ -640,6 +640,7 @@ BAN_Init(void)
 	b->flags = BAN_F_COMPLETED;
 	ban_head = ban_tail = b;
 	VSC_Add(bans, 1);
+	VSC_Add(bans_added, 1);	/* as varnishd counts its boot ban */
 	VSC_Add(bans_completed, 1);
 	ASSERT_ZERO(pthread_create(&thr, NULL, ban_lurker, NULL));
 	ASSERT_ZERO(pthread_detach(thr));

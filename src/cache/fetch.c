@@ -258,10 +258,12 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 	memset(&mark, 0, sizeof mark);
 	if (bo->req != NULL)
 		bo_body_mark(bo->req, &mark);
+	VSLb_ts(bo->vsl, "Fetch", bo->t_first, &bo->t_prev, TIM_real());
 	for (attempt = 0; attempt < 2; attempt++) {
 		assert(bo->vbc == NULL);
 		bo->vbc = BACKEND_GetConn(bo->backend, wrk, bo->vsl,
-		    bo->connect_timeout, attempt > 0, &reused);
+		    bo->t_first, &bo->t_prev, bo->connect_timeout,
+		    attempt > 0, &reused);
 		if (bo->vbc == NULL)
 			return (H1F_ERROR);
 		bo->reused = reused;
@@ -278,14 +280,15 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 			bo->t_beresp = TIM_real();
 			VSLb_ts(bo->vsl, "Beresp", bo->t_first, &bo->t_prev,
 			    bo->t_beresp);
+			HTTP_Log(bo->beresp);
 			return (H1F_OK);
 		}
 		bo_close(bo, "error");
 		if (!reused || !nothing || !bo_can_retry(bo, &mark))
 			return (H1F_ERROR);
+		/* Logged as varnishd does: the BackendClose, then the new
+		 * connection's Connected and BackendOpen. */
 		VSC_Count(wrk->stats, backend_retry, 1);
-		VSLb(bo->vsl, SLT_FetchError,
-		    "kept-alive connection was closed; retrying on a new one");
 	}
 	return (H1F_ERROR);
 }
@@ -585,6 +588,7 @@ enum fetch_result
 FETCH_Pass(struct worker *wrk, struct req *req)
 {
 	struct busyobj *bo;
+	enum fetch_result fr;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	CHECK_OBJ(req, REQ_MAGIC);
@@ -598,7 +602,11 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	bo->director = req->director_hint;
 	bo->uncacheable = 1;
 	bo->is_pass = 1;
-	return (bo_run(wrk, bo));
+	fr = bo_run(wrk, bo);
+	/* A pass response is not stored, but varnishd counts it here. */
+	if (fr == FR_OK)
+		VSC_Count(wrk->stats, beresp_uncacheable, 1);
+	return (fr);
 }
 
 void
@@ -843,6 +851,12 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	} else if ((vl = bo_vary(bo, &vary)) < 0) {
 		marker = OC_F_HFM;
 	}
+	/* Counted where varnishd counts them: choosing the storage. */
+	if (bo->uncacheable || marker == OC_F_PRIVATE || marker == OC_F_HFP)
+		VSC_Count(wrk->stats, beresp_uncacheable, 1);
+	else if (bo->stv_vcl == NULL &&
+	    bo->ttl + bo->grace + bo->keep <= cache_param->shortlived)
+		VSC_Count(wrk->stats, beresp_shortlived, 1);
 	if (marker == 0) {
 		if (bo->stv_vcl != NULL)
 			stv = bo->stv_vcl;	/* beresp.storage */

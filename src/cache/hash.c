@@ -384,6 +384,8 @@ HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	struct hsh_found f;
 	enum hsh_lookup r;
 	unsigned u, shard = digest[0] & (HSH_NSHARD - 1);
+	unsigned marker_xid = 0;
+	vtim_dur marker_ttl = 0;
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	*ocp = NULL;
@@ -420,6 +422,9 @@ HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 		r = HSH_HIT;
 	} else if (f.marker != NULL) {
 		r = f.marker->flags & OC_F_HFP ? HSH_HITPASS : HSH_HITMISS;
+		/* For the HitPass/HitMiss record, written unlocked. */
+		marker_xid = f.marker->xid;
+		marker_ttl = f.marker->t_origin + f.marker->ttl - f.now;
 		if (r == HSH_HITMISS)
 			*busyp = hsh_new_busy_locked(oh);
 	} else if (f.grace != NULL) {
@@ -453,6 +458,10 @@ HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	}
 	hsh_deref_objhead_locked(sh, oh);
 	LOCK_Unlock(&sh->mtx);
+	/* As varnishd: the marker's xid and the TTL it has left. */
+	if (r == HSH_HITPASS || r == HSH_HITMISS)
+		VSLb(vsl, r == HSH_HITPASS ? SLT_HitPass : SLT_HitMiss,
+		    "%u %.6f", marker_xid, marker_ttl);
 	for (u = 0; u < f.nbanned; u++) {
 		if (f.banned[u] == NULL)
 			continue;

@@ -171,8 +171,9 @@ h1f_read_head(struct busyobj *bo, unsigned first)
 		i = h1f_wait(bo->vbc->fd, tmo);
 		if (i > 0)
 			continue;
+		/* Varnish's words, which log watchers grep for. */
 		VSLb(bo->vsl, SLT_FetchError, "%s",
-		    first ? "first_byte_timeout" : "between_bytes_timeout");
+		    first ? "first byte timeout" : "timeout");
 		VSC_Count(bo->wrk->stats, fetch_timeout, 1);
 		return (-1);
 	}
@@ -231,7 +232,7 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 		}
 		return (1);
 	}
-	HTTP_Log(bo->beresp);
+	/* The head is logged by the caller after its Beresp timestamp. */
 	if ((unsigned)bo->beresp->nhd - HTTP_HDR_FIRST >
 	    cache_param->http_max_hdr) {
 		VSLb(bo->vsl, SLT_FetchError,
@@ -317,10 +318,8 @@ H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 		if (n < 0)
 			return (H1F_ERROR);
 		if (n == 0) {
-			VSLb(bo->vsl, SLT_FetchError, "%s",
-			    *nothing ? "backend closed the connection "
-			    "without answering" :
-			    "backend closed the connection mid-header");
+			/* varnishd's words for an early end of input. */
+			VSLb(bo->vsl, SLT_FetchError, "HTC eof (-1)");
 			return (H1F_ERROR);
 		}
 		*nothing = 0;

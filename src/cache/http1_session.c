@@ -82,9 +82,12 @@ h1_open_session(struct worker *wrk, struct sess *sp)
 		(void)snprintf(sp->client_port, sizeof sp->client_port, "-");
 	}
 	VSL(SLT_Begin, sp->vxid | VSL_CLIENTMARKER, "sess 0 HTTP/1");
+	/* A Unix socket's own end is 0.0.0.0 0 too, as varnishd logs it. */
 	VSL(SLT_SessOpen, sp->vxid | VSL_CLIENTMARKER, "%s %s %s %s %s %.6f %d",
-	    sp->client_ip, sp->client_port, sp->ls->name, sp->ls->addr,
-	    sp->ls->port, sp->t_open, sp->fd);
+	    sp->client_ip, sp->client_port, sp->ls->name,
+	    sp->remote.ss_family == AF_UNIX ? "0.0.0.0" : sp->ls->addr,
+	    sp->remote.ss_family == AF_UNIX ? "0" : sp->ls->port,
+	    sp->t_open, sp->fd);
 	VSC_Count(wrk->stats, s_sess, 1);
 }
 

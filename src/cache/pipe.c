@@ -86,6 +86,21 @@ pipe_copy(struct worker *wrk, int cfd, int bfd, uint64_t *in, uint64_t *out)
 	}
 }
 
+/* Count a pipe in n_pipe unless pipe_sess_max are open.  1 if it may go. */
+static int
+pipe_enter(void)
+{
+	uint64_t n, max = cache_param->pipe_sess_max;
+
+	n = __atomic_load_n(&VSC_C_main->n_pipe, __ATOMIC_RELAXED);
+	do {
+		if (max > 0 && n >= max)
+			return (0);
+	} while (!__atomic_compare_exchange_n(&VSC_C_main->n_pipe, &n, n + 1,
+	    0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return (1);
+}
+
 enum req_step
 FETCH_Pipe(struct worker *wrk, struct req *req)
 {
@@ -120,16 +135,27 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 			req->err_code = 503;
 		return (R_STP_SYNTH);
 	}
+	if (!pipe_enter()) {
+		VSC_Count(wrk->stats, pipe_limited, 1);
+		VSLb(req->vsl, SLT_Error, "pipe_sess_max (%u) pipes in "
+		    "progress; raise pipe_sess_max",
+		    cache_param->pipe_sess_max);
+		FETCH_Finish(&req->bo);
+		req->err_code = 503;
+		return (R_STP_SYNTH);
+	}
 	VSC_Count(wrk->stats, s_pipe, 1);
 	if (bo->director == NULL || bo->director->backend == NULL) {
 		VSLb(bo->vsl, SLT_FetchError, "no backend");
 		bo->vbc = NULL;
 	} else {
 		bo->vbc = BACKEND_GetConn(bo->director->backend, wrk, bo->vsl,
+		    bo->t_first, &bo->t_prev,
 		    BACKEND_ConnectTimeout(bo->director->backend), 1,
 		    &reused);
 	}
 	if (bo->vbc == NULL) {
+		VSC_Sub(n_pipe, 1);
 		FETCH_Finish(&req->bo);
 		req->err_code = 503;
 		return (R_STP_SYNTH);
@@ -157,6 +183,7 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 	    (uintmax_t)in, (uintmax_t)out);
 	bo->failed = 1;		/* never reuse a piped connection */
 	FETCH_Finish(&req->bo);
+	VSC_Sub(n_pipe, 1);
 	req->body_state = RB_NONE;	/* whatever it was, it went through */
 	req->doclose = SC_TX_PIPE;
 	return (R_STP_DONE);

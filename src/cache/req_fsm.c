@@ -472,7 +472,6 @@ req_step_lookup(struct worker *wrk, struct req *req)
 		return (R_STP_HIT);
 	case HSH_HITPASS:
 		VSC_Count(wrk->stats, cache_hitpass, 1);
-		VSLb(req->vsl, SLT_HitPass, "%u", 0U);
 		req->is_hitpass = 1;
 		return (R_STP_PASS);
 	case HSH_BUSY:
@@ -496,7 +495,6 @@ req_step_lookup(struct worker *wrk, struct req *req)
 		break;
 	case HSH_HITMISS:
 		VSC_Count(wrk->stats, cache_hitmiss, 1);
-		VSLb(req->vsl, SLT_HitMiss, "%u %.6f", 0U, 0.);
 		req->is_hitmiss = 1;
 		req->busy = busy;
 		break;

@@ -385,7 +385,8 @@ VRT_SetHdr(VRT_CTX, VCL_HEADER hs, const struct strands *value)
 	line = VRT_StrandsWS(hp->ws, prefix, value);
 	if (line == NULL) {
 		WS_MarkOverflow(hp->ws);
-		VSLb(ctx->vsl, SLT_LostHeader, "%s", name);
+		/* The header as VCL names it, colon included, as in Varnish. */
+		VSLb(ctx->vsl, SLT_LostHeader, "%s", hs->what + 1);
 		return;
 	}
 	(void)HTTP_SetHeader(hp, line);

@@ -187,6 +187,8 @@ VRT_hit_for_pass(VRT_CTX, VCL_DURATION d)
 	bo->grace = 0;
 	bo->keep = 0;
 	bo->ttl_source = "HFP";
+	VSLb(ctx->vsl, SLT_TTL, "HFP %.0f 0 0 %.0f uncacheable",
+	    d < 0 ? 0 : d, ctx->now);
 }
 
 void

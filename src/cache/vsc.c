@@ -175,6 +175,40 @@ VSC_NewSma(const char *name)
 	return ((struct vsc_sma *)(void *)p);
 }
 
+static const struct vscw_desc vsc_vbe_desc[] = {
+#define VSC_FIELD VSCW_DESC
+#include "vsc_vbe_fields.h"
+};
+
+#define VSC_VBE_NFIELDS	(sizeof vsc_vbe_desc / sizeof vsc_vbe_desc[0])
+
+struct vsc_vbe *
+VSC_NewVbe(const char *display)
+{
+	char ident[256];
+	uint64_t *p;
+
+	assert(sizeof(struct vsc_vbe) == VSC_VBE_NFIELDS * sizeof(uint64_t));
+	if (child_vsmw == NULL)
+		return (NULL);
+	(void)snprintf(ident, sizeof ident, "VBE.%s", display);
+	p = VSCW_New(child_vsmw, ident, "vbe", "Backend counters",
+	    vsc_vbe_desc, VSC_VBE_NFIELDS);
+	return ((struct vsc_vbe *)(void *)p);
+}
+
+void
+VSC_DeleteVbe(struct vsc_vbe **vbep)
+{
+	uint64_t *p;
+
+	if (*vbep == NULL || child_vsmw == NULL)
+		return;
+	p = (uint64_t *)(void *)*vbep;
+	*vbep = NULL;
+	VSCW_Delete(child_vsmw, &p);
+}
+
 /* The manager's counters, for the manual only (mgt_vsc.c has them). */
 static const struct vscw_desc vsc_mgt_desc[] = {
 #define VSC_FIELD VSCW_DESC
@@ -231,4 +265,7 @@ VSC_DumpRoff(void)
 	fputs(".SS \"Each malloc store's counters (SMA.<store>)\"\n",
 	    stdout);
 	vsc_roff_group("SMA.<store>", vsc_sma_desc, VSC_SMA_NFIELDS);
+	fputs(".SS \"Each backend's counters (VBE.<vcl>.<backend>)\"\n",
+	    stdout);
+	vsc_roff_group("VBE.<vcl>.<backend>", vsc_vbe_desc, VSC_VBE_NFIELDS);
 }

@@ -72,6 +72,20 @@ int VSC_Init(struct vsmw *vsmw, char *err, size_t errlen);
 /* A store's SMA.<name> counters; NULL if they could not be made. */
 struct vsc_sma;
 struct vsc_sma *VSC_NewSma(const char *name);
+/*
+ * A backend's VBE.<vcl>.<backend> counters, changed by atomic adds from
+ * any thread (VSC_VbeAdd).  NULL if they could not be made; the
+ * backend then counts nowhere.
+ */
+struct vsc_vbe {
+#define VSC_FIELD(n, t, l, f, d)	uint64_t n;
+#include "vsc_vbe_fields.h"
+};
+struct vsc_vbe *VSC_NewVbe(const char *display);
+void VSC_DeleteVbe(struct vsc_vbe **vbep);
+#define VSC_VbeAdd(vbe, field, n)						do {										if ((vbe) != NULL)								(void)__atomic_add_fetch(&(vbe)->field,					    (uint64_t)(n), __ATOMIC_RELAXED);			} while (0)
+#define VSC_VbeSub(vbe, field, n)						do {										if ((vbe) != NULL)								(void)__atomic_sub_fetch(&(vbe)->field,					    (uint64_t)(n), __ATOMIC_RELAXED);			} while (0)
+
 /* Once a second: uptime, and every worker's counts. */
 void VSC_Tick(void);
 

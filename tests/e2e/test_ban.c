@@ -216,7 +216,8 @@ START_TEST(ban_errors_add_nothing)
 	ck_assert_msg(strchr(b + 14, '\n') == b + strlen(b) - 1, "%s", b);
 	ck_assert_ptr_nonnull(strstr(b, " C  \n"));
 	free(b);
-	ck_assert_uint_eq(VND_Counter(t.v, "MAIN.bans_added"), 0);
+	/* Only the boot ban, which varnishd counts as added too. */
+	ck_assert_uint_eq(VND_Counter(t.v, "MAIN.bans_added"), 1);
 	bt_finish(&t);
 }
 END_TEST

@@ -556,7 +556,8 @@ START_TEST(veneeradm_one_and_many)
 	file_has(out, "default_ttl");
 	ck_assert_int_eq(run_adm(v, adm, NULL, out, "ban req.url ~ ^/x/",
 	    NULL), 0);
-	ck_assert_uint_eq(VND_Counter(v, "MAIN.bans_added"), 1);
+	/* The boot ban and this one. */
+	ck_assert_uint_eq(VND_Counter(v, "MAIN.bans_added"), 2);
 	/* Line mode: several commands, a document, the last status. */
 	write_text(in, "param.set default_ttl 44\n\nparam.show default_ttl\n"
 	    "help << END\nhelp\nEND\nstatus\n");
