@@ -99,27 +99,27 @@ extern const struct params *cache_param;
 
 /*
  * Is a bit of debug, feature or experimental set?  One load: cheap enough
- * for the request path.
+ * for the request path.  Before PARAM_Init (tools, unit tests): no.
  */
 static inline int
 PARAM_HasDebug(enum param_debug_bit bit)
 {
 
-	return ((cache_param->debug >> bit) & 1);
+	return (cache_param != NULL && ((cache_param->debug >> bit) & 1));
 }
 
 static inline int
 PARAM_HasFeature(enum param_feature_bit bit)
 {
 
-	return ((cache_param->feature >> bit) & 1);
+	return (cache_param != NULL && ((cache_param->feature >> bit) & 1));
 }
 
 static inline int
 PARAM_HasExperimental(enum param_experimental_bit bit)
 {
 
-	return ((cache_param->experimental >> bit) & 1);
+	return (cache_param != NULL && ((cache_param->experimental >> bit) & 1));
 }
 
 /* Map the values shared and set every default.  Called once. */
