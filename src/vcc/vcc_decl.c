@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "common/addr.h"
 #include "vcc/vcc_comp.h"
 #include "vrt.h"
 
@@ -296,6 +297,24 @@ parse_backend(struct vcc *tl)
 	if (path != NULL && path[0] != '/')
 		vcc_error(tl, nt, "backend %s: .path must be absolute",
 		    s->name);
+	/* "host:port" or "[v6]:port" in .host, as varnishd takes it. */
+	if (host != NULL && (host[0] == '[' || (strchr(host, ':') != NULL &&
+	    strchr(host, ':') == strrchr(host, ':')))) {
+		char h[256], p[64];
+		const char *why;
+
+		if (ADDR_Split(host, 0, h, sizeof h, p, sizeof p, &why) != 0) {
+			vcc_error(tl, nt, "backend %s: .host %s: %s", s->name,
+			    host, why);
+		} else {
+			if (p[0] != '\0' && port != NULL)
+				vcc_error(tl, nt, "backend %s: a port in .host "
+				    "and .port too; give one", s->name);
+			else if (p[0] != '\0')
+				port = vcc_strdup(tl, p);
+			host = vcc_strdup(tl, h);
+		}
+	}
 	if (port == NULL)
 		port = "80";
 	if (hh == NULL && host != NULL) {

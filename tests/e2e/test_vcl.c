@@ -781,6 +781,28 @@ START_TEST(issue_0014_retry_reuses_connection)
 }
 END_TEST
 
+/* .host = "address:port", as varnishd takes it (varnishtest does). */
+START_TEST(issue_0014_host_with_port)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+	char vcl[512];
+
+	t.o = ORIGIN_New(o_handler, NULL);
+	(void)snprintf(vcl, sizeof vcl, "vcl 4.1;\n"
+	    "backend b { .host = \"127.0.0.1:%d\"; }\n", ORIGIN_Port(t.o));
+	t.v = VND_New();
+	VND_VclFile(t.v, "hp.vcl", vcl);
+	VND_Start(t.v);
+	t.cl = VND_Connect(t.v);
+	m = t_get(&t, "GET", "/hp", NULL);
+	ck_assert_int_eq(m->status, 200);
+	HX_HeaderIs(m, "X-Url", "/hp");
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
+
 START_TEST(issue_0012_include_and_vcl_init)
 {
 	struct hx_vcl t;
@@ -1080,6 +1102,7 @@ vcl_suite(void)
 	tcase_add_test(tc, issue_0014_backend_error_cached);
 	tcase_add_test(tc, issue_0014_int_division_by_zero);
 	tcase_add_test(tc, issue_0014_retry_reuses_connection);
+	tcase_add_test(tc, issue_0014_host_with_port);
 	suite_add_tcase(s, tc);
 	return (s);
 }
