@@ -454,8 +454,11 @@ run_adm(struct vnd *v, const char *prog, const char *in, const char *out,
 	int st;
 
 	argv[n++] = prog;
-	argv[n++] = "-n";
-	argv[n++] = VND_Workdir(v);
+	/* v NULL: the caller gives -T and -S. */
+	if (v != NULL) {
+		argv[n++] = "-n";
+		argv[n++] = VND_Workdir(v);
+	}
 	argv[n++] = "-t";
 	argv[n++] = "5";
 	va_start(ap, out);
@@ -568,6 +571,21 @@ START_TEST(veneeradm_one_and_many)
 	write_text(in, "ping\nstatus\n");
 	ck_assert_int_eq(run_adm(v, adm, in, out, NULL), 0);
 	file_has(out, "PONG");
+	/* -T as veneerd's -T takes it: host:port, "host port", [v6]:port. */
+	{
+		char t1[64], t2[64], sec[512];
+
+		(void)snprintf(t1, sizeof t1, "127.0.0.1:%d", cli_port(v));
+		(void)snprintf(t2, sizeof t2, "127.0.0.1 %d", cli_port(v));
+		(void)snprintf(sec, sizeof sec, "%s/secret", VND_Dir(v));
+		ck_assert_int_eq(run_adm(NULL, adm, NULL, out, "-T", t1, "-S",
+		    sec, "ping", NULL), 0);
+		file_has(out, "PONG");
+		ck_assert_int_eq(run_adm(NULL, adm, NULL, out, "-T", t2, "-S",
+		    sec, "ping", NULL), 0);
+		ck_assert_int_ne(run_adm(NULL, adm, NULL, out, "-T",
+		    "127.0.0.1", "-S", sec, "ping", NULL), 0);
+	}
 	/* A wrong secret: 2. */
 	ck_assert_int_eq(run_adm(v, adm, NULL, out, "-S", "/etc/hostname",
 	    "ping", NULL), 2);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "vapi.h"
+#include "common/addr.h"
 #include "common/cli.h"
 #include "common/miniobj.h"
 #include "common/sha256.h"
@@ -88,29 +89,17 @@ adm_connect(const char *host, const char *port)
 	return (fd);
 }
 
-/* -T's argument: [v6]:port or host:port. */
+/* -T's argument as veneerd's -T takes it: host:port, [v6]:port, "h p". */
 static int
 adm_connect_arg(const char *arg)
 {
-	char buf[300], *p, *host = buf;
+	char host[256], port[64];
+	const char *why;
 
-	if (strlen(arg) >= sizeof buf)
-		adm_die("-T %s: too long", arg);
-	(void)snprintf(buf, sizeof buf, "%s", arg);
-	if (buf[0] == '[') {
-		p = strchr(buf, ']');
-		if (p == NULL || p[1] != ':')
-			adm_die("-T %s: expected [address]:port", arg);
-		*p = '\0';
-		host = buf + 1;
-		p += 1;
-	} else {
-		p = strrchr(buf, ':');
-		if (p == NULL)
-			adm_die("-T %s: expected address:port", arg);
-	}
-	*p = '\0';
-	return (adm_connect(*host == '\0' ? "localhost" : host, p + 1));
+	if (ADDR_Split(arg, ADDR_F_SPACE | ADDR_F_NEEDPORT, host, sizeof host,
+	    port, sizeof port, &why) != 0)
+		adm_die("-T %s: %s", arg, why);
+	return (adm_connect(*host == '\0' ? "localhost" : host, port));
 }
 
 /* The first "address port" line of text that connects. */
