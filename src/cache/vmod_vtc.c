@@ -10,11 +10,9 @@
 #include "config.h"
 
 #include <errno.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "common/addr.h"
@@ -29,37 +27,6 @@
 #include "cache/vsl.h"
 #include "cache/ws.h"
 #include "vrt.h"
-
-/* A connected TCP socket to host:port, or -1 with *why. */
-static int
-vtc_connect(const char *addr, const char **why)
-{
-	struct addrinfo hints, *res, *ai;
-	char host[256], port[64];
-	int fd = -1;
-
-	if (ADDR_Split(addr, ADDR_F_SPACE | ADDR_F_NEEDPORT, host, sizeof host,
-	    port, sizeof port, why) != 0)
-		return (-1);
-	memset(&hints, 0, sizeof hints);
-	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(host, port, &hints, &res) != 0) {
-		*why = "cannot resolve the address";
-		return (-1);
-	}
-	for (ai = res; ai != NULL && fd < 0; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-		    ai->ai_protocol);
-		if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-			(void)close(fd);
-			fd = -1;
-		}
-	}
-	freeaddrinfo(res);
-	if (fd < 0)
-		*why = "cannot connect";
-	return (fd);
-}
 
 VCL_VOID
 vmod_vtc_barrier_sync(VRT_CTX, VCL_STRING addr, VCL_DURATION timeout)
@@ -77,7 +44,7 @@ vmod_vtc_barrier_sync(VRT_CTX, VCL_STRING addr, VCL_DURATION timeout)
 	}
 	if (ctx->vsl != NULL)
 		VSLb(ctx->vsl, SLT_Debug, "barrier_sync(\"%s\")", addr);
-	fd = vtc_connect(addr, &why);
+	fd = ADDR_Connect(addr, ADDR_F_SPACE, &why);
 	if (fd < 0) {
 		VRT_fail(ctx, "vtc.barrier_sync(%s): %s", addr, why);
 		return;

@@ -6,8 +6,12 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "common/addr.h"
 
@@ -82,4 +86,46 @@ ADDR_Split(const char *arg, unsigned flags, char *host, size_t hostlen,
 		return (-1);
 	}
 	return (0);
+}
+
+int
+ADDR_ConnectHost(const char *host, const char *port, const char **why)
+{
+	struct addrinfo hints, *res, *ai;
+	int fd = -1, e = 0;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, port, &hints, &res) != 0) {
+		*why = "cannot resolve the address";
+		return (-1);
+	}
+	for (ai = res; ai != NULL && fd < 0; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+		if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+			e = errno;
+			(void)close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		*why = "cannot connect";
+		errno = e;
+	}
+	return (fd);
+}
+
+int
+ADDR_Connect(const char *arg, unsigned flags, const char **why)
+{
+	char host[256], port[64];
+
+	if (ADDR_Split(arg, flags | ADDR_F_NEEDPORT, host, sizeof host, port,
+	    sizeof port, why) != 0)
+		return (-1);
+	return (ADDR_ConnectHost(*host == '\0' ? "localhost" : host, port,
+	    why));
 }

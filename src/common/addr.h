@@ -23,4 +23,13 @@
 int ADDR_Split(const char *arg, unsigned flags, char *host, size_t hostlen,
     char *port, size_t portlen, const char **why);
 
+/*
+ * A blocking TCP connection (close-on-exec) to the first address of
+ * host:port that answers, or -1 with *why (static; errno from the last
+ * attempt).  ADDR_Connect splits arg first (a port is needed; an empty
+ * host is localhost).
+ */
+int ADDR_ConnectHost(const char *host, const char *port, const char **why);
+int ADDR_Connect(const char *arg, unsigned flags, const char **why);
+
 #endif /* VENEER_COMMON_ADDR_H */

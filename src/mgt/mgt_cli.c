@@ -184,36 +184,12 @@ MGT_CliArgM(const char *arg)
 static void
 mcli_connect_out(const char *arg)
 {
-	struct addrinfo hints, *res, *ai;
-	char host[256], port[64];
 	const char *why;
-	int fd = -1, e;
+	int fd;
 
-	if (ADDR_Split(arg, ADDR_F_SPACE | ADDR_F_NEEDPORT, host, sizeof host,
-	    port, sizeof port, &why) != 0) {
-		MGT_Log(LOG_ERR, "-M %s: %s", arg, why);
-		return;
-	}
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	e = getaddrinfo(host, port, &hints, &res);
-	if (e != 0) {
-		MGT_Log(LOG_ERR, "-M %s: %s", arg, gai_strerror(e));
-		return;
-	}
-	for (ai = res; ai != NULL && fd < 0; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-		    ai->ai_protocol);
-		if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-			(void)close(fd);
-			fd = -1;
-		}
-	}
-	freeaddrinfo(res);
+	fd = ADDR_Connect(arg, ADDR_F_SPACE, &why);
 	if (fd < 0) {
-		MGT_Log(LOG_ERR, "-M %s: cannot connect: %s", arg,
-		    strerror(errno));
+		MGT_Log(LOG_ERR, "-M %s: %s: %s", arg, why, strerror(errno));
 		return;
 	}
 	(void)fcntl(fd, F_SETFL, O_NONBLOCK);

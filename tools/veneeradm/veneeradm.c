@@ -14,7 +14,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <netdb.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -67,26 +66,9 @@ adm_usage(FILE *f)
 static int
 adm_connect(const char *host, const char *port)
 {
-	struct addrinfo hints, *res, *ai;
-	int fd = -1;
+	const char *why;
 
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(host, port, &hints, &res) != 0)
-		return (-1);
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-		    ai->ai_protocol);
-		if (fd < 0)
-			continue;
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-			break;
-		(void)close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	return (fd);
+	return (ADDR_ConnectHost(host, port, &why));
 }
 
 /* -T's argument as veneerd's -T takes it: host:port, [v6]:port, "h p". */
@@ -96,6 +78,7 @@ adm_connect_arg(const char *arg)
 	char host[256], port[64];
 	const char *why;
 
+	/* Checked first: a malformed -T is a usage error, not "no answer". */
 	if (ADDR_Split(arg, ADDR_F_SPACE | ADDR_F_NEEDPORT, host, sizeof host,
 	    port, sizeof port, &why) != 0)
 		adm_die("-T %s: %s", arg, why);
