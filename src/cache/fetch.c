@@ -583,20 +583,28 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	return (bo_run(wrk, bo));
 }
 
+/* The backend connection goes back to the pool, or is closed. */
+static void
+bo_conn_done(struct busyobj *bo)
+{
+
+	if (bo->vbc == NULL)
+		return;
+	if (bo->body_done && !bo->failed && !bo->must_close &&
+	    bo->bs != BS_EOF && bo->in_b == bo->in_e)
+		BACKEND_Recycle(&bo->vbc, bo->vsl);
+	else
+		BACKEND_Close(&bo->vbc, bo->vsl, bo->body_done ?
+		    "close" : "body not consumed");
+}
+
 void
 FETCH_Finish(struct busyobj **bop)
 {
 	struct busyobj *bo;
 
 	TAKE_OBJ_NOTNULL(bo, bop, BUSYOBJ_MAGIC);
-	if (bo->vbc != NULL) {
-		if (bo->body_done && !bo->failed && !bo->must_close &&
-		    bo->bs != BS_EOF && bo->in_b == bo->in_e)
-			BACKEND_Recycle(&bo->vbc, bo->vsl);
-		else
-			BACKEND_Close(&bo->vbc, bo->vsl, bo->body_done ?
-			    "close" : "body not consumed");
-	}
+	bo_conn_done(bo);
 	VSLb_ts(bo->vsl, "BerespBody", bo->t_first, &bo->t_prev,
 	    TIM_real());
 	bo_free(&bo);
@@ -963,6 +971,11 @@ bo_fetch_task(struct worker *wrk, void *priv)
 			if (i < 0 || target->obj->spilled)
 				(void)HSH_Kill(wrk, target);
 		}
+		/*
+		 * The connection is free before the readers hear the body
+		 * is whole: what they ask next (an ESI include) may use it.
+		 */
+		bo_conn_done(bo);
 		BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
 		(void)OBJ_Deref(&target);
 	}
