@@ -104,7 +104,7 @@ struct esi_parser {
 	unsigned		found;		/* saw ESI markup */
 	unsigned		endtag;		/* </esi:... */
 	unsigned		emptytag;	/* .../> */
-	unsigned		canattr;	/* a blank came: attr may start */
+	unsigned		canattr;	/* blank seen: attr may come */
 	unsigned		remove;		/* inside <esi:remove> */
 	unsigned		in_tag;		/* inside an esi: tag */
 	enum esi_elem		elem;		/* the tag being read */
@@ -644,7 +644,7 @@ esi_step_intag(struct esi_parser *ep, const char *p, const char *e)
 		esi_drop(ep, p);
 		esi_tag_done(ep);
 		ep->in_tag = 0;
-		/* The tag has ended: what comes next is text, bad src or not. */
+		/* The tag has ended: next comes text, bad src or not. */
 		ep->state = ES_NEXTTAG;
 	} else if (ep->emptytag) {
 		esi_tag_error(ep, "XML 1.0 '>' does not follow '/' in tag");
@@ -701,7 +701,8 @@ esi_step_attr(struct esi_parser *ep, const char *p, const char *e)
 			ep->delim = ' ';
 			ep->state = ES_ATTRVAL;
 		} else {
-			esi_tag_error(ep, "XML 1.0 Illegal attribute delimiter");
+			esi_tag_error(ep,
+			    "XML 1.0 Illegal attribute delimiter");
 		}
 		return (p);
 	default:
