@@ -414,8 +414,8 @@ PARAM(http_range_support, BOOL, "bool", "on", NULL, NULL, 0,
     "veneerd does not use it yet and always answers a single "
     "satisfiable Range of a cached object with 206.")
 PARAM(max_esi_depth, UINT, "levels", "5", "0", NULL, 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it: ESI is not implemented.")
+    "How deep ESI includes go: an include at this depth is left out, "
+    "with a VCL_Error record (a page including itself stops here).")
 PARAM(max_vcl, UINT, "", "100", "0", NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it (see max_vcl_handling).")

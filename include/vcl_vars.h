@@ -104,13 +104,13 @@ VCL_VAR(req_can_gzip, "req.can_gzip", BOOL,
 VCL_VAR(req_esi, "req.esi", BOOL,
     VM_CLIENT,
     VM_CLIENT,
-    VM_NONE, VV_MISSING,
-    "Whether ESI is processed for this request (no ESI yet).")
+    VM_NONE, 0,
+    "Whether ESI is processed for this request (true unless set false).")
 VCL_VAR(req_esi_level, "req.esi_level", INT,
     VM_CLIENT,
     VM_NONE,
-    VM_NONE, VV_MISSING,
-    "The ESI include depth: always 0 (no ESI yet).")
+    VM_NONE, 0,
+    "The ESI include depth: 0 for a client's request, 1 for its includes...")
 VCL_VAR(req_grace, "req.grace", DURATION,
     VM_CLIENT,
     VM_CLIENT,
@@ -200,7 +200,7 @@ VCL_VAR(req_top_method, "req_top.method", STRING,
     VM_CLIENT,
     VM_NONE,
     VM_NONE, 0,
-    "The top-level request's method (no ESI: req.method).")
+    "The top-level request's method (outside ESI: req.method).")
 VCL_VAR(req_top_proto, "req_top.proto", STRING,
     VM_CLIENT,
     VM_NONE,
@@ -319,8 +319,8 @@ VCL_VAR(beresp_body, "beresp.body", BODY,
 VCL_VAR(beresp_do_esi, "beresp.do_esi", BOOL,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
-    VM_NONE, VV_MISSING,
-    "Process ESI in the body (no ESI yet).")
+    VM_NONE, 0,
+    "Parse the body for ESI as it is stored (stored uncompressed).")
 VCL_VAR(beresp_do_gunzip, "beresp.do_gunzip", BOOL,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
@@ -412,8 +412,8 @@ VCL_VAR(obj_age, "obj.age", DURATION,
 VCL_VAR(obj_can_esi, "obj.can_esi", BOOL,
     VM_(HIT) | VM_(DELIVER),
     VM_NONE,
-    VM_NONE, VV_MISSING,
-    "Whether the object has ESI instructions (no ESI yet).")
+    VM_NONE, 0,
+    "Whether the object has ESI instructions.")
 VCL_VAR(obj_grace, "obj.grace", DURATION,
     VM_(HIT) | VM_(DELIVER),
     VM_NONE,
@@ -477,8 +477,8 @@ VCL_VAR(resp_time, "resp.time", TIME,
 VCL_VAR(resp_do_esi, "resp.do_esi", BOOL,
     VM_(DELIVER) | VM_(SYNTH),
     VM_(DELIVER) | VM_(SYNTH),
-    VM_NONE, VV_MISSING,
-    "Process ESI on delivery (no ESI yet).")
+    VM_NONE, 0,
+    "Process ESI on delivery: obj.can_esi unless set false.")
 VCL_VAR(resp_filters, "resp.filters", STRING,
     VM_(DELIVER) | VM_(SYNTH),
     VM_(DELIVER) | VM_(SYNTH),
@@ -539,7 +539,7 @@ VCL_HDR(REQ, "req.http.",
     "The headers of the client request.")
 VCL_HDR(REQ_TOP, "req_top.http.",
     VM_CLIENT, VM_NONE, VM_NONE,
-    "The headers of the top-level request (no ESI: the request's).")
+    "The headers of the top-level request (outside ESI: the request's).")
 VCL_HDR(BEREQ, "bereq.http.",
     VM_(PIPE) | VM_BACKEND, VM_(PIPE) | VM_BACKEND, VM_(PIPE) | VM_BACKEND,
     "The headers of the backend request.")

@@ -307,6 +307,12 @@ VSC_FIELD(xkey_dropped,		COUNTER, INFO,  INTEGER,	"Surrogate "
 	"keys not indexed: longer than 1024 bytes, beyond 256 per object, "
 	"beyond 32 tag headers, or no memory; a purge will not find the "
 	"object by them, so keep tags short and few")
+VSC_FIELD(esi_req,		COUNTER, INFO,  INTEGER,	"ESI "
+	"subrequests made (one per <esi:include> delivered)")
+VSC_FIELD(esi_errors,		COUNTER, DIAG,  INTEGER,	"ESI "
+	"parse errors; the ESI_xmlerror log records say what and where")
+VSC_FIELD(esi_warnings,		COUNTER, DIAG,  INTEGER,	"ESI "
+	"parse warnings; the ESI_xmlerror log records say what and where")
 
 VSC_FIELD(beresp_uncacheable,	COUNTER, INFO,  INTEGER,	"Backend "
 	"responses stored uncacheable: passes, hit-for-pass and hit-for-miss "

@@ -34,8 +34,10 @@ sub vcl_builtin_recv {
 }
 
 sub vcl_req_host {
-	if (!req.http.host && req.proto == "HTTP/1.1") {
-		# HTTP/1.1 requires a Host (the VCL may have removed it).
+	if (!req.http.host && req.esi_level == 0 &&
+	    req.proto == "HTTP/1.1") {
+		# HTTP/1.1 requires a Host (the VCL may have removed it);
+		# an ESI include of an HTTP/1.0 request may have none.
 		return (synth(400));
 	}
 }

@@ -22,6 +22,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/backend.h"
+#include "cache/esi.h"
 #include "cache/child.h"
 #include "cache/hash.h"
 #include "cache/fetch.h"
@@ -609,20 +610,28 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	return (fr);
 }
 
+/* The backend connection goes back to the pool, or is closed. */
+static void
+bo_conn_done(struct busyobj *bo)
+{
+
+	if (bo->vbc == NULL)
+		return;
+	if (bo->body_done && !bo->failed && !bo->must_close &&
+	    bo->bs != BS_EOF && bo->in_b == bo->in_e)
+		BACKEND_Recycle(&bo->vbc, bo->vsl);
+	else
+		BACKEND_Close(&bo->vbc, bo->vsl, bo->body_done ?
+		    "close" : "body not consumed");
+}
+
 void
 FETCH_Finish(struct busyobj **bop)
 {
 	struct busyobj *bo;
 
 	TAKE_OBJ_NOTNULL(bo, bop, BUSYOBJ_MAGIC);
-	if (bo->vbc != NULL) {
-		if (bo->body_done && !bo->failed && !bo->must_close &&
-		    bo->bs != BS_EOF && bo->in_b == bo->in_e)
-			BACKEND_Recycle(&bo->vbc, bo->vsl);
-		else
-			BACKEND_Close(&bo->vbc, bo->vsl, bo->body_done ?
-			    "close" : "body not consumed");
-	}
+	bo_conn_done(bo);
 	VSLb_ts(bo->vsl, "BerespBody", bo->t_first, &bo->t_prev,
 	    TIM_real());
 	bo_free(&bo);
@@ -785,11 +794,158 @@ bo_copy_piece(void *priv, int flush, const void *ptr, size_t len)
 	    (const char *)ptr + len));
 }
 
+/*
+ * ESI: the body is parsed as it is stored; the instructions grow in the
+ * object's stevedore and go to the object when the body is whole.
+ */
+struct bo_esi {
+	struct worker		*wrk;
+	struct busyobj		*bo;
+	struct objcore		*oc;
+	struct obj_esi		*ops;		/* growing; ours */
+	unsigned		failed;		/* no room for ops */
+	unsigned		chop;		/* debug esi_chop: next size */
+	struct esi_parser	*ep;
+};
+
+static void
+bo_esi_ops(void *priv, const void *p, size_t len)
+{
+	struct bo_esi *be = priv;
+
+	if (be->failed)
+		return;
+	if (OBJ_EsiAppend(be->wrk, be->oc, &be->ops, p, len) != 0)
+		be->failed = 1;
+}
+
+static void
+bo_esi_msg(void *priv, enum esi_msg kind, uint64_t after, const char *text)
+{
+	struct bo_esi *be = priv;
+
+	switch (kind) {
+	case ESI_MSG_ERROR:
+		VSC_Count(be->wrk->stats, esi_errors, 1);
+		VSLb(be->bo->vsl, SLT_ESI_xmlerror, "ERR after %ju %s",
+		    (uintmax_t)after, text);
+		break;
+	case ESI_MSG_WARN:
+		VSC_Count(be->wrk->stats, esi_warnings, 1);
+		VSLb(be->bo->vsl, SLT_ESI_xmlerror, "WARN after %ju %s",
+		    (uintmax_t)after, text);
+		break;
+	default:
+		VSLb(be->bo->vsl, SLT_ESI_xmlerror, "%s", text);
+		break;
+	}
+}
+
+static unsigned
+bo_esi_flags(void)
+{
+	unsigned f = 0;
+
+	if (PARAM_HasFeature(PARAM_FEATURE_ESI_REMOVE_BOM))
+		f |= ESI_F_REMOVE_BOM;
+	if (PARAM_HasFeature(PARAM_FEATURE_ESI_DISABLE_XML_CHECK))
+		f |= ESI_F_NO_XML_CHECK;
+	if (PARAM_HasFeature(PARAM_FEATURE_ESI_IGNORE_OTHER_ELEMENTS))
+		f |= ESI_F_IGNORE_OTHER;
+	if (PARAM_HasFeature(PARAM_FEATURE_ESI_IGNORE_HTTPS))
+		f |= ESI_F_HTTPS_AS_HTTP;
+	return (f);
+}
+
+/* A parser for the body going to oc, in bo's workspace; NULL: none. */
+static struct bo_esi *
+bo_esi_new(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
+{
+	struct bo_esi *be;
+	void *mem;
+
+	if (!bo->do_esi || bo->synth)
+		return (NULL);
+	be = WS_Alloc(bo->ws, sizeof *be);
+	mem = WS_Alloc(bo->ws, ESI_ParserSize());
+	if (be == NULL || mem == NULL) {
+		VSLb(bo->vsl, SLT_Error, "workspace_backend full: no ESI "
+		    "parser (%zu bytes); raise workspace_backend",
+		    ESI_ParserSize());
+		return (NULL);
+	}
+	memset(be, 0, sizeof *be);
+	be->wrk = wrk;
+	be->bo = bo;
+	be->oc = oc;
+	be->ep = ESI_ParserInit(mem, bo->bereq->hd[HTTP_HDR_URL].b,
+	    bo_esi_flags(), bo_esi_ops, bo_esi_msg, be);
+	return (be);
+}
+
+static void
+bo_esi_parse(struct bo_esi *be, const char *b, const char *e)
+{
+	size_t n;
+
+	if (!PARAM_HasDebug(PARAM_DEBUG_ESI_CHOP)) {
+		ESI_Parse(be->ep, b, (size_t)(e - b));
+		return;
+	}
+	/* Pieces of 1 to 4 bytes: what splitting would break shows. */
+	while (b < e) {
+		n = (be->chop++ & 3) + 1;
+		if (n > (size_t)(e - b))
+			n = (size_t)(e - b);
+		ESI_Parse(be->ep, b, n);
+		b += n;
+	}
+}
+
+/* The body ended (i: 0 whole, -1 failed); the object gets the list. */
+static int
+bo_esi_finish(struct bo_esi *be, int i)
+{
+	int found;
+
+	found = ESI_Finish(be->ep);
+	if (be->failed) {
+		VSLb(be->bo->vsl, SLT_FetchError, "Could not allocate "
+		    "storage for esidata");
+		be->bo->failed = 1;
+		i = -1;
+	}
+	if (i == 0 && found && be->ops != NULL)
+		OBJ_SetEsi(be->oc, &be->ops);
+	if (be->ops != NULL)
+		OBJ_FreeEsi(be->oc, &be->ops);
+	return (i);
+}
+
+/* A 304 refreshed an ESI object: the new one keeps its instructions. */
+static int
+bo_esi_copy(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
+{
+	const struct obj_esi *from = OBJ_Esi(bo->stale_oc->obj);
+	struct obj_esi *ops = NULL;
+
+	CHECK_OBJ_NOTNULL(from, OBJ_ESI_MAGIC);
+	if (OBJ_EsiAppend(wrk, oc, &ops, from->ops, from->len) != 0) {
+		VSLb(bo->vsl, SLT_FetchError, "Could not allocate storage "
+		    "for esidata");
+		bo->failed = 1;
+		return (-1);
+	}
+	OBJ_SetEsi(oc, &ops);
+	return (0);
+}
+
 /* The body, synthetic, revalidated or from the backend, into oc. */
 static int
 bo_store_body(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 {
 	struct bo_copy bc;
+	struct bo_esi *be;
 	struct txt t;
 	int i;
 
@@ -797,15 +953,27 @@ bo_store_body(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 		bc.wrk = wrk;
 		bc.bo = bo;
 		bc.oc = oc;
-		return (OBJ_Iterate(bo->stale_oc, NULL, 0, UINT64_MAX, &bc,
-		    bo_copy_piece) == 0 ? 0 : -1);
+		i = OBJ_Iterate(bo->stale_oc, NULL, 0, UINT64_MAX, &bc,
+		    bo_copy_piece) == 0 ? 0 : -1;
+		/* The stale copy's instructions hold for the same body. */
+		if (i == 0 && OBJ_Esi(bo->stale_oc->obj) != NULL && bo->do_esi)
+			i = bo_esi_copy(wrk, bo, oc);
+		return (i);
 	}
 	if (bo->synth)
 		return (bo_store_bytes(wrk, bo, oc, bo->synth_body,
 		    bo->synth_body + bo->synth_len));
-	while ((i = FETCH_BodyNext(bo, &t)) > 0)
-		if (bo_store_bytes(wrk, bo, oc, t.b, t.e) != 0)
-			return (-1);
+	be = bo_esi_new(wrk, bo, oc);
+	while ((i = FETCH_BodyNext(bo, &t)) > 0) {
+		if (bo_store_bytes(wrk, bo, oc, t.b, t.e) != 0) {
+			i = -1;
+			break;
+		}
+		if (be != NULL)
+			bo_esi_parse(be, t.b, t.e);
+	}
+	if (be != NULL)
+		i = bo_esi_finish(be, i);
 	return (i);
 }
 
@@ -930,9 +1098,12 @@ bo_publish(struct worker *wrk, struct busyobj *bo, struct objcore *target,
 		BOC_SetTarget(bo->boc, target);
 	/* The request may go once the head is out. */
 	bo->interim_req = NULL;
-	/* Not streamed: nobody reads (or finds) it before it is whole. */
-	bo->boc->no_stream = bo->no_stream && target != NULL &&
-	    marker != OC_F_FAILED;
+	/*
+	 * Not streamed: nobody reads (or finds) it before it is whole.  An
+	 * ESI body neither: its instructions are known at the end only.
+	 */
+	bo->boc->no_stream = (bo->no_stream || (bo->do_esi && !bo->synth)) &&
+	    target != NULL && marker != OC_F_FAILED;
 	if (oc->objhead != NULL) {
 		if (marker == OC_F_FAILED || target == NULL)
 			HSH_Fail(wrk, oc);
@@ -1004,6 +1175,11 @@ bo_fetch_task(struct worker *wrk, void *priv)
 			if (i < 0 || target->obj->spilled)
 				(void)HSH_Kill(wrk, target);
 		}
+		/*
+		 * The connection is free before the readers hear the body
+		 * is whole: what they ask next (an ESI include) may use it.
+		 */
+		bo_conn_done(bo);
 		BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
 		(void)OBJ_Deref(&target);
 	}
@@ -1158,4 +1334,39 @@ FETCH_Miss(struct worker *wrk, struct req *req, struct objcore **ocp,
 	/* TASK_BO is never refused: it may exceed the queue limit. */
 	ASSERT_ZERO(POOL_Task(bo->pool, &bo->task, TASK_BO));
 	return (0);
+}
+
+struct objcore *
+FETCH_PassStore(struct worker *wrk, struct busyobj *bo)
+{
+	struct objcore *oc;
+	uint64_t hint = bo->bs == BS_LENGTH ? bo->content_length :
+	    bo->bs == BS_NONE ? 0 : UINT64_MAX;
+	int i;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(bo, BUSYOBJ_MAGIC);
+	assert(bo->is_pass && bo->boc == NULL);
+	oc = OBJ_NewCore();
+	if (oc == NULL)
+		return (NULL);
+	oc->flags = OC_F_PRIVATE;
+	oc->xid = bo->vxid;
+	oc->t_origin = bo->t_origin;
+	bo->boc = BOC_New(oc);
+	if (bo->boc == NULL || OBJ_New(wrk, oc, stv_transient, bo->beresp,
+	    hint, NULL, 0, NULL) == NULL) {
+		VSLb(bo->vsl, SLT_Error, "no room in storage Transient for "
+		    "the ESI response");
+		if (bo->boc != NULL)
+			BOC_Deref(&bo->boc);
+		(void)OBJ_Deref(&oc);
+		return (NULL);
+	}
+	i = bo_store_body(wrk, bo, oc);
+	BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
+	BOC_Deref(&bo->boc);
+	if (i < 0)
+		(void)OBJ_Deref(&oc);
+	return (oc);
 }

@@ -53,6 +53,7 @@ struct busyobj {
 	unsigned		no_stream;	/* beresp.do_stream = false */
 	unsigned		unbusy_late;	/* no_stream: in the cache once
 						   the body is whole */
+	unsigned		do_esi;		/* beresp.do_esi */
 
 	/* A fetch into the cache (FETCH_Miss), run as its own task */
 	struct pool_task	task;
@@ -150,6 +151,14 @@ enum fetch_result FETCH_Pass(struct worker *wrk, struct req *req);
  * call), 0 at the end, -1 when the fetch failed.
  */
 int FETCH_BodyNext(struct busyobj *bo, struct txt *out);
+
+/*
+ * A pass with beresp.do_esi: its whole body into a private object in
+ * Transient, parsed for ESI as a cache fetch does, so that it is
+ * delivered as one.  Returns the objcore (one reference), or NULL when
+ * it could not be stored or the body failed.
+ */
+struct objcore *FETCH_PassStore(struct worker *wrk, struct busyobj *bo);
 
 /* Release the fetch: recycle or close the connection, log, free. */
 void FETCH_Finish(struct busyobj **bop);

@@ -18,6 +18,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/child.h"
+#include "cache/esi.h"
 #include "cache/fetch.h"
 #include "cache/http.h"
 #include "cache/http1_write.h"
@@ -47,7 +48,7 @@ h1_has_body(const struct req *req, unsigned status)
  * the body must be chunked.
  */
 static int
-h1_framing(struct req *req, int body, char *buf, size_t len)
+h1_framing(struct req *req, int body, int esi, char *buf, size_t len)
 {
 	struct busyobj *bo = req->bo;
 	int known = 0, chunked = 0;
@@ -59,7 +60,10 @@ h1_framing(struct req *req, int body, char *buf, size_t len)
 		/* A cached object: its length, if known yet. */
 		HTTP_Unset(req->resp, "Content-Length");
 		HTTP_Unset(req->resp, "Transfer-Encoding");
-		if (req->range_hi != UINT64_MAX) {
+		if (esi) {
+			/* Its length is known once it has been written. */
+			known = 0;
+		} else if (req->range_hi != UINT64_MAX) {
 			known = 1;
 			blen = req->range_hi - req->range_lo;
 		} else if (req->boc == NULL) {
@@ -189,18 +193,24 @@ H1_Transmit(struct worker *wrk, struct req *req)
 {
 	struct busyobj *bo;
 	struct h1w w[1];
-	uint64_t hdr_bytes;
+	uint64_t hdr_bytes, body_bytes = 0;
 	char framing[128];
-	int body, chunked, i = 0;
+	int body, chunked, esi, failed = 0, i = 0;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	CHECK_OBJ(req, REQ_MAGIC);
 	CHECK_OBJ(req->resp, HTTP_MAGIC);
+	if (req->esi_level > 0) {
+		/* An ESI include: its body goes into its parent's. */
+		(void)ESI_Transmit(req);
+		return;
+	}
 	bo = req->bo;
 	/* VCL's internal statuses (synth(1333)) go out modulo 1000. */
 	req->resp->status %= 1000;
 	body = h1_has_body(req, req->resp->status);
-	chunked = h1_framing(req, body, framing, sizeof framing);
+	esi = ESI_Active(req);
+	chunked = h1_framing(req, body, esi, framing, sizeof framing);
 	h1_log_framing(req, framing);
 
 	H1W_Open(w, wrk, req->sp->fd,
@@ -211,7 +221,10 @@ H1_Transmit(struct worker *wrk, struct req *req)
 	if (body && w->err == 0) {
 		if (chunked)
 			H1W_Chunked(w);
-		if (req->objcore != NULL)
+		if (esi) {
+			body_bytes = ESI_Deliver(req, w, &failed);
+			i = failed ? -1 : 0;
+		} else if (req->objcore != NULL)
 			i = OBJ_Iterate(req->objcore, req->boc,
 			    req->range_lo, req->range_hi, w,
 			    h1_obj_piece) < 0 ? -1 : 0;
@@ -241,9 +254,12 @@ H1_Transmit(struct worker *wrk, struct req *req)
 	}
 	if (w->cnt < hdr_bytes)
 		hdr_bytes = w->cnt;
+	/* ESI: the bytes of the pieces, as Varnish counts them. */
+	if (!esi)
+		body_bytes = w->cnt - hdr_bytes;
 	req->acct_resp_hdr += hdr_bytes;
-	req->acct_resp_body += w->cnt - hdr_bytes;
+	req->acct_resp_body += body_bytes;
 	VSC_Count(wrk->stats, s_resp_hdrbytes, hdr_bytes);
-	VSC_Count(wrk->stats, s_resp_bodybytes, w->cnt - hdr_bytes);
+	VSC_Count(wrk->stats, s_resp_bodybytes, body_bytes);
 	REQ_CountStatus(wrk, req->resp->status);
 }

@@ -162,6 +162,13 @@ H1_ErrorClose(struct req *req, unsigned status, enum sess_close sc)
 	int l;
 
 	CHECK_OBJ(req, REQ_MAGIC);
+	if (req->esi_level > 0) {
+		/* An include writes nothing of its own to the client. */
+		VSLb(req->vsl, SLT_RespStatus, "%u", status);
+		req->esi_failed = 1;
+		req->doclose = sc;
+		return;
+	}
 	TIM_format(TIM_real(), date);
 	l = snprintf(buf, sizeof buf,
 	    "HTTP/1.1 %u %s\r\n"
@@ -628,7 +635,8 @@ H1_SendInterim(struct req *req, const struct http *interim)
 
 	CHECK_OBJ(req, REQ_MAGIC);
 	CHECK_OBJ(interim, HTTP_MAGIC);
-	if (!req->proto11 || req->doclose == SC_TX_ERROR)
+	if (!req->proto11 || req->doclose == SC_TX_ERROR ||
+	    req->esi_level > 0)
 		return;
 	H1W_Open(w, req->wrk, req->sp->fd,
 	    H1W_ClientDeadline(), cache_param->idle_send_timeout);

@@ -279,6 +279,39 @@ H1W_EndChunked(struct h1w *w)
 	h1w_add(w, "0\r\n\r\n", 5);
 }
 
+void
+H1W_Suspend(struct h1w *w)
+{
+
+	CHECK_OBJ(w, H1W_MAGIC);
+	assert(!w->suspended);
+	if (w->iov != NULL) {
+		(void)H1W_Flush(w);
+		WS_Release(w->wrk->aws, 0);
+		w->iov = NULL;
+		w->siov = 0;
+		w->suspended = 1;
+	}
+}
+
+void
+H1W_Resume(struct h1w *w)
+{
+	size_t u;
+
+	CHECK_OBJ(w, H1W_MAGIC);
+	if (!w->suspended)
+		return;
+	w->suspended = 0;
+	u = WS_ReserveAll(w->wrk->aws);
+	w->iov = (struct iovec *)(void *)WS_Reservation(w->wrk->aws);
+	w->siov = (unsigned)(u / sizeof *w->iov);
+	if (w->siov > IOV_MAX)
+		w->siov = IOV_MAX;
+	/* It was big enough when H1W_Open took it. */
+	assert(w->siov >= H1W_MIN_IOV);
+}
+
 int
 H1W_Close(struct h1w *w)
 {

@@ -34,6 +34,7 @@ struct h1w {
 	vtim_mono		deadline;	/* 0: none */
 	vtim_dur		idle;		/* 0: none */
 	unsigned		chunked;
+	unsigned		suspended;	/* H1W_Suspend */
 	char			chunkhdr[24];
 	struct worker		*wrk;
 };
@@ -62,6 +63,12 @@ void H1W_Chunked(struct h1w *w);
 /* The last chunk ("0" CRLF CRLF); chunking stops. */
 void H1W_EndChunked(struct h1w *w);
 int H1W_Flush(struct h1w *w);
+/*
+ * Flush and lend the worker's workspace (the vectors) to another writer
+ * on the same worker (an ESI include's backend request) until resumed.
+ */
+void H1W_Suspend(struct h1w *w);
+void H1W_Resume(struct h1w *w);
 /* Flush, release the vectors; returns the sticky error (0 ok). */
 int H1W_Close(struct h1w *w);
 

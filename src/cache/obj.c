@@ -448,10 +448,73 @@ OBJ_Slim(struct objcore *oc)
 			STV_Free(seg->stv, seg);
 		}
 	}
+	if (o->has_esi)
+		OBJ_FreeEsi(oc, &o->esi);
 	STV_Uncharge(oc->stv, obj_overhead(oc));
 	o->magic = 0;
 	STV_Free(oc->stv, o);
 	oc->stv = NULL;
+}
+
+int
+OBJ_EsiAppend(struct worker *wrk, struct objcore *oc, struct obj_esi **esip,
+    const void *p, size_t len)
+{
+	struct obj_esi *esi = *esip, *n;
+	size_t want;
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	CHECK_OBJ_NOTNULL(oc->stv, STEVEDORE_MAGIC);
+	CHECK_OBJ_ORNULL(esi, OBJ_ESI_MAGIC);
+	if (esi != NULL && esi->space - esi->len >= len) {
+		memcpy(esi->ops + esi->len, p, len);
+		esi->len += (uint32_t)len;
+		return (0);
+	}
+	want = esi == NULL ? 256 : (size_t)esi->space * 2;
+	while (want < (esi == NULL ? 0 : esi->len) + len)
+		want *= 2;
+	if (want > UINT32_MAX)
+		return (-1);
+	n = STV_Alloc(wrk, oc->stv, sizeof *n + want, STV_MAY, NULL);
+	if (n == NULL)
+		return (-1);
+	INIT_OBJ(n, OBJ_ESI_MAGIC);
+	n->space = (uint32_t)want;
+	if (esi != NULL) {
+		memcpy(n->ops, esi->ops, esi->len);
+		n->len = esi->len;
+		OBJ_FreeEsi(oc, esip);
+	}
+	memcpy(n->ops + n->len, p, len);
+	n->len += (uint32_t)len;
+	*esip = n;
+	return (0);
+}
+
+void
+OBJ_SetEsi(struct objcore *oc, struct obj_esi **esip)
+{
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	CHECK_OBJ_NOTNULL(oc->obj, OBJECT_MAGIC);
+	CHECK_OBJ_NOTNULL(*esip, OBJ_ESI_MAGIC);
+	assert(!oc->obj->has_esi);
+	/* The body is whole: its last piece is of no more use. */
+	oc->obj->esi = *esip;
+	oc->obj->has_esi = 1;
+	*esip = NULL;
+}
+
+void
+OBJ_FreeEsi(struct objcore *oc, struct obj_esi **esip)
+{
+	struct obj_esi *esi;
+
+	CHECK_OBJ(oc, OBJCORE_MAGIC);
+	TAKE_OBJ_NOTNULL(esi, esip, OBJ_ESI_MAGIC);
+	esi->magic = 0;
+	STV_Free(oc->stv, esi);
 }
 
 void

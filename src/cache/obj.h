@@ -64,6 +64,19 @@ struct obj_seg {
 };
 
 /*
+ * An object's ESI instructions (esi.h), in a block of its own in the
+ * object's stevedore; the fetch grows it and sets it before the body is
+ * published whole.
+ */
+struct obj_esi {
+	unsigned		magic;
+#define OBJ_ESI_MAGIC		0xcfc4cd12
+	uint32_t		len;		/* bytes used */
+	uint32_t		space;		/* bytes at ops */
+	uint8_t			ops[];
+};
+
+/*
  * The stored response.  One allocation holds this struct, the headers
  * and the vary blob, and often the body too.  Every byte here is paid
  * once per object, so the headers are kept as they are needed on the
@@ -76,7 +89,8 @@ struct object {
 	unsigned		magic;
 #define OBJECT_MAGIC		0x0b1e3f57
 	uint16_t		status;
-	uint8_t			spilled;	/* body partly in Transient */
+	uint8_t			spilled:1;	/* body partly in Transient */
+	uint8_t			has_esi:1;	/* esi, not last: OBJ_Esi */
 	uint8_t			single;		/* OBJ_BODY_*: the body is one
 						   block of len_hint bytes at
 						   body (else segs at first) */
@@ -92,9 +106,25 @@ struct object {
 		char		*body;		/* single: in this block or
 						   a block of its own */
 	};
-	struct obj_seg		*last;		/* fetch thread only */
+	/*
+	 * The last body piece, for the fetch while the body grows; then,
+	 * if it has any, the ESI instructions (set before BOS_FINISHED,
+	 * with has_esi; const after).  One word: every byte is paid.
+	 */
+	union {
+		struct obj_seg	*last;		/* fetch thread only */
+		struct obj_esi	*esi;
+	};
 	char			hdrs[];
 };
+
+/* The object's ESI instructions, or NULL. */
+static inline const struct obj_esi *
+OBJ_Esi(const struct object *o)
+{
+
+	return (o->has_esi ? o->esi : NULL);
+}
 
 /* The vary blob of an object (NULL: it has no Vary). */
 static inline const char *
@@ -288,6 +318,16 @@ char *OBJ_GetSpace(struct worker *wrk, struct objcore *oc, size_t want,
     size_t *got);
 /* The fetch wrote n bytes into the space it got; the new length. */
 uint64_t OBJ_Extend(struct objcore *oc, size_t n);
+/*
+ * Append to *esip, a list of ESI instructions growing in oc's
+ * stevedore (NULL: none yet).  0, or -1 when the store is full.
+ * OBJ_SetEsi gives the list to the object; OBJ_FreeEsi drops one the
+ * fetch could not finish.
+ */
+int OBJ_EsiAppend(struct worker *wrk, struct objcore *oc,
+    struct obj_esi **esip, const void *p, size_t len);
+void OBJ_SetEsi(struct objcore *oc, struct obj_esi **esip);
+void OBJ_FreeEsi(struct objcore *oc, struct obj_esi **esip);
 
 /*
  * Iterate over bytes [from, to) of the body (to UINT64_MAX: to the end),

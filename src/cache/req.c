@@ -72,6 +72,33 @@ REQ_New(struct worker *wrk, struct sess *sp)
 	return (req);
 }
 
+struct req *
+REQ_NewEsi(struct req *parent)
+{
+	struct req *req;
+	size_t sz = req_size();
+	void *vslbuf;
+
+	CHECK_OBJ(parent, REQ_MAGIC);
+	CHECK_OBJ(parent->sp, SESS_MAGIC);
+	req = MPL_Get(POOL_MplReq(parent->sp->pool), sz);
+	if (req == NULL)
+		return (NULL);
+	INIT_OBJ(req, REQ_MAGIC);
+	req->sp = parent->sp;
+	req->wrk = parent->wrk;
+	WS_Init(req->ws, "req", req + 1, sz - sizeof *req);
+	vslbuf = WS_Alloc(req->ws, (size_t)(cache_param->vsl_buffer & ~3ULL));
+	/* PARAM_Check keeps workspace_client above vsl_buffer. */
+	assert(vslbuf != NULL);
+	VSL_Setup(req->vsl, vslbuf, (size_t)(cache_param->vsl_buffer & ~3ULL));
+	req->ws_req = WS_Snapshot(req->ws);
+	REQ_Reset(req, REQ_RESET_REQUEST);
+	req->top = parent->top;
+	req->esi_level = parent->esi_level + 1;
+	return (req);
+}
+
 void
 REQ_Free(struct req **reqp)
 {
@@ -169,6 +196,11 @@ REQ_Reset(struct req *req, enum req_reset how)
 	req->proto11 = 0;
 	req->ws_overflow = 0;
 	req->linger = 0;
+	req->top = req;
+	req->esi_level = 0;
+	req->esi_off = 0;
+	req->esi_failed = 0;
+	req->esi_ctx = NULL;
 }
 
 void

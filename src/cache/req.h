@@ -26,6 +26,7 @@
 
 struct boc;
 struct busyobj;
+struct esi_ctx;
 struct director;
 struct objcore;
 struct vcl;
@@ -163,6 +164,20 @@ struct req {
 	struct vcl		*vcl0;		/* one reference, or NULL */
 	struct http		*http0;		/* in ws, or NULL */
 	uintptr_t		ws_vcl;		/* ws snapshot after http0 */
+
+	/*
+	 * ESI (esi_deliver.c).  An include is a request of its own, made
+	 * and run by its parent's delivery on the same worker and session;
+	 * it writes its body into the parent's response.
+	 */
+	struct req		*top;		/* the client's request: this
+						   one, or an include's top;
+						   outlives the include */
+	unsigned		esi_level;	/* req.esi_level */
+	unsigned		esi_off;	/* req.esi / resp.do_esi false */
+	unsigned		esi_failed;	/* an include's body failed */
+	struct esi_ctx		*esi_ctx;	/* an include: where its body
+						   goes (its parent's stack) */
 };
 
 /* req.c */
@@ -170,6 +185,12 @@ struct req {
  * not fit the receive buffer (http_req_size was lowered). */
 struct req *REQ_New(struct worker *wrk, struct sess *sp);
 void REQ_Free(struct req **reqp);
+/*
+ * A request for an ESI include of parent's, on its session and worker,
+ * without a receive buffer (it has no client bytes).  NULL when out of
+ * memory.  Freed with REQ_Free.
+ */
+struct req *REQ_NewEsi(struct req *parent);
 /* After a request: keep pipelined bytes, reset the workspace. */
 void REQ_Recycle(struct req *req);
 /*

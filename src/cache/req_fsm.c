@@ -25,6 +25,7 @@
 #include "common/param.h"
 #include "cache/backend.h"
 #include "cache/child.h"
+#include "cache/esi.h"
 #include "cache/fetch.h"
 #include "cache/hash.h"
 #include "cache/http.h"
@@ -51,7 +52,7 @@ req_ctx(struct req *req, struct vrt_ctx *ctx)
 	ctx->sp = req->sp;
 	ctx->req = req;
 	ctx->http_req = req->http;
-	ctx->http_req_top = req->http;
+	ctx->http_req_top = req->top->http;
 	ctx->http_resp = req->resp;
 	ctx->now = TIM_real();
 }
@@ -210,17 +211,27 @@ req_hash(struct req *req)
 	return (ret == VCL_RET_LOOKUP ? 0 : -1);
 }
 
-/* The request as vcl_recv first sees it, for return (vcl(...)). */
+/*
+ * The request as vcl_recv first sees it, for return (vcl(...)) and the
+ * ESI includes (which, without it, start from the request as VCL left
+ * it).  Only return (vcl(...)) needs it badly enough to fail for it.
+ */
 static void
 req_keep_http0(struct req *req)
 {
+	uintptr_t snap = WS_Snapshot(req->ws);
+	int full = WS_Overflowed(req->ws);
 
 	req->http0 = HTTP_New(req->ws, req->http->nhd, req->vsl,
 	    SLT_ReqMethod);
 	if (req->http0 == NULL || HTTP_Clone(req->http0, req->http) != 0) {
-		/* Overflow: req_ws_check answers it after vcl_recv. */
 		req->http0 = NULL;
-		WS_MarkOverflow(req->ws);
+		if (VCL_HasLabels(req->vcl)) {
+			/* Overflow: req_ws_check answers it after vcl_recv. */
+			WS_MarkOverflow(req->ws);
+		} else if (!full) {
+			WS_Reset(req->ws, snap);
+		}
 		return;
 	}
 	req->ws_vcl = WS_Snapshot(req->ws);
@@ -271,10 +282,14 @@ req_step_recv(struct worker *wrk, struct req *req)
 	/* Fresh, or restarted: nothing held from an earlier round. */
 	assert(req->objcore == NULL && req->boc == NULL);
 	assert(req->busy == NULL && req->stale == NULL && req->bo == NULL);
-	if (req->restarts == 0 && req->vcl0 == NULL) {
+	/*
+	 * The request as received is kept for return (vcl(...)) and for
+	 * ESI includes, which start from it (an include's request was made
+	 * from its top's: no X-Forwarded-For again).
+	 */
+	if (req->restarts == 0 && req->vcl0 == NULL && req->esi_level == 0) {
 		req_xff(req);
-		if (VCL_HasLabels(req->vcl))
-			req_keep_http0(req);
+		req_keep_http0(req);
 	}
 	req->director_hint = VCL_DefaultDirector(req->vcl);
 	ret = req_method(req, VCL_MET_RECV);
@@ -724,6 +739,22 @@ req_invalidate(struct worker *wrk, struct req *req)
 	}
 }
 
+/*
+ * A pass with beresp.do_esi: its body must be whole and parsed before
+ * the first include, so it is stored in a private object, delivered as
+ * a cached one is.
+ */
+static enum req_step
+req_pass_esi(struct worker *wrk, struct req *req)
+{
+
+	req->objcore = FETCH_PassStore(wrk, req->bo);
+	FETCH_Finish(&req->bo);
+	if (req->objcore == NULL)
+		return (req_synth(req, 503, NULL));
+	return (R_STP_DELIVER);
+}
+
 static enum req_step
 req_step_fetch(struct worker *wrk, struct req *req)
 {
@@ -739,6 +770,8 @@ req_step_fetch(struct worker *wrk, struct req *req)
 		VSLb_ts(req->vsl, "Fetch", req->t_first, &req->t_prev,
 		    TIM_real());
 		req_invalidate(wrk, req);
+		if (req->bo->do_esi && !req->bo->synth)
+			return (req_pass_esi(wrk, req));
 		return (R_STP_DELIVER);
 	}
 	if (req->bo != NULL)
@@ -860,7 +893,9 @@ req_resp_from_obj(struct req *req)
 	age = TIM_real() - oc->t_origin;
 	(void)HTTP_PrintfHeader(req->resp, "Age: %.0f",
 	    age < 0 ? 0. : floor(age));
-	if (!(oc->flags & OC_F_PRIVATE) && ohp->status == 200)
+	/* An ESI object has no byte ranges: its includes vary. */
+	if (!(oc->flags & OC_F_PRIVATE) && ohp->status == 200 &&
+	    OBJ_Esi(oc->obj) == NULL)
 		(void)HTTP_SetHeader(req->resp, "Accept-Ranges: bytes");
 	req_common_resp(req);
 }
@@ -919,7 +954,7 @@ req_conditionals(struct req *req)
 		return;
 	}
 	len = req->boc == NULL ? oc->obj->len : oc->obj->len_hint;
-	if (req->is_head || len == UINT64_MAX)
+	if (req->is_head || len == UINT64_MAX || ESI_Active(req))
 		return;
 	switch (RFC_Range(req->http, ohp, len, &lo, &hi)) {
 	case RFC_RANGE_OK:
@@ -1145,10 +1180,12 @@ REQ_Process(struct worker *wrk, struct req *req)
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	CHECK_OBJ(req, REQ_MAGIC);
-	assert(req->vcl == NULL);
+	/* An ESI include comes with its top's VCL (esi_deliver.c). */
+	assert((req->vcl == NULL) == (req->esi_level == 0));
 	/* REQ_Reset made the rest of the request state ready. */
 	assert(req->step == R_STP_RECV && req->restarts == 0);
-	req->vcl = VCL_Ref();
+	if (req->vcl == NULL)
+		req->vcl = VCL_Ref();
 	VSLb(req->vsl, SLT_VCL_use, "%s", VCL_Name(req->vcl));
 	for (step = R_STP_RECV; step != R_STP_DONE;
 	    step = req_steps[step](wrk, req)) {

@@ -19,6 +19,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/backend.h"
+#include "cache/esi.h"
 #include "cache/fetch.h"
 #include "cache/http.h"
 #include "cache/obj.h"
@@ -541,31 +542,40 @@ VRT_r_req_can_gzip(VRT_CTX)
 	return (0);
 }
 
-/* req.esi: VV_MISSING, reads as 0. */
 VCL_BOOL
 VRT_r_req_esi(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+	if (!vrt_ok(ctx, "req.esi", VM_CLIENT) || ctx->req == NULL)
+		return (0);
+	return (!ctx->req->esi_off);
 }
 
-/* req.esi: VV_MISSING, a set does nothing. */
+/*
+ * false: no ESI processing for this request, whatever the object has.
+ * As in Varnish, only a client's request can turn it off (an include's
+ * set is ignored); resp.do_esi works at any level.
+ */
 void
 VRT_l_req_esi(VRT_CTX, VCL_BOOL_SET v)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
+	if (!vrt_ok(ctx, "req.esi", VM_CLIENT) || ctx->req == NULL ||
+	    ctx->req->esi_level > 0)
+		return;
+	ctx->req->esi_off = !v;
 }
 
-/* req.esi_level: VV_MISSING, reads as 0. */
 VCL_INT
 VRT_r_req_esi_level(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+	if (!vrt_ok(ctx, "req.esi_level", VM_CLIENT) || ctx->req == NULL)
+		return (0);
+	return (ctx->req->esi_level);
 }
 
 VCL_DURATION
@@ -718,7 +728,7 @@ VRT_r_req_time(VRT_CTX)
 	if (!vrt_ok(ctx, "req.time",
 	    VM_CLIENT))
 		return (0.0);
-	return (ctx->req != NULL ? ctx->req->t_first : ctx->now);
+	return (ctx->req != NULL ? ctx->req->top->t_first : ctx->now);
 }
 
 VCL_BOOL
@@ -818,7 +828,7 @@ VRT_r_req_top_time(VRT_CTX)
 	if (!vrt_ok(ctx, "req_top.time",
 	    VM_CLIENT))
 		return (0.0);
-	return (ctx->req != NULL ? ctx->req->t_first : ctx->now);
+	return (ctx->req != NULL ? ctx->req->top->t_first : ctx->now);
 }
 
 VCL_STRING
@@ -1067,22 +1077,28 @@ VRT_l_beresp_body(VRT_CTX, VCL_BODY_SET v)
 	vrt_set_body(ctx, v);
 }
 
-/* beresp.do_esi: VV_MISSING, reads as 0. */
 VCL_BOOL
 VRT_r_beresp_do_esi(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+	if (!vrt_ok(ctx, "beresp.do_esi",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return (0);
+	return (ctx->bo != NULL && ctx->bo->do_esi);
 }
 
-/* beresp.do_esi: VV_MISSING, a set does nothing. */
+/* The body is parsed for ESI as it is stored (fetch.c). */
 void
 VRT_l_beresp_do_esi(VRT_CTX, VCL_BOOL_SET v)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
+	if (!vrt_ok(ctx, "beresp.do_esi",
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
+		return;
+	if (ctx->bo != NULL)
+		ctx->bo->do_esi = v ? 1 : 0;
 }
 
 /* beresp.do_gunzip: VV_MISSING, reads as 0. */
@@ -1300,13 +1316,16 @@ VRT_r_obj_age(VRT_CTX)
 	return (vrt_oc(ctx) != NULL ? ctx->now - vrt_oc(ctx)->t_origin : 0);
 }
 
-/* obj.can_esi: VV_MISSING, reads as 0. */
 VCL_BOOL
 VRT_r_obj_can_esi(VRT_CTX)
 {
+	const struct objcore *oc;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+	if (!vrt_ok(ctx, "obj.can_esi", VM_(HIT) | VM_(DELIVER)))
+		return (0);
+	oc = vrt_oc(ctx);
+	return (oc != NULL && oc->obj != NULL && OBJ_Esi(oc->obj) != NULL);
 }
 
 VCL_STRING
@@ -1392,22 +1411,27 @@ VRT_l_resp_body(VRT_CTX, VCL_BODY_SET v)
 	vrt_set_body(ctx, v);
 }
 
-/* resp.do_esi: VV_MISSING, reads as 0. */
 VCL_BOOL
 VRT_r_resp_do_esi(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+	if (!vrt_ok(ctx, "resp.do_esi", VM_(DELIVER) | VM_(SYNTH)) ||
+	    ctx->req == NULL)
+		return (0);
+	return (ESI_Active(ctx->req));
 }
 
-/* resp.do_esi: VV_MISSING, a set does nothing. */
+/* false: this response goes out as stored, its ESI markup unprocessed. */
 void
 VRT_l_resp_do_esi(VRT_CTX, VCL_BOOL_SET v)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
+	if (!vrt_ok(ctx, "resp.do_esi", VM_(DELIVER) | VM_(SYNTH)) ||
+	    ctx->req == NULL)
+		return;
+	ctx->req->esi_off = !v;
 }
 
 /* resp.filters: VV_MISSING, reads as NULL. */

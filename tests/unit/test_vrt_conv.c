@@ -154,7 +154,7 @@ START_TEST(test_no_request)
 	ck_assert_double_eq(VRT_r_now(ctx), 1e9);
 	ck_assert_ptr_nonnull(VRT_r_server_hostname(ctx));
 	ck_assert_ptr_nonnull(VRT_r_server_identity(ctx));
-	/* VV_MISSING variables read neutral and set nothing. */
+	/* Without a request, or VV_MISSING: neutral, and sets do nothing. */
 	ck_assert_int_eq(VRT_r_req_esi_level(ctx), 0);
 	ck_assert(!VRT_r_req_can_gzip(ctx));
 	VRT_l_req_esi(ctx, 1);
