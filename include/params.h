@@ -355,8 +355,9 @@ PARAM(cc_warnings, STRING, "", "-Wall -Werror", NULL, NULL, 0,
     "veneerd does not use it: cc_command holds all the compiler's "
     "flags, and it has no %w.")
 PARAM(cli_limit, BYTES, "bytes", "48k", "128b", "99999999b", 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it and never truncates a CLI answer.")
+    "The longest admin CLI answer: a longer one is cut there and its "
+    "status is 201 (truncated) instead of 200.  Raise it for long "
+    "vcl.show or ban.list answers.")
 PARAM(clock_skew, UINT, "seconds", "10", "0", NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it.")

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -180,7 +181,13 @@ param_parse(const struct param_desc *pd, const char *s, void *dst, double *dv)
 		*dv = (double)b;
 		return (err);
 	case PARAM_UINT:
-		err = NUM_ParseUint(s, &u);
+		/* No maximum: "unlimited" says so, as varnishd takes it. */
+		if (pd->max == NULL && !strcmp(s, "unlimited")) {
+			u = UINT_MAX;
+			err = NULL;
+		} else {
+			err = NUM_ParseUint(s, &u);
+		}
 		if (err == NULL && dst != NULL)
 			*(unsigned *)dst = u;
 		*dv = u;
@@ -603,7 +610,10 @@ param_format(const struct params *pp, const struct param_desc *pd,
 		NUM_FormatBytes(*(const uint64_t *)p, buf, len);
 		break;
 	case PARAM_UINT:
-		(void)snprintf(buf, len, "%u", *(const unsigned *)p);
+		if (pd->max == NULL && *(const unsigned *)p == UINT_MAX)
+			(void)snprintf(buf, len, "unlimited");
+		else
+			(void)snprintf(buf, len, "%u", *(const unsigned *)p);
 		break;
 	case PARAM_BOOL:
 		(void)snprintf(buf, len, "%s",

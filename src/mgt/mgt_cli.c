@@ -495,6 +495,12 @@ mcli_request(struct mcli_sess *ms, char **av)
 		continue;
 	if (ac == 0)
 		return;		/* an empty line has no answer */
+	/*
+	 * "-cmd": in varnishd's scripts (-I), a command whose failure does
+	 * not stop the script; on a session it is just the command.
+	 */
+	if (av[0][0] == '-' && av[0][1] != '\0')
+		memmove(av[0], av[0] + 1, strlen(av[0]));
 	memset(&r, 0, sizeof r);
 	r.status = CLIS_OK;
 	r.av = av;
@@ -529,6 +535,12 @@ mcli_request(struct mcli_sess *ms, char **av)
 		return;
 	} else {
 		cmd->func(&r, ac, av);
+	}
+	/* cli_limit: a longer answer is cut there, and says so (201). */
+	if (r.body.len > cache_param->cli_limit) {
+		r.body.len = (size_t)cache_param->cli_limit;
+		if (r.status == CLIS_OK)
+			r.status = CLIS_TRUNCATED;
 	}
 	mcli_answer(ms, r.status, r.body.p == NULL ? "" : r.body.p,
 	    r.body.len);

@@ -609,8 +609,9 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "out is <xid> + 1, and workers take <cachesize> ids at a time "
 	    "(1 unless given). Test harnesses use it to predict X-Varnish.",
 	    0, 2, 0, MCLI_ChildFwd },
-	{ "help", "help [-j|<command>]",
-	    "Show command/protocol help.", 0, 1, 1, mcc_help },
+	{ "help", "help [-j|-a|-d|<command>]",
+	    "Show command/protocol help; -a lists the debug commands too, "
+	    "-d only those.", 0, 1, 1, mcc_help },
 	{ "panic.clear", "panic.clear [-z]",
 	    "Clear the last panic, if any; -z zeroes the child_panic "
 	    "counter too.", 0, 1, 0, mcc_panic_clear },
@@ -726,6 +727,15 @@ mcc_help(struct mcli_req *r, int ac, char * const *av)
 			    c->json ? "true" : "false");
 		}
 		MCLI_BufPrintf(&r->body, "\n]\n");
+		return;
+	}
+	/* -a: every command, debug ones too; -d: the debug ones. */
+	if (ac > 1 && (!strcmp(av[1], "-a") || !strcmp(av[1], "-d"))) {
+		for (u = 0; u < n; u++)
+			if (av[1][1] == 'a' ||
+			    !strncmp(all[u]->name, "debug.", 6))
+				MCLI_BufPrintf(&r->body, "%s\n",
+				    all[u]->syntax);
 		return;
 	}
 	if (ac > 1) {

@@ -742,6 +742,44 @@ START_TEST(start_without_vcl)
 }
 END_TEST
 
+/*
+ * Corners varnishd's CLI has and scripts use: cli_limit cuts a long
+ * answer (201), "-cmd" is the command, help -a and -d, "unlimited".
+ */
+START_TEST(cli_varnish_corners)
+{
+	struct origin *o;
+	struct vnd *v;
+	char *b;
+	int fd;
+
+	v = cli_start(&o, 1);
+	fd = cli_login(v);
+	cli_expect(fd, "-ping", 200, "PONG");
+	cli_expect(fd, "help -a", 200, "debug.xid");
+	ck_assert_uint_eq(cli_ask(fd, "help -d", &b), 200);
+	ck_assert_msg(strstr(b, "debug.xid") != NULL && strstr(b, "ping") ==
+	    NULL, "help -d: %s", b);
+	free(b);
+	ck_assert_uint_eq(cli_ask(fd, "help", &b), 200);
+	ck_assert_msg(strstr(b, "debug.xid") == NULL, "help: %s", b);
+	free(b);
+	cli_expect(fd, "param.set thread_pool_max unlimited", 200, NULL);
+	cli_expect(fd, "param.show thread_pool_max", 200, "unlimited");
+	cli_expect(fd, "param.set thread_pool_max 5000", 200, NULL);
+	/* unlimited only where there is no maximum. */
+	cli_expect(fd, "param.set thread_pools unlimited", 106, NULL);
+	cli_expect(fd, "param.set cli_limit 128", 200, NULL);
+	ck_assert_uint_eq(cli_ask(fd, "param.show -l", &b), 201);
+	ck_assert_uint_eq(strlen(b), 128);
+	free(b);
+	cli_expect(fd, "param.set cli_limit 48k", 200, NULL);
+	cli_expect(fd, "param.show -l", 200, NULL);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /* -r: shown, not changed, with varnishd's status; others still change. */
 START_TEST(protected_params)
 {
@@ -1258,6 +1296,7 @@ cli_suite(void)
 	tcase_add_test(tc, veneer_reload_script);
 	tcase_add_test(tc, start_without_vcl);
 	tcase_add_test(tc, protected_params);
+	tcase_add_test(tc, cli_varnish_corners);
 	suite_add_tcase(s, tc);
 	return (s);
 }
