@@ -437,7 +437,15 @@ esi_step_prolog(struct esi_parser *ep, const char *p, const char *e)
 		}
 		return (p);
 	case ES_BOM:
-		esi_drop(ep, p);
+		/*
+		 * A BOM matched goes; bytes that only began like one (held
+		 * over from the piece before) stay, as they would have had
+		 * the body come in one piece (fuzz_esi found the difference).
+		 */
+		if (ep->hit != NULL && ep->hit->word != NULL)
+			esi_drop(ep, p);
+		else
+			esi_keep(ep, p);
 		ep->state = (ep->flags & ESI_F_NO_XML_CHECK) ? ES_NEXTTAG :
 		    ES_TESTXML;
 		return (p);
