@@ -165,19 +165,34 @@ mgt_bind_one(const struct addrinfo *ai, char *err, size_t errlen)
 
 /*
  * A Unix domain socket at la->path.  A socket file left there by an
- * earlier run is replaced; anything else at the path is not touched.
+ * earlier run is replaced; one something still listens on (another
+ * veneerd, or this one's other -a) is refused, never taken over; anything
+ * else at the path is not touched.
  */
 static int
 mgt_bind_unix(const struct listen_arg *la, char *err, size_t errlen)
 {
 	struct sockaddr_un sun;
 	struct stat st;
-	int fd, fl;
+	int fd, fl, live;
 
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	(void)snprintf(sun.sun_path, sizeof sun.sun_path, "%s", la->path);
 	if (lstat(la->path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode)) {
 			(void)snprintf(err, errlen, "%s exists and is not a "
 			    "socket", la->path);
+			return (-1);
+		}
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		live = fd >= 0 &&
+		    connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0;
+		if (fd >= 0)
+			(void)close(fd);
+		if (live) {
+			(void)snprintf(err, errlen, "already in use (a "
+			    "server listens on it; two -a with one path?)");
 			return (-1);
 		}
 		(void)unlink(la->path);
@@ -187,9 +202,6 @@ mgt_bind_unix(const struct listen_arg *la, char *err, size_t errlen)
 		(void)snprintf(err, errlen, "socket: %s", strerror(errno));
 		return (-1);
 	}
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	(void)snprintf(sun.sun_path, sizeof sun.sun_path, "%s", la->path);
 	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
 	    (la->mode >= 0 && chmod(la->path, (mode_t)la->mode) != 0) ||
 	    ((la->uid != (uid_t)-1 || la->gid != (gid_t)-1) &&

@@ -705,6 +705,26 @@ START_TEST(unix_sockets)
 	ck_assert_uint_eq(u.served, 2);
 	ck_assert_msg(strcasestr(u.last, "\r\nHost: 0.0.0.0\r\n") != NULL,
 	    "the backend request: %s", u.last);
+	/*
+	 * A second veneerd on the same path is refused: it used to unlink
+	 * the live socket and take the path over.
+	 */
+	{
+		struct vnd *v2 = VND_New();
+		char *err;
+		int rc;
+
+		rc = VND_Exec(v2, 0, HX_T_RESP, "-F", "-n", VND_Workdir(v2),
+		    "-a", lpath, "-b", bpath, "-j", "none", NULL);
+		err = VND_ExecErr(v2);
+		ck_assert_msg(rc != 0 && strstr(err, "in use") != NULL,
+		    "second -a %s: status %d: %s", lpath, rc, err);
+		free(err);
+		VND_Free(&v2);
+		ck_assert_int_eq(stat(lpath, &st), 0);
+		fd = uds_connect(lpath);
+		(void)close(fd);
+	}
 	VND_Stop(v);
 	ck_assert_int_eq(stat(lpath, &st), -1);
 	log = VND_Log(v);
