@@ -1032,10 +1032,37 @@ req_minimal_resp(struct req *req, unsigned status)
 	req->doclose = SC_VCL_FAILURE;
 }
 
+/*
+ * After vcl_synth, for a request whose 100 Continue is still owed: close
+ * if VCL kept the Connection: close we suggested, else read the body
+ * (sending the 100) so that the connection can serve the next request.
+ */
+static void
+req_synth_late100(struct req *req, unsigned late100)
+{
+	struct txt t;
+	int r;
+
+	if (!late100 || req->body_state != RB_UNREAD)
+		return;
+	if (HTTP_HdrHasToken(req->resp, "Connection", "close")) {
+		if (req->doclose == SC_NULL)
+			req->doclose = SC_RESP_CLOSE;
+		return;
+	}
+	if (req->doclose != SC_NULL)
+		return;		/* closing anyway: no 100, no reading */
+	do
+		r = H1_ReqBodyNext(req, &t);
+	while (r > 0);
+	if (r < 0 && req->doclose == SC_NULL)
+		req->doclose = SC_RX_BODY;
+}
+
 static enum req_step
 req_step_synth(struct worker *wrk, struct req *req)
 {
-	unsigned status;
+	unsigned status, late100;
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	VSC_Count(wrk->stats, s_synth, 1);
@@ -1057,10 +1084,21 @@ req_step_synth(struct worker *wrk, struct req *req)
 	HTTP_SetStatus(req->resp, (uint16_t)status, req->err_reason);
 	(void)HTTP_SetHeader(req->resp, "Server: Veneer");
 	req_common_resp(req);
+	/*
+	 * The client waits for a 100 Continue it has not had: suggest
+	 * closing, which neither sends it nor reads the body.  VCL may
+	 * unset it; then the body is read (100 first) and the connection
+	 * kept, as varnishd does.
+	 */
+	late100 = req->want100 && !req->sent100 &&
+	    req->body_state == RB_UNREAD;
+	if (late100)
+		(void)HTTP_SetHeader(req->resp, "Connection: close");
 	req->synth_body = NULL;
 	req->synth_len = 0;
 	switch (req_method(req, VCL_MET_SYNTH)) {
 	case VCL_RET_DELIVER:
+		req_synth_late100(req, late100);
 		break;
 	case VCL_RET_RESTART:
 		/* Up to the limit, then once more to say so (503). */
