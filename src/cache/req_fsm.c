@@ -932,7 +932,7 @@ req_resp_from_beresp(struct req *req)
 
 /*
  * The client's conditionals and Range on a shared object: 304 when its
- * validators match, 206 for a single satisfiable range (as soon as its
+ * validators match those of the response vcl_deliver made, 206 for a single satisfiable range (as soon as its
  * bytes arrive, when the object is still being fetched), 416 for an
  * unsatisfiable one.  Multiple ranges get the whole object.
  */
@@ -949,7 +949,12 @@ req_conditionals(struct req *req)
 	ohp = req_obj_http(req);
 	if (ohp == NULL)
 		return;
-	if (RFC_NotModified(req->http, ohp)) {
+	/*
+	 * The validators the client holds are the ones we send: after
+	 * vcl_deliver, as varnishd compares them (a changed Last-Modified
+	 * or ETag is what a revalidation will carry back).
+	 */
+	if (RFC_NotModified(req->http, req->resp)) {
 		HTTP_SetStatus(req->resp, 304, NULL);
 		return;
 	}
