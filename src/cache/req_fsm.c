@@ -265,6 +265,8 @@ req_vcl_switch(struct req *req)
 	WS_Reset(req->ws, req->ws_vcl);
 	REQ_Reset(req, REQ_RESET_RESTART);
 	req->hash_always_miss = 0;
+	req->hash_ignore_busy = 0;
+	req->hash_ignore_vary = 0;
 	req->client_identity = NULL;
 	req->err_code = 0;
 	req->err_reason = NULL;
@@ -456,12 +458,20 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	struct boc *boc;
 	enum hsh_lookup lr;
 	enum req_step next;
+	unsigned flags;
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
 	assert(req->stale == NULL && req->bo == NULL);
+	flags = 0;
+	if (req->hash_always_miss || req->force_miss)
+		flags |= HSH_L_ALWAYS_MISS;
+	if (req->hash_ignore_busy)
+		flags |= HSH_L_IGNORE_BUSY;
+	if (req->hash_ignore_vary)
+		flags |= HSH_L_IGNORE_VARY;
 	lr = HSH_LookupCapped(wrk, req->digest, req->http, req->ws,
-	    req->hash_always_miss || req->force_miss, VRT_req_ttl_cap(req),
+	    flags, VRT_req_ttl_cap(req),
 	    VRT_req_grace_cap(req), req->vsl, &oc, &boc, &busy);
 	switch (lr) {
 	case HSH_HIT:
