@@ -360,7 +360,13 @@ hsh_consider(void *priv, struct objcore *oc)
 		f->hit = oc;
 		return (1);
 	}
-	if (f->now < fresh + grace && (f->grace == NULL ||
+	/*
+	 * Grace is for what was once fresh: an object stored with no TTL
+	 * (beresp.ttl = 0s) is never served stale, and so never hides an
+	 * older one still in grace (as in varnishd).  It may still be
+	 * revalidated.
+	 */
+	if (oc->ttl > 0 && f->now < fresh + grace && (f->grace == NULL ||
 	    oc->t_origin > f->grace->t_origin))
 		f->grace = oc;
 	if (oc->obj != NULL && (f->stale == NULL ||
@@ -539,6 +545,7 @@ HSH_Kill(struct worker *wrk, struct objcore *oc)
 /* Collect what a new object replaces, for killing outside the lock. */
 struct hsh_dead {
 	struct objcore		*oc;		/* the new one */
+	unsigned		keep_objects;	/* only markers leave */
 	LIST_HEAD(, objcore)	list;
 };
 
@@ -548,6 +555,8 @@ hsh_replaced(void *priv, struct objcore *oc2)
 	struct hsh_dead *d = priv;
 
 	if (oc2 == d->oc || (oc2->flags & (OC_F_BUSY | OC_F_DYING)))
+		return (0);
+	if (d->keep_objects && !(oc2->flags & (OC_F_HFM | OC_F_HFP)))
 		return (0);
 	(void)hsh_unlist_locked(oc2);
 	OBJ_Ref(oc2);	/* held across the unlocked part */
@@ -567,6 +576,12 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	assert((flags & ~(OC_F_HFM | OC_F_HFP)) == 0);
 	d.oc = oc;
+	/*
+	 * An object stored without a TTL (beresp.ttl = 0s) is never a hit:
+	 * it does not push out an older copy that may still serve in
+	 * grace or be revalidated (as in varnishd).
+	 */
+	d.keep_objects = flags == 0 && !(oc->ttl > 0);
 	LIST_INIT(&d.list);
 	oh = oc->objhead;
 	variant = oc->obj != NULL && OBJ_Vary(oc->obj) != NULL && flags == 0;
@@ -673,6 +688,7 @@ HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 			break;
 	if (oh != NULL) {
 		d.oc = NULL;
+		d.keep_objects = 0;
 		for (oc = LIST_FIRST(&oh->objcs); oc != NULL; oc = next) {
 			next = LIST_NEXT(oc, oh_list);
 			(void)hsh_replaced(&d, oc);
