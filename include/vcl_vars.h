@@ -129,13 +129,13 @@ VCL_VAR(req_hash_always_miss, "req.hash_always_miss", BOOL,
 VCL_VAR(req_hash_ignore_busy, "req.hash_ignore_busy", BOOL,
     VM_(RECV),
     VM_(RECV),
-    VM_NONE, VV_MISSING,
-    "Ignores objects being fetched at lookup (not yet).")
+    VM_NONE, 0,
+    "Neither waits for nor joins a fetch in progress at lookup.")
 VCL_VAR(req_hash_ignore_vary, "req.hash_ignore_vary", BOOL,
     VM_(RECV),
     VM_(RECV),
-    VM_NONE, VV_MISSING,
-    "Ignores Vary at lookup (not yet).")
+    VM_NONE, 0,
+    "Ignores Vary at lookup: the newest fresh variant is a hit.")
 VCL_VAR(req_is_hitmiss, "req.is_hitmiss", BOOL,
     VM_CLIENT,
     VM_NONE,

@@ -281,7 +281,7 @@ HSH_Unwait(struct boc *boc)
 /* What a lookup found so far. */
 struct hsh_found {
 	vtim_real		now;
-	unsigned		always_miss;
+	unsigned		flags;		/* HSH_L_* */
 	vtim_dur		ttl_cap;	/* req.ttl, or < 0 */
 	vtim_dur		grace_cap;	/* req.grace, or < 0 */
 	struct objcore		*hit;
@@ -310,13 +310,15 @@ hsh_consider(void *priv, struct objcore *oc)
 	if (oc->flags & (OC_F_DYING | OC_F_FAILED))
 		return (0);
 	if (oc->flags & OC_F_BUSY) {
+		if (f->flags & HSH_L_IGNORE_BUSY)
+			return (0);
 		/* Another variant's fetch is not worth waiting for. */
 		if (f->busy == NULL && (f->vary_hint == 0 ||
 		    oc->vary_key == 0 || oc->vary_key == f->vary_hint))
 			f->busy = oc;
 		return (0);
 	}
-	if (f->always_miss)
+	if (f->flags & HSH_L_ALWAYS_MISS)
 		return (0);
 	fresh = oc->t_origin + oc->ttl;
 	if (oc->flags & (OC_F_HFM | OC_F_HFP)) {
@@ -349,10 +351,22 @@ hsh_consider(void *priv, struct objcore *oc)
 	if (f->grace_cap >= 0 && f->grace_cap < grace)
 		grace = f->grace_cap;
 	if (f->now < fresh && !(oc->rfc_flags & RFC_F_NO_CACHE)) {
+		/* Any variant will do: the newest, whatever order. */
+		if (f->flags & HSH_L_IGNORE_VARY) {
+			if (f->hit == NULL || oc->t_origin > f->hit->t_origin)
+				f->hit = oc;
+			return (0);
+		}
 		f->hit = oc;
 		return (1);
 	}
-	if (f->now < fresh + grace && (f->grace == NULL ||
+	/*
+	 * Grace is for what was once fresh: an object stored with no TTL
+	 * (beresp.ttl = 0s) is never served stale, and so never hides an
+	 * older one still in grace (as in varnishd).  It may still be
+	 * revalidated.
+	 */
+	if (oc->ttl > 0 && f->now < fresh + grace && (f->grace == NULL ||
 	    oc->t_origin > f->grace->t_origin))
 		f->grace = oc;
 	if (oc->obj != NULL && (f->stale == NULL ||
@@ -363,18 +377,18 @@ hsh_consider(void *priv, struct objcore *oc)
 
 enum hsh_lookup
 HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
-    const struct http *req, struct ws *ws, unsigned always_miss,
+    const struct http *req, struct ws *ws, unsigned flags,
     struct vsl_log *vsl, struct objcore **ocp, struct boc **bocp,
     struct objcore **busyp)
 {
 
-	return (HSH_LookupCapped(wrk, digest, req, ws, always_miss, -1, -1,
+	return (HSH_LookupCapped(wrk, digest, req, ws, flags, -1, -1,
 	    vsl, ocp, bocp, busyp));
 }
 
 enum hsh_lookup
 HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
-    const struct http *req, struct ws *ws, unsigned always_miss,
+    const struct http *req, struct ws *ws, unsigned flags,
     vtim_dur ttl_cap, vtim_dur grace_cap, struct vsl_log *vsl,
     struct objcore **ocp, struct boc **bocp, struct objcore **busyp)
 {
@@ -395,7 +409,7 @@ HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 	f.req = req;
 	f.stats = wrk->stats;
 	f.now = TIM_real();
-	f.always_miss = always_miss;
+	f.flags = flags;
 	f.ttl_cap = ttl_cap;
 	f.grace_cap = grace_cap;
 	sh = &hsh_shards[shard];
@@ -406,12 +420,17 @@ HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 		return (HSH_MISS);
 	}
 	/* Variants first: the probe also tells which busy ones to skip. */
-	(void)VRY_Lookup_locked(oh, req, ws, hsh_consider, &f, &f.vary_hint);
+	if (!(flags & HSH_L_IGNORE_VARY))
+		(void)VRY_Lookup_locked(oh, req, ws, hsh_consider, &f,
+		    &f.vary_hint);
+	else
+		VRY_Each_locked(oh, hsh_consider, &f);
 	LIST_FOREACH(oc, &oh->objcs, oh_list) {
-		if (f.hit != NULL)
+		if (f.hit != NULL && !(flags & HSH_L_IGNORE_VARY))
 			break;
 		/* Variants the index could not take are matched here. */
-		if (oc->obj != NULL && OBJ_Vary(oc->obj) != NULL &&
+		if (!(flags & HSH_L_IGNORE_VARY) && oc->obj != NULL &&
+		    OBJ_Vary(oc->obj) != NULL &&
 		    !VRY_Match(req, OBJ_Vary(oc->obj), oc->obj->vary_len))
 			continue;
 		if (hsh_consider(&f, oc))
@@ -526,6 +545,7 @@ HSH_Kill(struct worker *wrk, struct objcore *oc)
 /* Collect what a new object replaces, for killing outside the lock. */
 struct hsh_dead {
 	struct objcore		*oc;		/* the new one */
+	unsigned		keep_objects;	/* only markers leave */
 	LIST_HEAD(, objcore)	list;
 };
 
@@ -535,6 +555,8 @@ hsh_replaced(void *priv, struct objcore *oc2)
 	struct hsh_dead *d = priv;
 
 	if (oc2 == d->oc || (oc2->flags & (OC_F_BUSY | OC_F_DYING)))
+		return (0);
+	if (d->keep_objects && !(oc2->flags & (OC_F_HFM | OC_F_HFP)))
 		return (0);
 	(void)hsh_unlist_locked(oc2);
 	OBJ_Ref(oc2);	/* held across the unlocked part */
@@ -554,6 +576,12 @@ HSH_Unbusy(struct worker *wrk, struct objcore *oc, unsigned flags)
 	CHECK_OBJ(oc, OBJCORE_MAGIC);
 	assert((flags & ~(OC_F_HFM | OC_F_HFP)) == 0);
 	d.oc = oc;
+	/*
+	 * An object stored without a TTL (beresp.ttl = 0s) is never a hit:
+	 * it does not push out an older copy that may still serve in
+	 * grace or be revalidated (as in varnishd).
+	 */
+	d.keep_objects = flags == 0 && !(oc->ttl > 0);
 	LIST_INIT(&d.list);
 	oh = oc->objhead;
 	variant = oc->obj != NULL && OBJ_Vary(oc->obj) != NULL && flags == 0;
@@ -660,6 +688,7 @@ HSH_Purge(struct worker *wrk, const unsigned char digest[SHA256_LEN])
 			break;
 	if (oh != NULL) {
 		d.oc = NULL;
+		d.keep_objects = 0;
 		for (oc = LIST_FIRST(&oh->objcs); oc != NULL; oc = next) {
 			next = LIST_NEXT(oc, oh_list);
 			(void)hsh_replaced(&d, oc);

@@ -57,10 +57,18 @@ void HSH_AssertLocked(const struct objhead *oh);
  */
 void HSH_AddData(struct sha256_ctx *sha, const char * const *p, unsigned n);
 
+/* HSH_Lookup's flags. */
+#define HSH_L_ALWAYS_MISS	(1U << 0)	/* req.hash_always_miss */
+#define HSH_L_IGNORE_BUSY	(1U << 1)	/* req.hash_ignore_busy */
+#define HSH_L_IGNORE_VARY	(1U << 2)	/* req.hash_ignore_vary */
+
 /*
  * Look digest up for the request headers req (variants are matched on
- * them; ws is scratch space).  always_miss ignores stored objects (not
- * busy ones).  Every objcore returned holds a reference for the
+ * them; ws is scratch space).  flags: HSH_L_ALWAYS_MISS ignores stored
+ * objects (not busy ones); HSH_L_IGNORE_BUSY neither waits on nor
+ * counts objects being fetched (a miss starts one more fetch);
+ * HSH_L_IGNORE_VARY takes the newest fresh variant, whatever the
+ * request's headers.  Every objcore returned holds a reference for the
  * caller, and so does *bocp: the boc of *ocp while it is still being
  * fetched (HIT, GRACE, BUSY), else NULL.  A new busy objcore (*busyp)
  * comes with its boc in busy->boc, which the caller's fetch will fill.
@@ -69,7 +77,7 @@ void HSH_AddData(struct sha256_ctx *sha, const char * const *p, unsigned n);
  */
 enum hsh_lookup HSH_Lookup(struct worker *wrk,
     const unsigned char digest[SHA256_LEN], const struct http *req,
-    struct ws *ws, unsigned always_miss, struct vsl_log *vsl,
+    struct ws *ws, unsigned flags, struct vsl_log *vsl,
     struct objcore **ocp, struct boc **bocp, struct objcore **busyp);
 /*
  * The same with each object's TTL and grace capped (req.ttl, req.grace);
@@ -77,7 +85,7 @@ enum hsh_lookup HSH_Lookup(struct worker *wrk,
  */
 enum hsh_lookup HSH_LookupCapped(struct worker *wrk,
     const unsigned char digest[SHA256_LEN], const struct http *req,
-    struct ws *ws, unsigned always_miss, vtim_dur ttl_cap,
+    struct ws *ws, unsigned flags, vtim_dur ttl_cap,
     vtim_dur grace_cap, struct vsl_log *vsl, struct objcore **ocp,
     struct boc **bocp, struct objcore **busyp);
 /* A request stops waiting on boc (woken or timed out). */

@@ -506,11 +506,38 @@ http_filter_token(struct http *hp, const char *b, size_t l, void *priv)
 	return (0);
 }
 
+/*
+ * The proxy's own headers (RFC 9110 11.7): meant for the next hop only,
+ * and flagged by name.  Only these: other Proxy-* names (Proxy-Status,
+ * or anything an application invents) are end-to-end.
+ */
+static const char * const http_proxy_hop[] = {
+	"Proxy-Authenticate", "Proxy-Authorization", "Proxy-Connection",
+};
+
 /* Headers a Connection token never removes from a request. */
 static const char * const http_conn_keep[] = {
-	"Host",			/* end-to-end whatever a client says */
 	"Connection", "Keep-Alive", "TE", "Trailer", "Transfer-Encoding",
 	"Upgrade",		/* flagged already; pipe hands Upgrade on */
+};
+
+/*
+ * Well-known end-to-end headers: a client must not name them in
+ * Connection (RFC 9110 7.6.1), and a request that does is refused, as
+ * varnishd refuses it: removing them would change what the request means
+ * (Host, Content-Length, the conditionals) or what it is cached under.
+ */
+static const char * const http_conn_refuse[] = {
+	"Accept", "Accept-Charset", "Accept-Encoding", "Accept-Language",
+	"Age", "Allow", "Authorization", "Cache-Control", "Content-Encoding",
+	"Content-Language", "Content-Length", "Content-Location",
+	"Content-MD5", "Content-Range", "Content-Type", "Cookie", "Date",
+	"ETag", "Expect", "Expires", "From", "Host", "If-Match",
+	"If-Modified-Since", "If-None-Match", "If-Range",
+	"If-Unmodified-Since", "Last-Modified", "Location", "Max-Forwards",
+	"Pragma", "Proxy-Authenticate", "Proxy-Authorization", "Range",
+	"Referer", "Retry-After", "Server", "Set-Cookie", "User-Agent",
+	"Vary", "Via", "Warning", "WWW-Authenticate", "X-Forwarded-For",
 };
 
 static int
@@ -519,13 +546,15 @@ http_unset_token(struct http *hp, const char *b, size_t l, void *priv)
 	unsigned u;
 
 	(void)priv;
-	if (http_is_name(b, l, "Content-Length"))
-		return (-1);
+	for (u = 0; u < ARRAY_SIZE(http_conn_refuse); u++)
+		if (http_is_name(b, l, http_conn_refuse[u]))
+			return (-1);
 	for (u = 0; u < ARRAY_SIZE(http_conn_keep); u++)
 		if (http_is_name(b, l, http_conn_keep[u]))
 			return (0);
-	if (l >= 6 && !strncasecmp(b, "Proxy-", 6))
-		return (0);
+	for (u = 0; u < ARRAY_SIZE(http_proxy_hop); u++)
+		if (http_is_name(b, l, http_proxy_hop[u]))
+			return (0);
 	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++)
 		if (HTTP_IsHdr(hp, u, b, l))
 			hp->hdf[u] |= HDF_UNSET;
@@ -538,8 +567,7 @@ HTTP_UnsetConnectionNamed(struct http *hp, const char **why)
 
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	if (http_each_connection_token(hp, http_unset_token, NULL) != 0) {
-		*why = "Connection names Content-Length, which framed the "
-		    "body";
+		*why = "Connection names an end-to-end header";
 		return (-1);
 	}
 	http_drop_unset(hp);
@@ -553,16 +581,14 @@ HTTP_FilterHopByHop(struct http *hp)
 		"Connection", "Keep-Alive", "TE", "Trailer",
 		"Transfer-Encoding", "Upgrade",
 	};
-	unsigned u, i;
+	unsigned i;
 
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	for (i = 0; i < ARRAY_SIZE(hop); i++)
 		http_filter_name(hp, hop[i], strlen(hop[i]));
-	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
-		if (hp->hd[u].b != NULL &&
-		    !strncasecmp(hp->hd[u].b, "Proxy-", 6))
-			hp->hdf[u] |= HDF_FILTER;
-	}
+	for (i = 0; i < ARRAY_SIZE(http_proxy_hop); i++)
+		http_filter_name(hp, http_proxy_hop[i],
+		    strlen(http_proxy_hop[i]));
 	/* Connection: a, b names more hop-by-hop headers. */
 	(void)http_each_connection_token(hp, http_filter_token, NULL);
 }

@@ -172,6 +172,8 @@ REQ_Reset(struct req *req, enum req_reset how)
 	req->director_hint = NULL;
 	req->client_identity = NULL;
 	req->hash_always_miss = 0;
+	req->hash_ignore_busy = 0;
+	req->hash_ignore_vary = 0;
 	req->rx_body = NULL;
 	req->body_bs = BS_NONE;
 	req->body_state = RB_NONE;

@@ -72,6 +72,8 @@ struct req {
 	struct objcore		*busy;		/* one ref: ours to fetch */
 	struct objcore		*stale;		/* one ref: to revalidate */
 	unsigned		hash_always_miss;
+	unsigned		hash_ignore_busy;
+	unsigned		hash_ignore_vary;
 	unsigned		force_miss;	/* vcl_hit said miss */
 	unsigned		waits;		/* lookups that found busy */
 	/* What happened, for Cache-Status and the log */

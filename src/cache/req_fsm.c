@@ -265,6 +265,8 @@ req_vcl_switch(struct req *req)
 	WS_Reset(req->ws, req->ws_vcl);
 	REQ_Reset(req, REQ_RESET_RESTART);
 	req->hash_always_miss = 0;
+	req->hash_ignore_busy = 0;
+	req->hash_ignore_vary = 0;
 	req->client_identity = NULL;
 	req->err_code = 0;
 	req->err_reason = NULL;
@@ -456,12 +458,20 @@ req_step_lookup(struct worker *wrk, struct req *req)
 	struct boc *boc;
 	enum hsh_lookup lr;
 	enum req_step next;
+	unsigned flags;
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	assert(req->objcore == NULL && req->boc == NULL && req->busy == NULL);
 	assert(req->stale == NULL && req->bo == NULL);
+	flags = 0;
+	if (req->hash_always_miss || req->force_miss)
+		flags |= HSH_L_ALWAYS_MISS;
+	if (req->hash_ignore_busy)
+		flags |= HSH_L_IGNORE_BUSY;
+	if (req->hash_ignore_vary)
+		flags |= HSH_L_IGNORE_VARY;
 	lr = HSH_LookupCapped(wrk, req->digest, req->http, req->ws,
-	    req->hash_always_miss || req->force_miss, VRT_req_ttl_cap(req),
+	    flags, VRT_req_ttl_cap(req),
 	    VRT_req_grace_cap(req), req->vsl, &oc, &boc, &busy);
 	switch (lr) {
 	case HSH_HIT:
@@ -932,7 +942,7 @@ req_resp_from_beresp(struct req *req)
 
 /*
  * The client's conditionals and Range on a shared object: 304 when its
- * validators match, 206 for a single satisfiable range (as soon as its
+ * validators match those of the response vcl_deliver made, 206 for a single satisfiable range (as soon as its
  * bytes arrive, when the object is still being fetched), 416 for an
  * unsatisfiable one.  Multiple ranges get the whole object.
  */
@@ -949,7 +959,12 @@ req_conditionals(struct req *req)
 	ohp = req_obj_http(req);
 	if (ohp == NULL)
 		return;
-	if (RFC_NotModified(req->http, ohp)) {
+	/*
+	 * The validators the client holds are the ones we send: after
+	 * vcl_deliver, as varnishd compares them (a changed Last-Modified
+	 * or ETag is what a revalidation will carry back).
+	 */
+	if (RFC_NotModified(req->http, req->resp)) {
 		HTTP_SetStatus(req->resp, 304, NULL);
 		return;
 	}
@@ -1032,10 +1047,37 @@ req_minimal_resp(struct req *req, unsigned status)
 	req->doclose = SC_VCL_FAILURE;
 }
 
+/*
+ * After vcl_synth, for a request whose 100 Continue is still owed: close
+ * if VCL kept the Connection: close we suggested, else read the body
+ * (sending the 100) so that the connection can serve the next request.
+ */
+static void
+req_synth_late100(struct req *req, unsigned late100)
+{
+	struct txt t;
+	int r;
+
+	if (!late100 || req->body_state != RB_UNREAD)
+		return;
+	if (HTTP_HdrHasToken(req->resp, "Connection", "close")) {
+		if (req->doclose == SC_NULL)
+			req->doclose = SC_RESP_CLOSE;
+		return;
+	}
+	if (req->doclose != SC_NULL)
+		return;		/* closing anyway: no 100, no reading */
+	do
+		r = H1_ReqBodyNext(req, &t);
+	while (r > 0);
+	if (r < 0 && req->doclose == SC_NULL)
+		req->doclose = SC_RX_BODY;
+}
+
 static enum req_step
 req_step_synth(struct worker *wrk, struct req *req)
 {
-	unsigned status;
+	unsigned status, late100;
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	VSC_Count(wrk->stats, s_synth, 1);
@@ -1057,10 +1099,21 @@ req_step_synth(struct worker *wrk, struct req *req)
 	HTTP_SetStatus(req->resp, (uint16_t)status, req->err_reason);
 	(void)HTTP_SetHeader(req->resp, "Server: Veneer");
 	req_common_resp(req);
+	/*
+	 * The client waits for a 100 Continue it has not had: suggest
+	 * closing, which neither sends it nor reads the body.  VCL may
+	 * unset it; then the body is read (100 first) and the connection
+	 * kept, as varnishd does.
+	 */
+	late100 = req->want100 && !req->sent100 &&
+	    req->body_state == RB_UNREAD;
+	if (late100)
+		(void)HTTP_SetHeader(req->resp, "Connection: close");
 	req->synth_body = NULL;
 	req->synth_len = 0;
 	switch (req_method(req, VCL_MET_SYNTH)) {
 	case VCL_RET_DELIVER:
+		req_synth_late100(req, late100);
 		break;
 	case VCL_RET_RESTART:
 		/* Up to the limit, then once more to say so (503). */

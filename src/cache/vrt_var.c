@@ -611,40 +611,46 @@ VRT_r_req_hash(VRT_CTX)
 	return (NULL);
 }
 
-/* req.hash_ignore_busy: VV_MISSING, reads as 0. */
 VCL_BOOL
 VRT_r_req_hash_ignore_busy(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+	if (!VRTV_Check(ctx, VRTV_req_hash_ignore_busy, VRTV_READ))
+		return (0);
+	return (ctx->req != NULL && ctx->req->hash_ignore_busy);
 }
 
-/* req.hash_ignore_busy: VV_MISSING, a set does nothing. */
 void
 VRT_l_req_hash_ignore_busy(VRT_CTX, VCL_BOOL_SET v)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
+	if (!VRTV_Check(ctx, VRTV_req_hash_ignore_busy, VRTV_SET))
+		return;
+	if (ctx->req != NULL)
+		ctx->req->hash_ignore_busy = v ? 1 : 0;
 }
 
-/* req.hash_ignore_vary: VV_MISSING, reads as 0. */
 VCL_BOOL
 VRT_r_req_hash_ignore_vary(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+	if (!VRTV_Check(ctx, VRTV_req_hash_ignore_vary, VRTV_READ))
+		return (0);
+	return (ctx->req != NULL && ctx->req->hash_ignore_vary);
 }
 
-/* req.hash_ignore_vary: VV_MISSING, a set does nothing. */
 void
 VRT_l_req_hash_ignore_vary(VRT_CTX, VCL_BOOL_SET v)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
+	if (!VRTV_Check(ctx, VRTV_req_hash_ignore_vary, VRTV_SET))
+		return;
+	if (ctx->req != NULL)
+		ctx->req->hash_ignore_vary = v ? 1 : 0;
 }
 
 VCL_BOOL

@@ -167,6 +167,82 @@ START_TEST(expect_100_continue)
 }
 END_TEST
 
+/*
+ * A synth for a request still owed its 100 Continue suggests closing
+ * (Connection: close, without reading the body).  When vcl_synth unsets
+ * that, the body is read, 100 first, and the connection serves the next
+ * request, as varnishd does.
+ */
+static struct vnd *
+expect_synth_launch(struct origin *o)
+{
+	struct vnd *v;
+	char vcl[512];
+
+	(void)snprintf(vcl, sizeof vcl, "vcl 4.1;\n"
+	    "backend b { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "sub vcl_recv { return (synth(200)); }\n"
+	    "sub vcl_synth { if (req.url == \"/keep\") {"
+	    " unset resp.http.Connection; } }\n", ORIGIN_Port(o));
+	v = VND_New();
+	VND_VclFile(v, "synth.vcl", vcl);
+	VND_Start(v);
+	return (v);
+}
+
+START_TEST(expect_synth_keep)
+{
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+
+	o = ORIGIN_New(body_handler, NULL);
+	v = expect_synth_launch(o);
+	cl = VND_Connect(v);
+	CLIENT_SendStr(cl, "POST /keep HTTP/1.1\r\nHost: e2e.test\r\n"
+	    "Expect: 100-continue\r\nContent-Length: 10\r\n\r\n");
+	r = CLIENT_Resp(cl, RESP_INTERIM, HX_T_RESP);
+	ck_assert_int_eq(r->status, 100);
+	HX_MsgFree(&r);
+	CLIENT_SendStr(cl, "0123456789");
+	r = CLIENT_Resp(cl, 0, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	ck_assert(!HX_HeaderHasToken(r, "Connection", "close"));
+	HX_MsgFree(&r);
+	/* The same connection, in step: the body was read. */
+	CLIENT_SendStr(cl, "GET /keep HTTP/1.1\r\nHost: e2e.test\r\n\r\n");
+	r = CLIENT_Resp(cl, 0, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+START_TEST(expect_synth_close)
+{
+	struct origin *o;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+
+	o = ORIGIN_New(body_handler, NULL);
+	v = expect_synth_launch(o);
+	cl = VND_Connect(v);
+	CLIENT_SendStr(cl, "POST /close HTTP/1.1\r\nHost: e2e.test\r\n"
+	    "Expect: 100-continue\r\nContent-Length: 10\r\n\r\n");
+	/* No 100: the synth comes first, and says close. */
+	r = CLIENT_Resp(cl, RESP_INTERIM, HX_T_RESP);
+	ck_assert_int_eq(r->status, 200);
+	ck_assert(HX_HeaderHasToken(r, "Connection", "close"));
+	HX_MsgFree(&r);
+	CLIENT_AssertClosed(cl, HX_T_RESP);
+	CLIENT_Free(&cl);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 START_TEST(expect_unknown_417)
 {
 	struct origin *o;
@@ -282,6 +358,8 @@ body_suite(void)
 	tcase_add_test(tc, post_one_megabyte);
 	tcase_add_test(tc, expect_100_continue);
 	tcase_add_test(tc, expect_unknown_417);
+	tcase_add_test(tc, expect_synth_keep);
+	tcase_add_test(tc, expect_synth_close);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("stream");

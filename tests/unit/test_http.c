@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,6 +212,10 @@ static const struct filter_case {
 	{ "Connection2: x", 0 },
 	{ "Upgrade-Insecure-Requests: 1", 0 },
 	{ "Close: 8", 1 },
+	/* Only the three Proxy-* names RFC 9110 makes hop-by-hop. */
+	{ "Proxy-Authenticat: 9", 0 },
+	{ "Proxy-Authenticatef: 10", 0 },
+	{ "Proxy-Status: veneer; error=http_request_error", 0 },
 };
 
 START_TEST(test_filter_hop_by_hop)
@@ -250,10 +255,11 @@ START_TEST(test_unset_connection_named)
 {
 	static const char * const h[] = {
 		"Host: a", "X-A: 1", "X-AB: 2", "X-A-B: 3", "x-a: 4",
-		"Connection: x-A,, \t X-Gone", "Connection: keep-alive, Host",
-		"Keep-Alive: 5", "X-Gone: 6", "Proxy-Foo: 7",
-		"Connection: Upgrade, Proxy-Foo, TE", "Upgrade: websocket",
-		"TE: trailers", "X-Kept: 8", NULL,
+		"Connection: x-A,, \t X-Gone", "Connection: keep-alive",
+		"Keep-Alive: 5", "X-Gone: 6", "Proxy-Connection: 7",
+		"Connection: Upgrade, Proxy-Connection, TE, Proxy-Foo",
+		"Upgrade: websocket", "TE: trailers", "X-Kept: 8",
+		"Proxy-Foo: 9", NULL,
 	};
 	const char *why = NULL;
 
@@ -266,11 +272,13 @@ START_TEST(test_unset_connection_named)
 	/* Names that extend a named one are other headers. */
 	ck_assert(has_value(&m1.http, "X-AB", "2"));
 	ck_assert(has_value(&m1.http, "X-A-B", "3"));
-	/* Host is end-to-end; the named hop-by-hop ones stay flagged. */
+	/* The named hop-by-hop ones stay flagged. */
 	ck_assert(has_value(&m1.http, "Host", "a"));
 	ck_assert(has_value(&m1.http, "Upgrade", "websocket"));
 	ck_assert(has_value(&m1.http, "Keep-Alive", "5"));
-	ck_assert(has_value(&m1.http, "Proxy-Foo", "7"));
+	ck_assert(has_value(&m1.http, "Proxy-Connection", "7"));
+	/* Other Proxy-* names are ordinary headers. */
+	ck_assert_uint_eq(HTTP_CountHdr(&m1.http, "Proxy-Foo"), 0);
 	ck_assert(has_value(&m1.http, "TE", "trailers"));
 	ck_assert(has_value(&m1.http, "X-Kept", "8"));
 	ck_assert_uint_eq(HTTP_CountHdr(&m1.http, "Connection"), 3);
@@ -295,6 +303,32 @@ START_TEST(test_unset_connection_content_length)
 	ck_assert_int_eq(HTTP_UnsetConnectionNamed(&m1.http, &why), -1);
 	ck_assert_ptr_nonnull(why);
 	ck_assert(has_value(&m1.http, "Content-Length", "5"));
+}
+END_TEST
+
+/* End-to-end headers named in Connection: refused, as varnishd does. */
+START_TEST(test_unset_connection_end_to_end)
+{
+	static const char * const names[] = {
+		"Host", "age", "Cookie", "Range", "X-Forwarded-For",
+		"Proxy-Authorization",
+	};
+	const char *h[3] = { "Host: a", NULL, NULL };
+	char line[64];
+	const char *why;
+	unsigned u;
+
+	for (u = 0; u < sizeof names / sizeof names[0]; u++) {
+		(void)snprintf(line, sizeof line, "Connection: close, %s",
+		    names[u]);
+		h[1] = line;
+		HTTP_Clear(&m1.http);
+		add(&m1.http, h);
+		why = NULL;
+		ck_assert_int_eq(HTTP_UnsetConnectionNamed(&m1.http, &why),
+		    -1);
+		ck_assert_ptr_nonnull(why);
+	}
 }
 END_TEST
 
@@ -428,6 +462,7 @@ http_suite(void)
 	tcase_add_test(tc, test_filter_two_connection_headers);
 	tcase_add_test(tc, test_unset_connection_named);
 	tcase_add_test(tc, test_unset_connection_content_length);
+	tcase_add_test(tc, test_unset_connection_end_to_end);
 	tcase_add_test(tc, test_hdr_is_only);
 	tcase_add_test(tc, test_copy_headers);
 	tcase_add_test(tc, test_copy_headers_full);
