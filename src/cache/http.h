@@ -145,13 +145,10 @@ void HTTP_FilterHopByHop(struct http *hp);
 /*
  * A received request: remove the headers its Connection header names
  * (RFC 9110 7.6.1), logging each as unset, so that VCL, the lookup and
- * variant keys and the backend all see one request.  The headers
- * HTTP_FilterHopByHop flags by name stay (Upgrade is handed on by pipe).
- * 0, or -1 with *why when Connection names a well-known end-to-end
- * header (Host, Content-Length, Cookie, Range...), which a client must
- * not (RFC 9110 7.6.1) and varnishd answers with 400: removing
- * Content-Length would desync the backend, removing Host or Range
- * change what the request asks for.
+ * variant keys and the backend all see one request.  Host stays, and so
+ * do the headers HTTP_FilterHopByHop flags by name (Upgrade is handed
+ * on by pipe).  0, or -1 with *why when Connection names Content-Length,
+ * which framed the body: removing it would desync the backend.
  */
 int HTTP_UnsetConnectionNamed(struct http *hp, const char **why);
 /* Flag every instance of one header HDF_FILTER. */
