@@ -140,6 +140,7 @@ struct esi_parser {
 	uint64_t		pending;	/* not classified yet */
 	uint64_t		written;	/* bytes the list covers */
 	uint64_t		oplen;		/* bytes of list written */
+	unsigned		carried;	/* the match began in a piece before */
 };
 
 size_t
@@ -520,7 +521,14 @@ esi_step_notmytag(struct esi_parser *ep, const char *p, const char *e)
 {
 
 	if (ep->flags & ESI_F_IGNORE_OTHER) {
-		p++;
+		/*
+		 * Past the byte after '<', as varnishd does; unless that byte
+		 * came in an earlier piece (held by the matcher), when p is
+		 * already past it (fuzz_esi found the difference).
+		 */
+		if (!ep->carried)
+			p++;
+		ep->carried = 0;
 		ep->state = ES_NEXTTAG;
 	} else {
 		ep->kwlen = 0;
@@ -754,6 +762,7 @@ esi_step_match(struct esi_parser *ep, const char *p, const char *e)
 	const struct esi_kw *kw;
 	size_t n, wl;
 
+	ep->carried = 0;
 	if (ep->state == ES_MATCH) {
 		kw = esi_match(ep->table, p, e);
 		if (kw == NULL) {
@@ -780,6 +789,8 @@ esi_step_match(struct esi_parser *ep, const char *p, const char *e)
 			if (wl > ep->kwlen)
 				p += wl - ep->kwlen;
 		}
+		/* Bytes of an earlier piece were looked at: p is past them. */
+		ep->carried = ep->kwlen > 0;
 	}
 	ep->hit = kw;
 	ep->state = kw->next;
