@@ -447,8 +447,19 @@ esi_step_prolog(struct esi_parser *ep, const char *p, const char *e)
 			esi_drop(ep, p);
 		else
 			esi_keep(ep, p);
-		ep->state = (ep->flags & ESI_F_NO_XML_CHECK) ? ES_NEXTTAG :
-		    ES_TESTXML;
+		if (ep->flags & ESI_F_NO_XML_CHECK) {
+			ep->state = ES_NEXTTAG;
+		} else if (ep->hit != NULL && ep->hit->word == NULL &&
+		    ep->carried) {
+			/* The held-over first byte was 0xef or 0xeb. */
+			esi_report(ep, ESI_MSG_NOTXML, "No ESI processing, "
+			    "first char not '<' but BOM. (See feature "
+			    "esi_remove_bom)");
+			ep->state = ES_NOTXML;
+		} else {
+			ep->state = ES_TESTXML;
+		}
+		ep->carried = 0;
 		return (p);
 	case ES_TESTXML:
 		while (p < e && esi_is_lws(*p))
