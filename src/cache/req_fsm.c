@@ -375,7 +375,31 @@ static void
 req_log_hit(struct req *req, enum VSL_tag_e tag, const struct objcore *oc)
 {
 	vtim_real now = TIM_real();
+	struct boc *boc = req->boc;
+	char buf[32];
+	uint64_t got;
+	size_t l = 0;
 
+	/*
+	 * A hit on an object still being fetched also says how much of
+	 * the body is in, and its Content-Length if it has one, as
+	 * varnishd's Hit record does.
+	 */
+	if (tag == SLT_Hit && boc != NULL && oc->obj != NULL) {
+		LOCK_Lock(&boc->mtx);
+		got = boc->state < BOS_FINISHED ? boc->len : UINT64_MAX;
+		LOCK_Unlock(&boc->mtx);
+		if (got != UINT64_MAX) {
+			/* The length the backend announced, if it did. */
+			if (oc->obj->len_hint != UINT64_MAX)
+				l = (size_t)FMT_Snprintf(buf, sizeof buf,
+				    " %ju", (uintmax_t)oc->obj->len_hint);
+			VSLb(req->vsl, tag, "%u %.6f %.6f %.6f %ju%.*s",
+			    oc->xid, oc->t_origin + oc->ttl - now, oc->grace,
+			    oc->keep, (uintmax_t)got, (int)l, buf);
+			return;
+		}
+	}
 	VSLb(req->vsl, tag, "%u %.6f %.6f %.6f", oc->xid,
 	    oc->t_origin + oc->ttl - now, oc->grace, oc->keep);
 }

@@ -412,6 +412,19 @@ vsl_room(struct vsl_log *vsl, size_t reclen)
 	return (1);
 }
 
+/*
+ * debug +syncvsl: every record out at once, as varnishd does with it, so
+ * a log reader sees a transaction's records while it still runs
+ * (varnishtest's logexpect waits for them).  One load when off.
+ */
+static inline void
+vsl_sync(struct vsl_log *vsl)
+{
+
+	if (PARAM_HasDebug(PARAM_DEBUG_SYNCVSL))
+		VSL_Flush(vsl);
+}
+
 /* A Timestamp's event name is cut here; the text is at most TS_MAX. */
 #define VSL_TS_EVENT_MAX	64U
 #define VSL_TS_MAX		(VSL_TS_EVENT_MAX + 1 + 3 * 25 + 1)
@@ -447,6 +460,7 @@ VSLbt(struct vsl_log *vsl, enum VSL_tag_e tag, struct txt t)
 	vsl->wlp += vsl_record(vsl->wlp, tag, vsl->wid, t.b, TXT_LEN(t),
 	    reclen);
 	vsl->wlr++;
+	vsl_sync(vsl);
 }
 
 void
@@ -485,6 +499,7 @@ VSLbv(struct vsl_log *vsl, enum VSL_tag_e tag, const char *fmt, va_list ap)
 	n = FMT_Vsnprintf(d, reclen, fmt, ap);
 	vsl->wlp += vsl_hdr(vsl->wlp, tag, vsl->wid, vsl_cut(n, reclen) + 1);
 	vsl->wlr++;
+	vsl_sync(vsl);
 }
 
 void
@@ -547,6 +562,7 @@ VSLb_ts(struct vsl_log *vsl, const char *event, vtim_real first,
 	}
 	vsl->wlp += vsl_hdr(vsl->wlp, SLT_Timestamp, vsl->wid, n + 1);
 	vsl->wlr++;
+	vsl_sync(vsl);
 }
 
 void
