@@ -519,6 +519,12 @@ esi_step_text(struct esi_parser *ep, const char *p, const char *e)
 	if (p < e) {
 		if (!ep->remove)
 			esi_keep(ep, p);
+		/*
+		 * A tag breaks a "-->" begun before it: "--<b>" is no end
+		 * (else where the tag's bytes went would depend on how the
+		 * body was cut into pieces; fuzz_esi found it).
+		 */
+		ep->esicmt_i = 0;
 		ep->state = ES_STARTTAG;
 		return (p + 1);
 	}
