@@ -141,6 +141,8 @@ struct esi_parser {
 	uint64_t		written;	/* bytes the list covers */
 	uint64_t		oplen;		/* bytes of list written */
 	unsigned		carried;	/* the match began in a piece before */
+	char			leftover[16];	/* see esi_step_match */
+	size_t			leftover_len;
 };
 
 size_t
@@ -565,6 +567,7 @@ esi_step_notmytag(struct esi_parser *ep, const char *p, const char *e)
 static const char *
 esi_step_tag(struct esi_parser *ep, const char *p)
 {
+	size_t n;
 
 	switch (ep->state) {
 	case ES_STARTTAG:
@@ -578,6 +581,15 @@ esi_step_tag(struct esi_parser *ep, const char *p)
 		ep->until = "-->";
 		ep->until_i = 0;
 		ep->state = ES_UNTIL;
+		/* Held-over bytes after "<!--" count, as parsed whole. */
+		for (n = 0; n < ep->leftover_len &&
+		    ep->state == ES_UNTIL; n++) {
+			if (ep->leftover[n] != ep->until[ep->until_i++])
+				ep->until_i = 0;
+			else if (ep->until[ep->until_i] == '\0')
+				ep->state = ES_NEXTTAG;
+		}
+		ep->leftover_len = 0;
 		break;
 	case ES_COMMENTESI:
 		if (ep->remove)
@@ -780,6 +792,7 @@ esi_step_match(struct esi_parser *ep, const char *p, const char *e)
 	size_t n, wl;
 
 	ep->carried = 0;
+	ep->leftover_len = 0;
 	if (ep->state == ES_MATCH) {
 		kw = esi_match(ep->table, p, e);
 		if (kw == NULL) {
@@ -803,8 +816,20 @@ esi_step_match(struct esi_parser *ep, const char *p, const char *e)
 		}
 		if (kw->word != NULL) {
 			wl = strlen(kw->word);
-			if (wl > ep->kwlen)
+			if (wl > ep->kwlen) {
 				p += wl - ep->kwlen;
+			} else if (wl < ep->kwlen) {
+				/*
+				 * A longer keyword failed after a shorter one
+				 * ("!--" after "!---->"): bytes held from an
+				 * earlier piece follow the keyword, and the
+				 * next state must see them (ES_COMMENT).
+				 */
+				ep->leftover_len = ep->kwlen - wl;
+				assert(ep->leftover_len <= sizeof ep->leftover);
+				memcpy(ep->leftover, ep->kwbuf + wl,
+				    ep->leftover_len);
+			}
 		}
 		/* Bytes of an earlier piece were looked at: p is past them. */
 		ep->carried = ep->kwlen > 0;
