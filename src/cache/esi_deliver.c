@@ -23,6 +23,7 @@
 #include "common/param.h"
 #include "cache/esi.h"
 #include "cache/fetch.h"
+#include "cache/gzip.h"
 #include "cache/http.h"
 #include "cache/http1_write.h"
 #include "cache/obj.h"
@@ -83,7 +84,8 @@ esi_include_http(struct req *req, const char *url, const char *host)
 	static const char * const drop[] = {
 		/* No 304 and no 206: the body goes inside another. */
 		"If-Modified-Since", "If-None-Match", "Range",
-		/* Stored uncompressed (no gzip here), and no body. */
+		/* Plain into the plain parent (a gzip object is
+		 * uncompressed for it), and no body. */
 		"Accept-Encoding", "Content-Length", "Transfer-Encoding",
 	};
 	unsigned u;
@@ -258,6 +260,9 @@ ESI_Transmit(struct req *req)
 		i = 0;
 	else if (ESI_Active(req))
 		i = esi_walk(req, ec);
+	else if (req->objcore != NULL && req->gunzip)
+		i = GZIP_Iterate(req->objcore, req->boc, 0, UINT64_MAX,
+		    req->vsl, ec, esi_piece) < 0 ? -1 : 0;
 	else if (req->objcore != NULL)
 		i = OBJ_Iterate(req->objcore, req->boc, 0, UINT64_MAX, ec,
 		    esi_piece) < 0 ? -1 : 0;

@@ -26,6 +26,7 @@
 #include "cache/child.h"
 #include "cache/hash.h"
 #include "cache/fetch.h"
+#include "cache/gzip.h"
 #include "cache/http.h"
 #include "cache/http1_fetch.h"
 #include "cache/mempool.h"
@@ -79,6 +80,7 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	bo->wrk = wrk;
 	bo->req = req;
 	bo->interim_req = req;
+	bo->gzip_mode = -1;
 	bo->vcl = req->vcl;
 	bo->vxid = WRK_NewVxid(wrk);
 	VSL_SetId(bo->vsl, bo->vxid | VSL_BACKENDMARKER);
@@ -372,6 +374,16 @@ bo_merge_304(struct busyobj *bo)
 	ohp = OBJ_Http(bo->ws, bo->stale_oc->obj);
 	if (ohp == NULL)
 		return (-1);
+	/*
+	 * Stored gzip'd or gunzip'd by us: the stored Content-Encoding is
+	 * the body's, whatever the 304 says, and its ETag is not the
+	 * stored bytes' (as Varnish does).
+	 */
+	if (bo->stale_oc->obj->changed_ce) {
+		HTTP_Unset(b, "Content-Encoding");
+		if (RFC_WeakenEtag(b) != 0)
+			return (-1);
+	}
 	for (u = HTTP_HDR_FIRST; u < ohp->nhd; u++) {
 		if (ohp->hd[u].b == NULL)
 			continue;
@@ -940,13 +952,189 @@ bo_esi_copy(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 	return (0);
 }
 
+/*
+ * gzip: how the backend's body is stored, decided when
+ * vcl_backend_response is done (as Varnish decides it), and the headers
+ * that change with it.  A gzip body is stored as it came and checked
+ * (test), or uncompressed (do_gunzip, or do_esi: the ESI parser reads
+ * plain text); a plain one is compressed for do_gzip.  Empty bodies and
+ * 206 answers are stored as they came.
+ */
+static void
+bo_gzip_plan(struct busyobj *bo)
+{
+	struct http *hp = bo->beresp;
+	struct txt ce;
+	int is_gzip, is_plain;
+
+	bo->gzip_mode = -1;
+	bo->gzipped = 0;
+	bo->changed_ce = 0;
+	if (!cache_param->http_gzip_support || bo->synth || bo->reval ||
+	    hp->status == 206 || bo->bs == BS_NONE ||
+	    (bo->bs == BS_LENGTH && bo->content_length == 0))
+		return;
+	is_plain = !HTTP_GetHdr(hp, "Content-Encoding", &ce);
+	is_gzip = !is_plain && TXT_EqCase(ce, "gzip");
+	if (is_gzip && (bo->do_gunzip || bo->do_esi))
+		bo->gzip_mode = GZIP_M_GUNZIP;
+	else if (is_plain && bo->do_gzip && !bo->do_esi)
+		bo->gzip_mode = GZIP_M_GZIP;
+	else if (is_gzip)
+		bo->gzip_mode = GZIP_M_TEST;
+	else
+		return;
+	if (bo->gzip_mode != GZIP_M_TEST) {
+		bo->changed_ce = 1;
+		HTTP_Unset(hp, "Content-Encoding");
+		HTTP_Unset(hp, "Content-Length");
+		(void)RFC_WeakenEtag(hp);
+	}
+	if (bo->gzip_mode == GZIP_M_GZIP)
+		(void)HTTP_SetHeader(hp, "Content-Encoding: gzip");
+	if (bo->gzip_mode != GZIP_M_GUNZIP) {
+		(void)RFC_VaryAcceptEncoding(hp);
+		bo->gzipped = 1;
+	}
+}
+
+/* Where the stored bytes go: storage, and the ESI parser if any. */
+struct bo_sink {
+	unsigned		magic;
+#define BO_SINK_MAGIC		0x7d0c2a91
+	struct worker		*wrk;
+	struct busyobj		*bo;
+	struct objcore		*oc;
+	struct bo_esi		*be;
+};
+
+static int
+bo_sink_bytes(void *priv, const void *ptr, size_t len)
+{
+	struct bo_sink *sk;
+	const char *b = ptr;
+
+	CAST_OBJ_NOTNULL(sk, priv, BO_SINK_MAGIC);
+	if (bo_store_bytes(sk->wrk, sk->bo, sk->oc, b, b + len) != 0)
+		return (-1);
+	if (sk->be != NULL)
+		bo_esi_parse(sk->be, b, b + len);
+	return (0);
+}
+
+/* The stream bo->gzip_mode says, counted; NULL when none or no memory
+ * (then the fetch has failed). */
+static struct gzip *
+bo_gzip_new(struct worker *wrk, struct busyobj *bo)
+{
+	struct gzip *gz;
+
+	if (bo->gzip_mode < 0)
+		return (NULL);
+	gz = GZIP_New((enum gzip_mode)bo->gzip_mode, cache_param->gzip_level,
+	    cache_param->gzip_memlevel, (size_t)cache_param->gzip_buffer);
+	if (gz == NULL) {
+		VSLb(bo->vsl, SLT_FetchError, "no memory for gzip "
+		    "(gzip_buffer %ju bytes)",
+		    (uintmax_t)cache_param->gzip_buffer);
+		bo->failed = 1;
+		return (NULL);
+	}
+	switch (bo->gzip_mode) {
+	case GZIP_M_GUNZIP:
+		VSC_Count(wrk->stats, n_gunzip, 1);
+		break;
+	case GZIP_M_GZIP:
+		VSC_Count(wrk->stats, n_gzip, 1);
+		break;
+	default:
+		VSC_Count(wrk->stats, n_test_gunzip, 1);
+		break;
+	}
+	return (gz);
+}
+
+/*
+ * Feed a piece (last: the end) through gz into the sink.  0, or -1 when
+ * the fetch failed (logged).
+ */
+static int
+bo_gzip_feed(struct busyobj *bo, struct gzip *gz, struct bo_sink *sk,
+    const char *b, const char *e, int last)
+{
+	int r;
+
+	if (bo->gzip_mode == GZIP_M_TEST && b < e &&
+	    bo_sink_bytes(sk, b, (size_t)(e - b)) != 0)
+		return (-1);
+	r = GZIP_Feed(gz, b, (size_t)(e - b), last, bo_sink_bytes, sk);
+	if (r == GZIP_OK)
+		return (0);
+	if (r == GZIP_ERROR) {
+		VSLb(bo->vsl, SLT_FetchError, "%s", GZIP_Error(gz));
+		bo->failed = 1;
+	}
+	return (-1);
+}
+
+/* Log what gz did, as Varnish's Gzip records do, and free it. */
+static void
+bo_gzip_free(struct busyobj *bo, struct gzip **gzp)
+{
+	static const char * const id[] = {
+		[GZIP_M_GUNZIP] = "U F -",
+		[GZIP_M_GZIP] = "G F -",
+		[GZIP_M_TEST] = "u F -",
+	};
+	uint64_t in, out;
+
+	GZIP_Totals(*gzp, &in, &out);
+	/* The bit offsets Varnish's zlib adds are not in zlib: 0. */
+	VSLb(bo->vsl, SLT_Gzip, "%s %ju %ju 0 0 0", id[bo->gzip_mode],
+	    (uintmax_t)in, (uintmax_t)out);
+	GZIP_Free(gzp);
+}
+
+/* The body from the backend, through gzip if planned, into oc. */
+static int
+bo_store_fetched(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
+{
+	struct bo_sink sk;
+	struct gzip *gz = NULL;
+	struct txt t;
+	int i;
+
+	INIT_OBJ(&sk, BO_SINK_MAGIC);
+	sk.wrk = wrk;
+	sk.bo = bo;
+	sk.oc = oc;
+	sk.be = bo_esi_new(wrk, bo, oc);
+	if (bo->gzip_mode >= 0 && (gz = bo_gzip_new(wrk, bo)) == NULL)
+		i = -1;
+	else {
+		while ((i = FETCH_BodyNext(bo, &t)) > 0) {
+			if (gz != NULL ? bo_gzip_feed(bo, gz, &sk, t.b, t.e,
+			    0) != 0 : bo_sink_bytes(&sk, t.b, TXT_LEN(t)) != 0) {
+				i = -1;
+				break;
+			}
+		}
+	}
+	if (i == 0 && gz != NULL && bo_gzip_feed(bo, gz, &sk, NULL, NULL,
+	    1) != 0)
+		i = -1;
+	if (gz != NULL)
+		bo_gzip_free(bo, &gz);
+	if (sk.be != NULL)
+		i = bo_esi_finish(sk.be, i);
+	return (i);
+}
+
 /* The body, synthetic, revalidated or from the backend, into oc. */
 static int
 bo_store_body(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 {
 	struct bo_copy bc;
-	struct bo_esi *be;
-	struct txt t;
 	int i;
 
 	if (bo->reval) {
@@ -963,18 +1151,7 @@ bo_store_body(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 	if (bo->synth)
 		return (bo_store_bytes(wrk, bo, oc, bo->synth_body,
 		    bo->synth_body + bo->synth_len));
-	be = bo_esi_new(wrk, bo, oc);
-	while ((i = FETCH_BodyNext(bo, &t)) > 0) {
-		if (bo_store_bytes(wrk, bo, oc, t.b, t.e) != 0) {
-			i = -1;
-			break;
-		}
-		if (be != NULL)
-			bo_esi_parse(be, t.b, t.e);
-	}
-	if (be != NULL)
-		i = bo_esi_finish(be, i);
-	return (i);
+	return (bo_store_fetched(wrk, bo, oc));
 }
 
 /*
@@ -996,8 +1173,14 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	char *vary = NULL;
 
 	HTTP_FilterHopByHop(bo->beresp);
-	if (bo->reval)
+	bo_gzip_plan(bo);
+	if (bo->gzip_mode == GZIP_M_GUNZIP || bo->gzip_mode == GZIP_M_GZIP)
+		hint = UINT64_MAX;	/* not the length stored */
+	if (bo->reval) {
 		hint = bo->stale_oc->obj->len;
+		bo->gzipped = bo->stale_oc->obj->gzipped;
+		bo->changed_ce = bo->stale_oc->obj->changed_ce;
+	}
 	if (bo->synth) {
 		/*
 		 * vcl_backend_error's answer: cached only when VCL gave it
@@ -1043,6 +1226,8 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	if (marker == 0) {
 		if (OBJ_New(wrk, oc, stv, bo->beresp, hint, vary,
 		    (size_t)vl, bo->bereq0) != NULL) {
+			oc->obj->gzipped = bo->gzipped;
+			oc->obj->changed_ce = bo->changed_ce;
 			OBJ_Ref(oc);
 			*markerp = 0;
 			return (oc);
@@ -1070,6 +1255,8 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 		(void)OBJ_Deref(&poc);
 		return (NULL);
 	}
+	poc->obj->gzipped = bo->gzipped;
+	poc->obj->changed_ce = bo->changed_ce;
 	return (poc);
 }
 
@@ -1272,6 +1459,12 @@ bo_build_miss(struct busyobj *bo, struct req *req,
 		HTTP_Filter(rhp, drop[u]);
 	bo_build_bereq(bo, req, "GET");
 	memcpy(rhp->hdf, hdf, rhp->nhd);
+	/* The cache wants gzip whatever this client takes: one object
+	 * serves both kinds, uncompressed on delivery when needed. */
+	if (cache_param->http_gzip_support) {
+		HTTP_Unset(bo->bereq, "Accept-Encoding");
+		(void)HTTP_SetHeader(bo->bereq, "Accept-Encoding: gzip");
+	}
 	if (stale != NULL && stale->obj != NULL)
 		bo_conditional(bo, stale);
 	/*
@@ -1340,13 +1533,17 @@ struct objcore *
 FETCH_PassStore(struct worker *wrk, struct busyobj *bo)
 {
 	struct objcore *oc;
-	uint64_t hint = bo->bs == BS_LENGTH ? bo->content_length :
-	    bo->bs == BS_NONE ? 0 : UINT64_MAX;
+	uint64_t hint;
 	int i;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	CHECK_OBJ(bo, BUSYOBJ_MAGIC);
 	assert(bo->is_pass && bo->boc == NULL);
+	bo_gzip_plan(bo);
+	hint = bo->bs == BS_LENGTH ? bo->content_length :
+	    bo->bs == BS_NONE ? 0 : UINT64_MAX;
+	if (bo->gzip_mode == GZIP_M_GUNZIP || bo->gzip_mode == GZIP_M_GZIP)
+		hint = UINT64_MAX;
 	oc = OBJ_NewCore();
 	if (oc == NULL)
 		return (NULL);
@@ -1363,6 +1560,8 @@ FETCH_PassStore(struct worker *wrk, struct busyobj *bo)
 		(void)OBJ_Deref(&oc);
 		return (NULL);
 	}
+	oc->obj->gzipped = bo->gzipped;
+	oc->obj->changed_ce = bo->changed_ce;
 	i = bo_store_body(wrk, bo, oc);
 	BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
 	BOC_Deref(&bo->boc);

@@ -54,6 +54,12 @@ struct busyobj {
 	unsigned		unbusy_late;	/* no_stream: in the cache once
 						   the body is whole */
 	unsigned		do_esi;		/* beresp.do_esi */
+	unsigned		do_gzip;	/* beresp.do_gzip */
+	unsigned		do_gunzip;	/* beresp.do_gunzip */
+	int			gzip_mode;	/* enum gzip_mode the body is
+						   stored through, or -1 */
+	unsigned		gzipped;	/* the stored body is gzip */
+	unsigned		changed_ce;	/* gzip or gunzip stores it */
 
 	/* A fetch into the cache (FETCH_Miss), run as its own task */
 	struct pool_task	task;

@@ -20,6 +20,7 @@
 #include "cache/child.h"
 #include "cache/esi.h"
 #include "cache/fetch.h"
+#include "cache/gzip.h"
 #include "cache/http.h"
 #include "cache/http1_write.h"
 #include "cache/obj.h"
@@ -66,6 +67,10 @@ h1_framing(struct req *req, int body, int esi, char *buf, size_t len)
 		} else if (req->range_hi != UINT64_MAX) {
 			known = 1;
 			blen = req->range_hi - req->range_lo;
+		} else if (req->gunzip) {
+			/* Uncompressed: known once the object is whole. */
+			blen = req->gunzip_len;
+			known = blen != UINT64_MAX;
 		} else if (req->boc == NULL) {
 			known = 1;
 			blen = req->objcore->obj->len;
@@ -224,7 +229,11 @@ H1_Transmit(struct worker *wrk, struct req *req)
 		if (esi) {
 			body_bytes = ESI_Deliver(req, w, &failed);
 			i = failed ? -1 : 0;
-		} else if (req->objcore != NULL)
+		} else if (req->objcore != NULL && req->gunzip)
+			i = GZIP_Iterate(req->objcore, req->boc,
+			    req->range_lo, req->range_hi, req->vsl, w,
+			    h1_obj_piece) < 0 ? -1 : 0;
+		else if (req->objcore != NULL)
 			i = OBJ_Iterate(req->objcore, req->boc,
 			    req->range_lo, req->range_hi, w,
 			    h1_obj_piece) < 0 ? -1 : 0;
