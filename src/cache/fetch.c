@@ -1120,8 +1120,7 @@ bo_store_fetched(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 			}
 		}
 	}
-	if (i == 0 && gz != NULL && bo_gzip_feed(bo, gz, &sk, NULL, NULL,
-	    1) != 0)
+	if (i == 0 && gz != NULL && bo_gzip_feed(bo, gz, &sk, "", "", 1) != 0)
 		i = -1;
 	if (gz != NULL)
 		bo_gzip_free(bo, &gz);

@@ -181,7 +181,8 @@ GZIP_Feed(struct gzip *g, const void *ptr, size_t len, int last,
 		n = len > 0x40000000 ? 0x40000000 : len;
 		g->z.next_in = (Bytef *)(uintptr_t)ptr;
 		g->z.avail_in = (uInt)n;
-		ptr = (const char *)ptr + n;
+		if (n > 0)	/* ptr may be NULL with len 0 */
+			ptr = (const char *)ptr + n;
 		len -= n;
 		if (g->mode == GZIP_M_GZIP)
 			r = gzip_deflate(g, last && len == 0, out, priv);
