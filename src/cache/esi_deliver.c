@@ -41,6 +41,8 @@ struct esi_ctx {
 	struct h1w		*w;
 	uint64_t		bytes;		/* body bytes written */
 	unsigned		abort;		/* cut the top response short */
+	struct gzip		*gz;		/* req->gzip_out: compresses */
+	unsigned		gz_stopped;	/* its output failed */
 };
 
 int
@@ -54,14 +56,40 @@ ESI_Active(const struct req *req)
 	    OBJ_Esi(oc->obj) != NULL);
 }
 
+/* Compressed output: its buffer is reused, so it goes out now. */
+static int
+esi_gz_out(void *priv, const void *ptr, size_t len)
+{
+	struct esi_ctx *ec;
+
+	CAST_OBJ_NOTNULL(ec, priv, ESI_CTX_MAGIC);
+	H1W_Write(ec->w, ptr, len);
+	return (H1W_Flush(ec->w) != 0);
+}
+
 static void
 esi_write(struct esi_ctx *ec, const void *p, size_t len)
 {
 
 	if (len == 0)
 		return;
-	H1W_Write(ec->w, p, len);
 	ec->bytes += len;
+	if (ec->gz == NULL) {
+		H1W_Write(ec->w, p, len);
+		return;
+	}
+	if (ec->gz_stopped)
+		return;
+	/* A write error shows in ec->w->err; a zlib one cannot be. */
+	switch (GZIP_Feed(ec->gz, p, len, 0, esi_gz_out, ec)) {
+	case GZIP_OK:
+		break;
+	case GZIP_OUT:
+		ec->gz_stopped = 1;
+		break;
+	default:
+		WRONG("gzip of an ESI response failed");
+	}
 }
 
 static int
@@ -218,7 +246,26 @@ ESI_Deliver(struct req *req, struct h1w *w, int *failed)
 	assert(req->esi_level == 0 && ESI_Active(req));
 	INIT_OBJ(&ec, ESI_CTX_MAGIC);
 	ec.w = w;
+	if (req->gzip_out) {
+		ec.gz = GZIP_New(GZIP_M_GZIP, cache_param->gzip_level,
+		    cache_param->gzip_memlevel,
+		    (size_t)cache_param->gzip_buffer);
+		if (ec.gz == NULL) {
+			VSLb(req->vsl, SLT_Gzip, "Gzip error: no memory for "
+			    "gzip_buffer (%ju bytes)",
+			    (uintmax_t)cache_param->gzip_buffer);
+			*failed = 1;
+			return (0);
+		}
+	}
 	*failed = esi_walk(req, &ec) < 0 || ec.abort;
+	if (ec.gz != NULL) {
+		/* Ended even when cut short: what was sent stays gzip. */
+		if (!ec.gz_stopped && GZIP_Feed(ec.gz, "", 0, 1, esi_gz_out,
+		    &ec) == GZIP_ERROR)
+			WRONG("gzip of an ESI response failed");
+		GZIP_Free(&ec.gz);
+	}
 	return (ec.bytes);
 }
 
@@ -261,8 +308,8 @@ ESI_Transmit(struct req *req)
 	else if (ESI_Active(req))
 		i = esi_walk(req, ec);
 	else if (req->objcore != NULL && req->gunzip)
-		i = GZIP_Iterate(req->objcore, req->boc, 0, UINT64_MAX,
-		    req->vsl, ec, esi_piece) < 0 ? -1 : 0;
+		i = GZIP_Iterate(req->objcore, req->boc, GZIP_M_GUNZIP, 0,
+		    UINT64_MAX, req->vsl, ec, esi_piece) < 0 ? -1 : 0;
 	else if (req->objcore != NULL)
 		i = OBJ_Iterate(req->objcore, req->boc, 0, UINT64_MAX, ec,
 		    esi_piece) < 0 ? -1 : 0;

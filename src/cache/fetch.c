@@ -959,6 +959,11 @@ bo_esi_copy(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
  * (test), or uncompressed (do_gunzip, or do_esi: the ESI parser reads
  * plain text); a plain one is compressed for do_gzip.  Empty bodies and
  * 206 answers are stored as they came.
+ *
+ * ESI: where Varnish stores an ESI body gzip'd (it came gzip'd, or
+ * do_gzip), veneerd stores it plain, for the parser and the includes,
+ * with Varnish's headers (Content-Encoding: gzip, Vary, a weak ETag) and
+ * esi_gzip set: delivery compresses it for clients that take gzip.
  */
 static void
 bo_gzip_plan(struct busyobj *bo)
@@ -970,12 +975,25 @@ bo_gzip_plan(struct busyobj *bo)
 	bo->gzip_mode = -1;
 	bo->gzipped = 0;
 	bo->changed_ce = 0;
+	bo->esi_gzip = 0;
 	if (!cache_param->http_gzip_support || bo->synth || bo->reval ||
 	    hp->status == 206 || bo->bs == BS_NONE ||
 	    (bo->bs == BS_LENGTH && bo->content_length == 0))
 		return;
 	is_plain = !HTTP_GetHdr(hp, "Content-Encoding", &ce);
 	is_gzip = !is_plain && TXT_EqCase(ce, "gzip");
+	if (bo->do_esi && ((is_gzip && !bo->do_gunzip) ||
+	    (is_plain && bo->do_gzip))) {
+		bo->esi_gzip = 1;
+		bo->changed_ce = 1;
+		bo->gzip_mode = is_gzip ? GZIP_M_GUNZIP : -1;
+		HTTP_Unset(hp, "Content-Encoding");
+		HTTP_Unset(hp, "Content-Length");
+		(void)RFC_WeakenEtag(hp);
+		(void)HTTP_SetHeader(hp, "Content-Encoding: gzip");
+		(void)RFC_VaryAcceptEncoding(hp);
+		return;
+	}
 	if (is_gzip && (bo->do_gunzip || bo->do_esi))
 		bo->gzip_mode = GZIP_M_GUNZIP;
 	else if (is_plain && bo->do_gzip && !bo->do_esi)
@@ -1109,6 +1127,8 @@ bo_store_fetched(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 	sk.bo = bo;
 	sk.oc = oc;
 	sk.be = bo_esi_new(wrk, bo, oc);
+	if (bo->esi_gzip)
+		VSC_Count(wrk->stats, n_gzip, 1);	/* as Varnish counts */
 	if (bo->gzip_mode >= 0 && (gz = bo_gzip_new(wrk, bo)) == NULL)
 		i = -1;
 	else {
@@ -1179,6 +1199,7 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 		hint = bo->stale_oc->obj->len;
 		bo->gzipped = bo->stale_oc->obj->gzipped;
 		bo->changed_ce = bo->stale_oc->obj->changed_ce;
+		bo->esi_gzip = bo->stale_oc->obj->esi_gzip;
 	}
 	if (bo->synth) {
 		/*
@@ -1227,6 +1248,7 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 		    (size_t)vl, bo->bereq0) != NULL) {
 			oc->obj->gzipped = bo->gzipped;
 			oc->obj->changed_ce = bo->changed_ce;
+			oc->obj->esi_gzip = bo->esi_gzip;
 			OBJ_Ref(oc);
 			*markerp = 0;
 			return (oc);
@@ -1256,6 +1278,7 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	}
 	poc->obj->gzipped = bo->gzipped;
 	poc->obj->changed_ce = bo->changed_ce;
+	poc->obj->esi_gzip = bo->esi_gzip;
 	return (poc);
 }
 
@@ -1561,6 +1584,7 @@ FETCH_PassStore(struct worker *wrk, struct busyobj *bo)
 	}
 	oc->obj->gzipped = bo->gzipped;
 	oc->obj->changed_ce = bo->changed_ce;
+	oc->obj->esi_gzip = bo->esi_gzip;
 	i = bo_store_body(wrk, bo, oc);
 	BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
 	BOC_Deref(&bo->boc);

@@ -60,6 +60,8 @@ struct busyobj {
 						   stored through, or -1 */
 	unsigned		gzipped;	/* the stored body is gzip */
 	unsigned		changed_ce;	/* gzip or gunzip stores it */
+	unsigned		esi_gzip;	/* ESI stored plain where Varnish
+						   stores gzip: obj.h */
 
 	/* A fetch into the cache (FETCH_Miss), run as its own task */
 	struct pool_task	task;

@@ -292,14 +292,17 @@ gzip_iter_piece(void *priv, int flush, const void *ptr, size_t len)
 }
 
 int
-GZIP_Iterate(struct objcore *oc, struct boc *boc, uint64_t lo, uint64_t hi,
-    struct vsl_log *vsl, void *priv, obj_iter_f *func)
+GZIP_Iterate(struct objcore *oc, struct boc *boc, enum gzip_mode mode,
+    uint64_t lo, uint64_t hi, struct vsl_log *vsl, void *priv,
+    obj_iter_f *func)
 {
 	struct gzip_iter gi;
 	struct gzip_iter_feed gf;
-	int r;
+	int r, f;
 
 	CHECK_OBJ_NOTNULL(oc, OBJCORE_MAGIC);
+	assert(mode == GZIP_M_GUNZIP ||
+	    (mode == GZIP_M_GZIP && lo == 0 && hi == UINT64_MAX));
 	INIT_OBJ(&gi, GZIP_ITER_MAGIC);
 	INIT_OBJ(&gf, GZIP_ITER_FEED_MAGIC);
 	gi.lo = lo;
@@ -309,23 +312,30 @@ GZIP_Iterate(struct objcore *oc, struct boc *boc, uint64_t lo, uint64_t hi,
 	gf.gi = &gi;
 	if (lo >= hi)
 		return (0);
-	gf.g = GZIP_New(GZIP_M_GUNZIP, 0, 1, (size_t)cache_param->gzip_buffer);
+	gf.g = GZIP_New(mode, cache_param->gzip_level,
+	    cache_param->gzip_memlevel, (size_t)cache_param->gzip_buffer);
 	if (gf.g == NULL) {
-		VSLb(vsl, SLT_Gzip, "Gunzip error: no memory for gzip_buffer "
-		    "(%ju bytes)", (uintmax_t)cache_param->gzip_buffer);
+		VSLb(vsl, SLT_Gzip, "G(un)zip error: no memory for "
+		    "gzip_buffer (%ju bytes)",
+		    (uintmax_t)cache_param->gzip_buffer);
 		return (-1);
 	}
 	r = OBJ_Iterate(oc, boc, 0, UINT64_MAX, &gf, gzip_iter_piece);
-	if (r == 0 && !gi.done &&
-	    GZIP_Feed(gf.g, NULL, 0, 1, gzip_iter_out, &gi) == GZIP_ERROR) {
-		gf.bad = 1;
-		r = -1;
+	if (r == 0 && !gi.done) {
+		gi.flush = 1;
+		f = GZIP_Feed(gf.g, "", 0, 1, gzip_iter_out, &gi);
+		if (f == GZIP_ERROR) {
+			gf.bad = 1;
+			r = -1;
+		} else if (f == GZIP_OUT)
+			r = gi.done ? 0 : gi.ret;
 	}
 	if (gi.done && r == 1)
 		r = 0;
 	if (gf.bad)
-		VSLb(vsl, SLT_Gzip, "Gunzip error: %s", GZIP_Error(gf.g));
-	VSLb(vsl, SLT_Gzip, "U D - %ju %ju 0 0 0",
+		VSLb(vsl, SLT_Gzip, "G(un)zip error: %s", GZIP_Error(gf.g));
+	VSLb(vsl, SLT_Gzip, "%s %ju %ju 0 0 0",
+	    mode == GZIP_M_GZIP ? "G D -" : "U D -",
 	    (uintmax_t)gf.g->z.total_in, (uintmax_t)gf.g->z.total_out);
 	GZIP_Free(&gf.g);
 	return (r);

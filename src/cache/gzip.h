@@ -79,12 +79,15 @@ void GZIP_Free(struct gzip **gp);
 uint64_t GZIP_PlainLen(struct objcore *oc);
 
 /*
- * Deliver bytes [lo, hi) (hi UINT64_MAX: to the end) of oc's gzip body
- * uncompressed to func, as OBJ_Iterate does (boc: still being fetched,
- * or NULL).  Returns 0, -1 when the fetch failed or the body does not
- * gunzip (logged as a Gzip record in vsl), or func's non-zero value.
+ * Deliver oc's body (boc: still being fetched, or NULL) through a new
+ * stream to func, as OBJ_Iterate does: GZIP_M_GUNZIP, bytes [lo, hi)
+ * (hi UINT64_MAX: to the end) of its gzip body uncompressed; GZIP_M_GZIP,
+ * all of its plain body compressed (lo 0, hi UINT64_MAX).  Returns 0, -1
+ * when the fetch failed or the body does not gunzip (logged as a Gzip
+ * record in vsl), or func's non-zero value.
  */
-int GZIP_Iterate(struct objcore *oc, struct boc *boc, uint64_t lo,
-    uint64_t hi, struct vsl_log *vsl, void *priv, obj_iter_f *func);
+int GZIP_Iterate(struct objcore *oc, struct boc *boc, enum gzip_mode mode,
+    uint64_t lo, uint64_t hi, struct vsl_log *vsl, void *priv,
+    obj_iter_f *func);
 
 #endif /* VENEER_CACHE_GZIP_H */

@@ -67,6 +67,8 @@ h1_framing(struct req *req, int body, int esi, char *buf, size_t len)
 		} else if (req->range_hi != UINT64_MAX) {
 			known = 1;
 			blen = req->range_hi - req->range_lo;
+		} else if (req->gzip_out) {
+			known = 0;	/* compressed as it goes */
 		} else if (req->gunzip) {
 			/* Uncompressed: known once the object is whole. */
 			blen = req->gunzip_len;
@@ -229,10 +231,12 @@ H1_Transmit(struct worker *wrk, struct req *req)
 		if (esi) {
 			body_bytes = ESI_Deliver(req, w, &failed);
 			i = failed ? -1 : 0;
-		} else if (req->objcore != NULL && req->gunzip)
-			i = GZIP_Iterate(req->objcore, req->boc,
-			    req->range_lo, req->range_hi, req->vsl, w,
-			    h1_obj_piece) < 0 ? -1 : 0;
+		} else if (req->objcore != NULL && (req->gunzip ||
+		    req->gzip_out))
+			i = GZIP_Iterate(req->objcore, req->boc, req->gzip_out ?
+			    GZIP_M_GZIP : GZIP_M_GUNZIP, req->range_lo,
+			    req->range_hi, req->vsl, w, h1_obj_piece) < 0 ?
+			    -1 : 0;
 		else if (req->objcore != NULL)
 			i = OBJ_Iterate(req->objcore, req->boc,
 			    req->range_lo, req->range_hi, w,

@@ -97,6 +97,10 @@ struct object {
 	uint8_t			changed_ce:1;	/* the fetch changed its
 						   Content-Encoding: a 304
 						   keeps it, its ETag weak */
+	uint8_t			esi_gzip:1;	/* ESI body stored plain under
+						   Content-Encoding: gzip (as
+						   Varnish has it): gzip'd on
+						   delivery to gzip clients */
 	uint8_t			single;		/* OBJ_BODY_*: the body is one
 						   block of len_hint bytes at
 						   body (else segs at first) */

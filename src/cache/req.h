@@ -93,6 +93,9 @@ struct req {
 	unsigned		gunzip;
 	uint64_t		gunzip_len;	/* its length, UINT64_MAX: not
 						   known (still arriving) */
+	/* An esi_gzip object (obj.h) to a gzip client: compressed on the
+	 * way out, ESI assembled first. */
+	unsigned		gzip_out;
 
 	/* Receive buffer: [rx_b, rx_e) received, rx_p next unconsumed. */
 	char			*rx_b;

@@ -997,6 +997,8 @@ req_conditionals_obj(struct req *req)
 	    oc->obj->len_hint;
 	if (req->gunzip)
 		len = req->gunzip_len;
+	if (req->gzip_out)
+		len = UINT64_MAX;	/* not known before it is sent */
 	if (req->is_head || len == UINT64_MAX || ESI_Active(req))
 		return;
 	switch (RFC_Range(req->http, ohp, len, &lo, &hi)) {
@@ -1019,12 +1021,38 @@ req_conditionals_obj(struct req *req)
 	}
 }
 
+/*
+ * An ESI object Varnish would have stored gzip'd (fetch.c, esi_gzip):
+ * a top request from a gzip client gets it compressed as it is
+ * assembled; anyone else gets it plain, without the Content-Encoding.
+ */
+static void
+req_gzip_out(struct req *req)
+{
+	const struct objcore *oc = req->objcore;
+
+	req->gzip_out = 0;
+	if (oc == NULL || oc->obj == NULL || !oc->obj->esi_gzip)
+		return;
+	if (cache_param->http_gzip_support && req->esi_level == 0 &&
+	    RFC_AcceptsGzip(req->http)) {
+		/* Compressed as it goes: a Range is not honoured. */
+		req->gzip_out = 1;
+		HTTP_Unset(req->resp, "Accept-Ranges");
+		return;
+	}
+	HTTP_Unset(req->resp, "Content-Encoding");
+	if (cache_param->http_gzip_support)
+		VSC_Count(req->wrk->stats, n_gunzip, 1);	/* as Varnish */
+}
+
 static void
 req_conditionals(struct req *req)
 {
 
 	req->gunzip = req_gunzip_wanted(req);
 	req->gunzip_len = UINT64_MAX;
+	req_gzip_out(req);
 	/* Whole, or will be before anything is sent (do_stream false). */
 	if (req->gunzip && (req->boc == NULL || req->boc->no_stream))
 		req->gunzip_len = GZIP_PlainLen(req->objcore);

@@ -22,30 +22,42 @@
 
 #define PLAIN	"Hello, gzip world! Hello, gzip world! Hello again."
 
-/* gzip of PLAIN, made once. */
-static unsigned char gz_body[256];
-static size_t gz_len;
+#define ESI_PAGE	"<p>A<esi:include src=\"/frag\"/>B</p>"
+#define ESI_DONE	"<p>AfragB</p>"
 
-static void
-make_gz(void)
+/* gzip of PLAIN and of ESI_PAGE, made once. */
+static unsigned char gz_body[256], gz_esi[256];
+static size_t gz_len, gz_esi_len;
+
+static size_t
+gzip_of(const char *s, unsigned char *buf, size_t len)
 {
 	z_stream z;
 
 	memset(&z, 0, sizeof z);
 	ck_assert_int_eq(deflateInit2(&z, 9, Z_DEFLATED, 16 + 15, 8,
 	    Z_DEFAULT_STRATEGY), Z_OK);
-	z.next_in = (Bytef *)(uintptr_t)PLAIN;
-	z.avail_in = sizeof PLAIN - 1;
-	z.next_out = gz_body;
-	z.avail_out = sizeof gz_body;
+	z.next_in = (Bytef *)(uintptr_t)s;
+	z.avail_in = (uInt)strlen(s);
+	z.next_out = buf;
+	z.avail_out = (uInt)len;
 	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
-	gz_len = sizeof gz_body - z.avail_out;
+	len -= z.avail_out;
 	(void)deflateEnd(&z);
+	return (len);
 }
 
-/* Uncompress a gzip body; 1 when it is PLAIN. */
+static void
+make_gz(void)
+{
+
+	gz_len = gzip_of(PLAIN, gz_body, sizeof gz_body);
+	gz_esi_len = gzip_of(ESI_PAGE, gz_esi, sizeof gz_esi);
+}
+
+/* Uncompress a gzip body; 1 when it is want. */
 static int
-gunzips_to_plain(const char *b, size_t len)
+gunzips_to(const char *b, size_t len, const char *want)
 {
 	unsigned char out[256];
 	z_stream z;
@@ -60,8 +72,15 @@ gunzips_to_plain(const char *b, size_t len)
 	z.avail_out = sizeof out;
 	i = inflate(&z, Z_FINISH);
 	(void)inflateEnd(&z);
-	return (i == Z_STREAM_END && z.total_out == sizeof PLAIN - 1 &&
-	    !memcmp(out, PLAIN, sizeof PLAIN - 1));
+	return (i == Z_STREAM_END && z.total_out == strlen(want) &&
+	    !memcmp(out, want, strlen(want)));
+}
+
+static int
+gunzips_to_plain(const char *b, size_t len)
+{
+
+	return (gunzips_to(b, len, PLAIN));
 }
 
 static char last_ae[128];	/* Accept-Encoding the origin saw */
@@ -81,6 +100,16 @@ o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	else if (!strncmp(req->url, "/plain", 6))
 		(void)ORIGIN_Respond(oc, 200, "ETag: \"p1\"\r\n"
 		    "Cache-Control: max-age=100\r\n", PLAIN, -1);
+	else if (!strcmp(req->url, "/esi/gz"))
+		(void)ORIGIN_Respond(oc, 200, "Content-Encoding: gzip\r\n"
+		    "Cache-Control: max-age=100\r\n", gz_esi,
+		    (ssize_t)gz_esi_len);
+	else if (!strncmp(req->url, "/esi/plain", 10))
+		(void)ORIGIN_Respond(oc, 200, "Cache-Control: max-age=100\r\n",
+		    ESI_PAGE, -1);
+	else if (!strcmp(req->url, "/frag"))
+		(void)ORIGIN_Respond(oc, 200, "Cache-Control: max-age=100\r\n",
+		    "frag", -1);
 	else if (!strncmp(req->url, "/bad", 4))
 		(void)ORIGIN_Respond(oc, 200, "Content-Encoding: gzip\r\n"
 		    "Cache-Control: max-age=100\r\n",
@@ -97,6 +126,7 @@ static const char gzip_vcl[] =
     "\tif (bereq.url ~ \"dogzip\") { set beresp.do_gzip = true; }\n"
     "\tif (bereq.url ~ \"dogunzip\") { set beresp.do_gunzip = true; }\n"
     "\tif (bereq.url ~ \"^/bad\") { set beresp.do_stream = false; }\n"
+    "\tif (bereq.url ~ \"^/esi\") { set beresp.do_esi = true; }\n"
     "}\n"
     "sub vcl_deliver {\n"
     "\tset resp.http.X-AE = req.http.Accept-Encoding;\n"
@@ -281,6 +311,44 @@ START_TEST(gzip_support_off)
 }
 END_TEST
 
+/*
+ * ESI: a page Varnish would store gzip'd (it came gzip'd, or do_gzip)
+ * goes to gzip clients compressed, assembled; to others plain.
+ */
+START_TEST(gzip_esi)
+{
+	static const char * const urls[] = { "/esi/gz", "/esi/plain/dogzip" };
+	struct hx_vcl t;
+	struct hx_msg *m;
+	unsigned u;
+
+	make_gz();
+	HXV_Start(&t, o_handler, gzip_vcl);
+	for (u = 0; u < 2; u++) {
+		m = get(&t, "GET", urls[u], "Accept-Encoding: gzip\r\n");
+		ck_assert_int_eq(m->status, 200);
+		HX_HeaderIs(m, "Content-Encoding", "gzip");
+		HX_HeaderIs(m, "Vary", "Accept-Encoding");
+		ck_assert_msg(m->body != NULL && gunzips_to(m->body,
+		    m->bodylen, ESI_DONE), "%s", urls[u]);
+		HX_MsgFree(&m);
+		m = get(&t, "GET", urls[u], NULL);
+		ck_assert_int_eq(m->status, 200);
+		ck_assert_ptr_null(HX_Header(m, "Content-Encoding"));
+		ck_assert_msg(m->bodylen == strlen(ESI_DONE) &&
+		    !memcmp(m->body, ESI_DONE, m->bodylen), "%s: \"%.*s\"",
+		    urls[u], (int)m->bodylen, m->body);
+		HX_MsgFree(&m);
+	}
+	/* A plain page without do_gzip stays plain, as in Varnish. */
+	m = get(&t, "GET", "/esi/plain", "Accept-Encoding: gzip\r\n");
+	ck_assert_ptr_null(HX_Header(m, "Content-Encoding"));
+	ck_assert(m->bodylen == strlen(ESI_DONE));
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
+
 static Suite *
 gzip_suite(void)
 {
@@ -295,6 +363,7 @@ gzip_suite(void)
 	tcase_add_test(tc, gzip_do_gunzip);
 	tcase_add_test(tc, gzip_corrupt_backend);
 	tcase_add_test(tc, gzip_support_off);
+	tcase_add_test(tc, gzip_esi);
 	suite_add_tcase(s, tc);
 	return (s);
 }
