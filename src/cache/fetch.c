@@ -375,15 +375,14 @@ bo_merge_304(struct busyobj *bo)
 	if (ohp == NULL)
 		return (-1);
 	/*
-	 * Stored gzip'd or gunzip'd by us: the stored Content-Encoding is
-	 * the body's, whatever the 304 says, and its ETag is not the
-	 * stored bytes' (as Varnish does).
+	 * The stored Content-Encoding (and length) are the stored body's,
+	 * whatever the 304 says; stored gzip'd or gunzip'd by us, the new
+	 * ETag is not the stored bytes' either (as Varnish does).
 	 */
-	if (bo->stale_oc->obj->changed_ce) {
-		HTTP_Unset(b, "Content-Encoding");
-		if (RFC_WeakenEtag(b) != 0)
-			return (-1);
-	}
+	HTTP_Unset(b, "Content-Encoding");
+	HTTP_Unset(b, "Content-Length");
+	if (bo->stale_oc->obj->changed_ce && RFC_WeakenEtag(b) != 0)
+		return (-1);
 	for (u = HTTP_HDR_FIRST; u < ohp->nhd; u++) {
 		if (ohp->hd[u].b == NULL)
 			continue;

@@ -1053,6 +1053,9 @@ req_conditionals(struct req *req)
 	req->gunzip = req_gunzip_wanted(req);
 	req->gunzip_len = UINT64_MAX;
 	req_gzip_out(req);
+	/* Assembled from pieces: not the stored bytes (as in Varnish). */
+	if (ESI_Active(req) && req->esi_level == 0)
+		(void)RFC_WeakenEtag(req->resp);
 	/* Whole, or will be before anything is sent (do_stream false). */
 	if (req->gunzip && (req->boc == NULL || req->boc->no_stream))
 		req->gunzip_len = GZIP_PlainLen(req->objcore);
@@ -1064,6 +1067,7 @@ req_conditionals(struct req *req)
 		return;
 	}
 	HTTP_Unset(req->resp, "Content-Encoding");
+	(void)RFC_WeakenEtag(req->resp);	/* not the bytes sent */
 	VSC_Count(req->wrk->stats, n_gunzip, 1);
 }
 
