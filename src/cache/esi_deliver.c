@@ -271,22 +271,30 @@ ESI_Deliver(struct req *req, struct h1w *w, int *failed)
 
 /* A pass include: the fetch's body as it comes. */
 static int
-esi_pass_body(struct busyobj *bo, struct esi_ctx *ec)
+esi_pass_piece(void *priv, const void *ptr, size_t len)
 {
-	struct txt t;
-	int i;
+	struct esi_ctx *ec;
+
+	CAST_OBJ_NOTNULL(ec, priv, ESI_CTX_MAGIC);
+	esi_write(ec, ptr, len);
+	/* ptr points into a buffer the next piece reuses (a gzip stream
+	 * has taken it in already). */
+	if (ec->gz == NULL)
+		return (H1W_Flush(ec->w) != 0);
+	return (ec->w->err != 0);
+}
+
+static int
+esi_pass_body(struct req *req, struct esi_ctx *ec)
+{
+	struct busyobj *bo = req->bo;
 
 	if (bo->synth) {
 		esi_write(ec, bo->synth_body, bo->synth_len);
 		return (0);
 	}
-	while ((i = FETCH_BodyNext(bo, &t)) > 0) {
-		esi_write(ec, t.b, TXT_LEN(t));
-		/* t points into a buffer the next read reuses. */
-		if (H1W_Flush(ec->w) != 0)
-			return (0);
-	}
-	return (i);
+	return (FETCH_PassBody(req->wrk, bo, req->gunzip, ec,
+	    esi_pass_piece));
 }
 
 int
@@ -314,7 +322,7 @@ ESI_Transmit(struct req *req)
 		i = OBJ_Iterate(req->objcore, req->boc, 0, UINT64_MAX, ec,
 		    esi_piece) < 0 ? -1 : 0;
 	else if (req->bo != NULL)
-		i = esi_pass_body(req->bo, ec);
+		i = esi_pass_body(req, ec);
 	else
 		esi_write(ec, req->synth_body, req->synth_len);
 	H1W_Suspend(ec->w);

@@ -40,6 +40,10 @@
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 
+static void bo_gzip_plan(struct busyobj *bo);
+static struct gzip *bo_gzip_new(struct worker *wrk, struct busyobj *bo);
+static void bo_gzip_free(struct busyobj *bo, struct gzip **gzp);
+
 static struct busyobj *
 bo_new(struct worker *wrk, struct req *req, const char *why)
 {
@@ -618,7 +622,64 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	/* A pass response is not stored, but varnishd counts it here. */
 	if (fr == FR_OK)
 		VSC_Count(wrk->stats, beresp_uncacheable, 1);
+	/* Streamed: do_gzip & co apply on the way (ESI: FETCH_PassStore). */
+	if (fr == FR_OK && !bo->synth && !bo->do_esi)
+		bo_gzip_plan(bo);
 	return (fr);
+}
+
+int
+FETCH_PassBody(struct worker *wrk, struct busyobj *bo, int gunzip,
+    void *priv, gzip_out_f *func)
+{
+	struct gzip *gz = NULL;
+	struct txt t;
+	int mode, i, r = GZIP_OK;
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(bo, BUSYOBJ_MAGIC);
+	assert(bo->is_pass && !bo->synth);
+	/*
+	 * gunzip: the client does not take gzip (the request counted it).
+	 * A body gzip'd for it would be uncompressed again: it goes plain;
+	 * a gzip one is uncompressed instead of tested.
+	 */
+	mode = bo->gzip_mode;
+	if (gunzip) {
+		assert(mode == GZIP_M_GZIP || mode == GZIP_M_TEST);
+		mode = mode == GZIP_M_GZIP ? -1 : GZIP_M_GUNZIP;
+		bo->gzip_mode = mode;
+	}
+	if (mode >= 0) {
+		gz = gunzip ? GZIP_New(GZIP_M_GUNZIP, 0, 1,
+		    (size_t)cache_param->gzip_buffer) : bo_gzip_new(wrk, bo);
+		if (gz == NULL) {
+			VSLb(bo->vsl, SLT_FetchError, "no memory for gzip "
+			    "(gzip_buffer %ju bytes)",
+			    (uintmax_t)cache_param->gzip_buffer);
+			bo->failed = 1;
+			return (-1);
+		}
+	}
+	while ((i = FETCH_BodyNext(bo, &t)) > 0) {
+		if ((gz == NULL || mode == GZIP_M_TEST) &&
+		    func(priv, t.b, TXT_LEN(t)) != 0)
+			break;		/* the client is gone */
+		if (gz != NULL && (r = GZIP_Feed(gz, t.b, TXT_LEN(t), 0,
+		    func, priv)) != GZIP_OK)
+			break;
+	}
+	if (i == 0 && gz != NULL && r == GZIP_OK)
+		r = GZIP_Feed(gz, "", 0, 1, func, priv);
+	if (r == GZIP_ERROR) {
+		VSLb(bo->vsl, SLT_FetchError, "%s", GZIP_Error(gz));
+		bo->failed = 1;
+		i = -1;
+	} else if (i > 0 || r == GZIP_OUT)
+		i = 0;
+	if (gz != NULL)
+		bo_gzip_free(bo, &gz);
+	return (i);
 }
 
 /* The backend connection goes back to the pool, or is closed. */

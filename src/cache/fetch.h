@@ -16,6 +16,7 @@ struct stevedore;
 #include <stdint.h>
 
 #include "common/tim.h"
+#include "cache/gzip.h"
 #include "cache/http.h"
 #include "cache/http1_parse.h"
 #include "cache/pool.h"
@@ -167,6 +168,17 @@ int FETCH_BodyNext(struct busyobj *bo, struct txt *out);
  * it could not be stored or the body failed.
  */
 struct objcore *FETCH_PassStore(struct worker *wrk, struct busyobj *bo);
+
+/*
+ * A streamed pass's body (FETCH_Pass, not ESI) to func, through the
+ * gzip, gunzip or test stream its beresp.do_gzip & co asked for (or, with
+ * gunzip, uncompressed for a client that does not take gzip: bo->gzipped
+ * was set).  func must use the bytes before it returns; non-zero stops
+ * (the client is gone).  Returns 0, or -1 when the body failed (a bad
+ * gzip body is a FetchError): the client must see it truncated.
+ */
+int FETCH_PassBody(struct worker *wrk, struct busyobj *bo, int gunzip,
+    void *priv, gzip_out_f *func);
 
 /* Release the fetch: recycle or close the connection, log, free. */
 void FETCH_Finish(struct busyobj **bop);

@@ -96,6 +96,9 @@ h1_framing(struct req *req, int body, int esi, char *buf, size_t len)
 		if (bo == NULL || bo->synth) {
 			known = 1;
 			blen = bo == NULL ? req->synth_len : bo->synth_len;
+		} else if (req->gunzip || bo->gzip_mode == GZIP_M_GZIP ||
+		    bo->gzip_mode == GZIP_M_GUNZIP) {
+			known = 0;	/* (un)compressed as it goes */
 		} else if (bo->bs == BS_LENGTH) {
 			known = 1;
 			blen = bo->content_length;
@@ -164,22 +167,24 @@ h1_write_head(struct h1w *w, const struct http *hp, const char *framing)
 	H1W_WriteStr(w, "\r\n");
 }
 
+static int
+h1_fetched_piece(void *priv, const void *ptr, size_t len)
+{
+	struct h1w *w;
+
+	CAST_OBJ_NOTNULL(w, priv, H1W_MAGIC);
+	H1W_Write(w, ptr, len);
+	/* ptr points into a buffer the next piece reuses. */
+	return (H1W_Flush(w) != 0);
+}
+
 /* Stream the fetch's body.  Returns 0, or -1 if the fetch failed. */
 static int
-h1_send_fetched(struct h1w *w, struct busyobj *bo)
+h1_send_fetched(struct worker *wrk, struct req *req, struct h1w *w)
 {
-	struct txt t;
-	int i;
 
-	for (;;) {
-		i = FETCH_BodyNext(bo, &t);
-		if (i <= 0)
-			return (i);
-		H1W_WriteTxt(w, t);
-		/* t points into a buffer the next read reuses. */
-		if (H1W_Flush(w) != 0)
-			return (0);
-	}
+	return (FETCH_PassBody(wrk, req->bo, req->gunzip, w,
+	    h1_fetched_piece));
 }
 
 static int
@@ -242,7 +247,7 @@ H1_Transmit(struct worker *wrk, struct req *req)
 			    req->range_lo, req->range_hi, w,
 			    h1_obj_piece) < 0 ? -1 : 0;
 		else if (bo != NULL && !bo->synth)
-			i = h1_send_fetched(w, bo);
+			i = h1_send_fetched(wrk, req, w);
 		else if (bo != NULL) {
 			H1W_Write(w, bo->synth_body, bo->synth_len);
 		} else {

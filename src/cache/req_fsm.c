@@ -964,9 +964,14 @@ static int
 req_gunzip_wanted(const struct req *req)
 {
 	const struct objcore *oc = req->objcore;
+	const struct busyobj *bo = req->bo;
 
-	return (oc != NULL && oc->obj != NULL && oc->obj->gzipped &&
-	    cache_param->http_gzip_support && !RFC_AcceptsGzip(req->http));
+	if (!cache_param->http_gzip_support || RFC_AcceptsGzip(req->http))
+		return (0);
+	if (oc != NULL)
+		return (oc->obj != NULL && oc->obj->gzipped);
+	/* A streamed pass (FETCH_PassBody). */
+	return (bo != NULL && !bo->synth && bo->gzipped);
 }
 
 /*
@@ -1057,7 +1062,8 @@ req_conditionals(struct req *req)
 	if (ESI_Active(req) && req->esi_level == 0)
 		(void)RFC_WeakenEtag(req->resp);
 	/* Whole, or will be before anything is sent (do_stream false). */
-	if (req->gunzip && (req->boc == NULL || req->boc->no_stream))
+	if (req->gunzip && req->objcore != NULL &&
+	    (req->boc == NULL || req->boc->no_stream))
 		req->gunzip_len = GZIP_PlainLen(req->objcore);
 	req_conditionals_obj(req);
 	if (!req->gunzip)
@@ -1067,8 +1073,11 @@ req_conditionals(struct req *req)
 		return;
 	}
 	HTTP_Unset(req->resp, "Content-Encoding");
+	HTTP_Unset(req->resp, "Content-Length");	/* a pass's HEAD */
 	(void)RFC_WeakenEtag(req->resp);	/* not the bytes sent */
-	VSC_Count(req->wrk->stats, n_gunzip, 1);
+	/* Counted when done: a pass's do_gzip then simply is not. */
+	if (req->bo == NULL || req->bo->gzip_mode != GZIP_M_GZIP)
+		VSC_Count(req->wrk->stats, n_gunzip, 1);
 }
 
 static enum req_step

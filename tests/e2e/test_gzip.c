@@ -93,11 +93,12 @@ o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	(void)priv;
 	ae = HX_Header(req, "Accept-Encoding");
 	(void)snprintf(last_ae, sizeof last_ae, "%s", ae != NULL ? ae : "-");
-	if (!strncmp(req->url, "/gz", 3))
+	if (!strncmp(req->url, "/gz", 3) || !strncmp(req->url, "/pass/gz", 8))
 		(void)ORIGIN_Respond(oc, 200, "Content-Encoding: gzip\r\n"
 		    "ETag: \"e1\"\r\nCache-Control: max-age=100\r\n",
 		    gz_body, (ssize_t)gz_len);
-	else if (!strncmp(req->url, "/plain", 6))
+	else if (!strncmp(req->url, "/plain", 6) ||
+	    !strncmp(req->url, "/pass/plain", 11))
 		(void)ORIGIN_Respond(oc, 200, "ETag: \"p1\"\r\n"
 		    "Cache-Control: max-age=100\r\n", PLAIN, -1);
 	else if (!strcmp(req->url, "/esi/gz"))
@@ -350,6 +351,40 @@ START_TEST(gzip_esi)
 }
 END_TEST
 
+/* A pass streams through the same streams, bound by the same rules. */
+START_TEST(gzip_pass)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+
+	make_gz();
+	HXV_Start(&t, o_handler, gzip_vcl);
+	m = get(&t, "GET", "/pass/gz", "Accept-Encoding: gzip\r\n");
+	is_gzip(m);
+	HX_HeaderIs(m, "X-AE", "gzip");
+	HX_MsgFree(&m);
+	m = get(&t, "GET", "/pass/gz", "Accept-Encoding: br\r\n");
+	is_plain(m);
+	HX_HeaderIs(m, "X-AE", "br");		/* a pass keeps it */
+	HX_HeaderIs(m, "ETag", "W/\"e1\"");
+	HX_MsgFree(&m);
+	m = get(&t, "GET", "/pass/plain/dogzip", "Accept-Encoding: gzip\r\n");
+	is_gzip(m);
+	HX_HeaderIs(m, "ETag", "W/\"p1\"");
+	HX_MsgFree(&m);
+	m = get(&t, "GET", "/pass/plain/dogzip", NULL);
+	is_plain(m);
+	HX_MsgFree(&m);
+	m = get(&t, "GET", "/pass/gz/dogunzip", "Accept-Encoding: gzip\r\n");
+	is_plain(m);
+	HX_MsgFree(&m);
+	(void)VND_WaitCounter(t.v, "MAIN.n_test_gunzip", "==", 1, HX_T_SLOW);
+	(void)VND_WaitCounter(t.v, "MAIN.n_gzip", "==", 1, HX_T_SLOW);
+	(void)VND_WaitCounter(t.v, "MAIN.n_gunzip", "==", 2, HX_T_SLOW);
+	HXV_Finish(&t);
+}
+END_TEST
+
 static Suite *
 gzip_suite(void)
 {
@@ -365,6 +400,7 @@ gzip_suite(void)
 	tcase_add_test(tc, gzip_corrupt_backend);
 	tcase_add_test(tc, gzip_support_off);
 	tcase_add_test(tc, gzip_esi);
+	tcase_add_test(tc, gzip_pass);
 	suite_add_tcase(s, tc);
 	return (s);
 }
