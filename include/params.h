@@ -368,15 +368,16 @@ PARAM(critbit_cooloff, TIMEOUT, "seconds", "180", "60", "254", 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it: its hash is not a critbit tree.")
 PARAM(gzip_buffer, BYTES, "bytes", "32k", "2k", NULL, 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it: it does not compress or uncompress "
-    "bodies (see http_gzip_support).")
+    "Size of the buffer each gzip, gunzip or test-gunzip of a body "
+    "works through (allocated per body while it is processed). "
+    "Larger means fewer, larger writes and stored pieces; smaller "
+    "saves memory per concurrent compression.")
 PARAM(gzip_level, UINT, "", "6", "0", "9", 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it (see http_gzip_support).")
+    "Compression level of beresp.do_gzip: 0 stores without "
+    "compressing, 9 compresses most and costs most CPU.")
 PARAM(gzip_memlevel, UINT, "", "8", "1", "9", 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it (see http_gzip_support).")
+    "zlib memLevel of beresp.do_gzip: memory zlib uses to compress "
+    "(1 least and slowest, 9 most and fastest).")
 PARAM(h2_header_table_size, BYTES, "bytes", "4k", "0b", NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it: HTTP/2 is not implemented.")
@@ -407,9 +408,14 @@ PARAM(http1_iovs, UINT, "struct iovec (=16 bytes)", "64", "5", "1024", 0,
     "veneerd does not use it. veneerd's I/O vectors come from "
     "workspace_thread.")
 PARAM(http_gzip_support, BOOL, "bool", "on", NULL, NULL, 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it: gzip is not implemented, so veneerd "
-    "neither compresses nor uncompresses bodies.")
+    "Enable gzip support. When on, a looked-up request's "
+    "Accept-Encoding becomes \"gzip\" if the client accepts gzip "
+    "and is removed otherwise; fetches into the cache ask the backend "
+    "for gzip; beresp.do_gzip and beresp.do_gunzip take effect; gzip "
+    "bodies from the backend are checked as they are stored; and a "
+    "stored gzip object is uncompressed on delivery to a client that "
+    "does not accept gzip. When off, bodies are stored and delivered "
+    "as they came.")
 PARAM(http_range_support, BOOL, "bool", "on", NULL, NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it yet and always answers a single "

@@ -99,8 +99,9 @@ VCL_VAR(req_backend_hint, "req.backend_hint", BACKEND,
 VCL_VAR(req_can_gzip, "req.can_gzip", BOOL,
     VM_CLIENT,
     VM_NONE,
-    VM_NONE, VV_MISSING,
-    "Whether the client accepts gzip (no gzip support yet).")
+    VM_NONE, 0,
+    "Whether the client accepts gzip: its Accept-Encoding has gzip "
+    "with a q above 0.")
 VCL_VAR(req_esi, "req.esi", BOOL,
     VM_CLIENT,
     VM_CLIENT,
@@ -324,13 +325,14 @@ VCL_VAR(beresp_do_esi, "beresp.do_esi", BOOL,
 VCL_VAR(beresp_do_gunzip, "beresp.do_gunzip", BOOL,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
-    VM_NONE, VV_MISSING,
-    "Gunzip the body before storing (no gzip yet).")
+    VM_NONE, 0,
+    "Store a gzip body uncompressed (http_gzip_support on).")
 VCL_VAR(beresp_do_gzip, "beresp.do_gzip", BOOL,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
-    VM_NONE, VV_MISSING,
-    "Gzip the body before storing (no gzip yet).")
+    VM_NONE, 0,
+    "Store an uncompressed body gzip'd, at gzip_level "
+    "(http_gzip_support on).")
 VCL_VAR(beresp_do_stream, "beresp.do_stream", BOOL,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),

@@ -326,4 +326,13 @@ VSC_FIELD(pipe_limited,		COUNTER, INFO,  INTEGER,	"Pipes "
 	"refused with a 503 because pipe_sess_max were in progress; raise "
 	"pipe_sess_max")
 
+VSC_FIELD(n_gzip,		COUNTER, INFO,  INTEGER,	"Bodies "
+	"compressed: beresp.do_gzip")
+VSC_FIELD(n_gunzip,		COUNTER, INFO,  INTEGER,	"Bodies "
+	"uncompressed: beresp.do_gunzip, or a gzip object delivered to a "
+	"client that does not accept gzip")
+VSC_FIELD(n_test_gunzip,	COUNTER, INFO,  INTEGER,	"Gzip "
+	"bodies from backends checked while stored; a bad one fails the "
+	"fetch with a FetchError")
+
 #undef VSC_FIELD

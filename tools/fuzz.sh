@@ -12,7 +12,8 @@
 set -euo pipefail
 
 TARGETS=(h1_request h1_response chunked vary lookup_key vsm_reader vsl_query
-    ncsa_format param storage_arg listen_arg vcc relit cli ban_expr xkey esi)
+    ncsa_format param storage_arg listen_arg vcc relit cli ban_expr xkey esi
+    gunzip)
 # Debian 12's clang 14 and its runtime (libFuzzer, the sanitizers).
 DEPS_FUZZ=(clang-14 libclang-rt-14-dev)
 CLANG=clang-14
@@ -132,7 +133,7 @@ mkvar() {
 	sed -n "s/^$1 = //p" "$bdir/Makefile" | head -n 1
 }
 read -r -a veneer_cflags <<<"$(mkvar VENEER_CFLAGS)"
-read -r -a sys_libs <<<"$(mkvar EV_LIBS) $(mkvar PCRE2_LIBS) $(mkvar BSD_LIBS)"
+read -r -a sys_libs <<<"$(mkvar EV_LIBS) $(mkvar PCRE2_LIBS) $(mkvar BSD_LIBS) $(mkvar ZLIB_LIBS)"
 read -r -a sys_cflags <<<"$(mkvar PCRE2_CFLAGS) $(mkvar BSD_CFLAGS)"
 cache_a=("$bdir/src/cache/.libs/libvcache.a" "$bdir/src/vsm/.libs/libvsmw.a"
     "$bdir/src/common/.libs/libvcommon.a")

@@ -23,6 +23,7 @@
 #include "common/param.h"
 #include "cache/esi.h"
 #include "cache/fetch.h"
+#include "cache/gzip.h"
 #include "cache/http.h"
 #include "cache/http1_write.h"
 #include "cache/obj.h"
@@ -40,6 +41,8 @@ struct esi_ctx {
 	struct h1w		*w;
 	uint64_t		bytes;		/* body bytes written */
 	unsigned		abort;		/* cut the top response short */
+	struct gzip		*gz;		/* req->gzip_out: compresses */
+	unsigned		gz_stopped;	/* its output failed */
 };
 
 int
@@ -53,14 +56,40 @@ ESI_Active(const struct req *req)
 	    OBJ_Esi(oc->obj) != NULL);
 }
 
+/* Compressed output: its buffer is reused, so it goes out now. */
+static int
+esi_gz_out(void *priv, const void *ptr, size_t len)
+{
+	struct esi_ctx *ec;
+
+	CAST_OBJ_NOTNULL(ec, priv, ESI_CTX_MAGIC);
+	H1W_Write(ec->w, ptr, len);
+	return (H1W_Flush(ec->w) != 0);
+}
+
 static void
 esi_write(struct esi_ctx *ec, const void *p, size_t len)
 {
 
 	if (len == 0)
 		return;
-	H1W_Write(ec->w, p, len);
 	ec->bytes += len;
+	if (ec->gz == NULL) {
+		H1W_Write(ec->w, p, len);
+		return;
+	}
+	if (ec->gz_stopped)
+		return;
+	/* A write error shows in ec->w->err; a zlib one cannot be. */
+	switch (GZIP_Feed(ec->gz, p, len, 0, esi_gz_out, ec)) {
+	case GZIP_OK:
+		break;
+	case GZIP_OUT:
+		ec->gz_stopped = 1;
+		break;
+	default:
+		WRONG("gzip of an ESI response failed");
+	}
 }
 
 static int
@@ -83,7 +112,8 @@ esi_include_http(struct req *req, const char *url, const char *host)
 	static const char * const drop[] = {
 		/* No 304 and no 206: the body goes inside another. */
 		"If-Modified-Since", "If-None-Match", "Range",
-		/* Stored uncompressed (no gzip here), and no body. */
+		/* Plain into the plain parent (a gzip object is
+		 * uncompressed for it), and no body. */
 		"Accept-Encoding", "Content-Length", "Transfer-Encoding",
 	};
 	unsigned u;
@@ -216,28 +246,55 @@ ESI_Deliver(struct req *req, struct h1w *w, int *failed)
 	assert(req->esi_level == 0 && ESI_Active(req));
 	INIT_OBJ(&ec, ESI_CTX_MAGIC);
 	ec.w = w;
+	if (req->gzip_out) {
+		ec.gz = GZIP_New(GZIP_M_GZIP, cache_param->gzip_level,
+		    cache_param->gzip_memlevel,
+		    (size_t)cache_param->gzip_buffer);
+		if (ec.gz == NULL) {
+			VSLb(req->vsl, SLT_Gzip, "Gzip error: no memory for "
+			    "gzip_buffer (%ju bytes)",
+			    (uintmax_t)cache_param->gzip_buffer);
+			*failed = 1;
+			return (0);
+		}
+	}
 	*failed = esi_walk(req, &ec) < 0 || ec.abort;
+	if (ec.gz != NULL) {
+		/* Ended even when cut short: what was sent stays gzip. */
+		if (!ec.gz_stopped && GZIP_Feed(ec.gz, "", 0, 1, esi_gz_out,
+		    &ec) == GZIP_ERROR)
+			WRONG("gzip of an ESI response failed");
+		GZIP_Free(&ec.gz);
+	}
 	return (ec.bytes);
 }
 
 /* A pass include: the fetch's body as it comes. */
 static int
-esi_pass_body(struct busyobj *bo, struct esi_ctx *ec)
+esi_pass_piece(void *priv, const void *ptr, size_t len)
 {
-	struct txt t;
-	int i;
+	struct esi_ctx *ec;
+
+	CAST_OBJ_NOTNULL(ec, priv, ESI_CTX_MAGIC);
+	esi_write(ec, ptr, len);
+	/* ptr points into a buffer the next piece reuses (a gzip stream
+	 * has taken it in already). */
+	if (ec->gz == NULL)
+		return (H1W_Flush(ec->w) != 0);
+	return (ec->w->err != 0);
+}
+
+static int
+esi_pass_body(struct req *req, struct esi_ctx *ec)
+{
+	struct busyobj *bo = req->bo;
 
 	if (bo->synth) {
 		esi_write(ec, bo->synth_body, bo->synth_len);
 		return (0);
 	}
-	while ((i = FETCH_BodyNext(bo, &t)) > 0) {
-		esi_write(ec, t.b, TXT_LEN(t));
-		/* t points into a buffer the next read reuses. */
-		if (H1W_Flush(ec->w) != 0)
-			return (0);
-	}
-	return (i);
+	return (FETCH_PassBody(req->wrk, bo, req->gunzip, ec,
+	    esi_pass_piece));
 }
 
 int
@@ -258,11 +315,14 @@ ESI_Transmit(struct req *req)
 		i = 0;
 	else if (ESI_Active(req))
 		i = esi_walk(req, ec);
+	else if (req->objcore != NULL && req->gunzip)
+		i = GZIP_Iterate(req->objcore, req->boc, GZIP_M_GUNZIP, 0,
+		    UINT64_MAX, req->vsl, ec, esi_piece) < 0 ? -1 : 0;
 	else if (req->objcore != NULL)
 		i = OBJ_Iterate(req->objcore, req->boc, 0, UINT64_MAX, ec,
 		    esi_piece) < 0 ? -1 : 0;
 	else if (req->bo != NULL)
-		i = esi_pass_body(req->bo, ec);
+		i = esi_pass_body(req, ec);
 	else
 		esi_write(ec, req->synth_body, req->synth_len);
 	H1W_Suspend(ec->w);

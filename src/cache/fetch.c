@@ -26,6 +26,7 @@
 #include "cache/child.h"
 #include "cache/hash.h"
 #include "cache/fetch.h"
+#include "cache/gzip.h"
 #include "cache/http.h"
 #include "cache/http1_fetch.h"
 #include "cache/mempool.h"
@@ -38,6 +39,10 @@
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
+
+static void bo_gzip_plan(struct busyobj *bo);
+static struct gzip *bo_gzip_new(struct worker *wrk, struct busyobj *bo);
+static void bo_gzip_free(struct busyobj *bo, struct gzip **gzp);
 
 static struct busyobj *
 bo_new(struct worker *wrk, struct req *req, const char *why)
@@ -79,6 +84,7 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	bo->wrk = wrk;
 	bo->req = req;
 	bo->interim_req = req;
+	bo->gzip_mode = -1;
 	bo->vcl = req->vcl;
 	bo->vxid = WRK_NewVxid(wrk);
 	VSL_SetId(bo->vsl, bo->vxid | VSL_BACKENDMARKER);
@@ -372,6 +378,15 @@ bo_merge_304(struct busyobj *bo)
 	ohp = OBJ_Http(bo->ws, bo->stale_oc->obj);
 	if (ohp == NULL)
 		return (-1);
+	/*
+	 * The stored Content-Encoding (and length) are the stored body's,
+	 * whatever the 304 says; stored gzip'd or gunzip'd by us, the new
+	 * ETag is not the stored bytes' either (as Varnish does).
+	 */
+	HTTP_Unset(b, "Content-Encoding");
+	HTTP_Unset(b, "Content-Length");
+	if (bo->stale_oc->obj->changed_ce && RFC_WeakenEtag(b) != 0)
+		return (-1);
 	for (u = HTTP_HDR_FIRST; u < ohp->nhd; u++) {
 		if (ohp->hd[u].b == NULL)
 			continue;
@@ -607,7 +622,64 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	/* A pass response is not stored, but varnishd counts it here. */
 	if (fr == FR_OK)
 		VSC_Count(wrk->stats, beresp_uncacheable, 1);
+	/* Streamed: do_gzip & co apply on the way (ESI: FETCH_PassStore). */
+	if (fr == FR_OK && !bo->synth && !bo->do_esi)
+		bo_gzip_plan(bo);
 	return (fr);
+}
+
+int
+FETCH_PassBody(struct worker *wrk, struct busyobj *bo, int gunzip,
+    void *priv, gzip_out_f *func)
+{
+	struct gzip *gz = NULL;
+	struct txt t;
+	int mode, i, r = GZIP_OK;
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(bo, BUSYOBJ_MAGIC);
+	assert(bo->is_pass && !bo->synth);
+	/*
+	 * gunzip: the client does not take gzip (the request counted it).
+	 * A body gzip'd for it would be uncompressed again: it goes plain;
+	 * a gzip one is uncompressed instead of tested.
+	 */
+	mode = bo->gzip_mode;
+	if (gunzip) {
+		assert(mode == GZIP_M_GZIP || mode == GZIP_M_TEST);
+		mode = mode == GZIP_M_GZIP ? -1 : GZIP_M_GUNZIP;
+		bo->gzip_mode = mode;
+	}
+	if (mode >= 0) {
+		gz = gunzip ? GZIP_New(GZIP_M_GUNZIP, 0, 1,
+		    (size_t)cache_param->gzip_buffer) : bo_gzip_new(wrk, bo);
+		if (gz == NULL) {
+			VSLb(bo->vsl, SLT_FetchError, "no memory for gzip "
+			    "(gzip_buffer %ju bytes)",
+			    (uintmax_t)cache_param->gzip_buffer);
+			bo->failed = 1;
+			return (-1);
+		}
+	}
+	while ((i = FETCH_BodyNext(bo, &t)) > 0) {
+		if ((gz == NULL || mode == GZIP_M_TEST) &&
+		    func(priv, t.b, TXT_LEN(t)) != 0)
+			break;		/* the client is gone */
+		if (gz != NULL && (r = GZIP_Feed(gz, t.b, TXT_LEN(t), 0,
+		    func, priv)) != GZIP_OK)
+			break;
+	}
+	if (i == 0 && gz != NULL && r == GZIP_OK)
+		r = GZIP_Feed(gz, "", 0, 1, func, priv);
+	if (r == GZIP_ERROR) {
+		VSLb(bo->vsl, SLT_FetchError, "%s", GZIP_Error(gz));
+		bo->failed = 1;
+		i = -1;
+	} else if (i > 0 || r == GZIP_OUT)
+		i = 0;
+	if (gz != NULL)
+		bo_gzip_free(bo, &gz);
+	return (i);
 }
 
 /* The backend connection goes back to the pool, or is closed. */
@@ -940,13 +1012,208 @@ bo_esi_copy(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 	return (0);
 }
 
+/*
+ * gzip: how the backend's body is stored, decided when
+ * vcl_backend_response is done (as Varnish decides it), and the headers
+ * that change with it.  A gzip body is stored as it came and checked
+ * (test), or uncompressed (do_gunzip, or do_esi: the ESI parser reads
+ * plain text); a plain one is compressed for do_gzip.  Empty bodies and
+ * 206 answers are stored as they came.
+ *
+ * ESI: where Varnish stores an ESI body gzip'd (it came gzip'd, or
+ * do_gzip), veneerd stores it plain, for the parser and the includes,
+ * with Varnish's headers (Content-Encoding: gzip, Vary, a weak ETag) and
+ * esi_gzip set: delivery compresses it for clients that take gzip.
+ */
+static void
+bo_gzip_plan(struct busyobj *bo)
+{
+	struct http *hp = bo->beresp;
+	struct txt ce;
+	int is_gzip, is_plain;
+
+	bo->gzip_mode = -1;
+	bo->gzipped = 0;
+	bo->changed_ce = 0;
+	bo->esi_gzip = 0;
+	if (!cache_param->http_gzip_support || bo->synth || bo->reval ||
+	    hp->status == 206 || bo->bs == BS_NONE ||
+	    (bo->bs == BS_LENGTH && bo->content_length == 0))
+		return;
+	is_plain = !HTTP_GetHdr(hp, "Content-Encoding", &ce);
+	is_gzip = !is_plain && TXT_EqCase(ce, "gzip");
+	if (bo->do_esi && ((is_gzip && !bo->do_gunzip) ||
+	    (is_plain && bo->do_gzip))) {
+		bo->esi_gzip = 1;
+		bo->changed_ce = 1;
+		bo->gzip_mode = is_gzip ? GZIP_M_GUNZIP : -1;
+		HTTP_Unset(hp, "Content-Encoding");
+		HTTP_Unset(hp, "Content-Length");
+		(void)RFC_WeakenEtag(hp);
+		(void)HTTP_SetHeader(hp, "Content-Encoding: gzip");
+		(void)RFC_VaryAcceptEncoding(hp);
+		return;
+	}
+	if (is_gzip && (bo->do_gunzip || bo->do_esi))
+		bo->gzip_mode = GZIP_M_GUNZIP;
+	else if (is_plain && bo->do_gzip && !bo->do_esi)
+		bo->gzip_mode = GZIP_M_GZIP;
+	else if (is_gzip)
+		bo->gzip_mode = GZIP_M_TEST;
+	else
+		return;
+	if (bo->gzip_mode != GZIP_M_TEST) {
+		bo->changed_ce = 1;
+		HTTP_Unset(hp, "Content-Encoding");
+		HTTP_Unset(hp, "Content-Length");
+		(void)RFC_WeakenEtag(hp);
+	}
+	if (bo->gzip_mode == GZIP_M_GZIP)
+		(void)HTTP_SetHeader(hp, "Content-Encoding: gzip");
+	if (bo->gzip_mode != GZIP_M_GUNZIP) {
+		(void)RFC_VaryAcceptEncoding(hp);
+		bo->gzipped = 1;
+	}
+}
+
+/* Where the stored bytes go: storage, and the ESI parser if any. */
+struct bo_sink {
+	unsigned		magic;
+#define BO_SINK_MAGIC		0x7d0c2a91
+	struct worker		*wrk;
+	struct busyobj		*bo;
+	struct objcore		*oc;
+	struct bo_esi		*be;
+};
+
+static int
+bo_sink_bytes(void *priv, const void *ptr, size_t len)
+{
+	struct bo_sink *sk;
+	const char *b = ptr;
+
+	CAST_OBJ_NOTNULL(sk, priv, BO_SINK_MAGIC);
+	if (bo_store_bytes(sk->wrk, sk->bo, sk->oc, b, b + len) != 0)
+		return (-1);
+	if (sk->be != NULL)
+		bo_esi_parse(sk->be, b, b + len);
+	return (0);
+}
+
+/* The stream bo->gzip_mode says, counted; NULL when none or no memory
+ * (then the fetch has failed). */
+static struct gzip *
+bo_gzip_new(struct worker *wrk, struct busyobj *bo)
+{
+	struct gzip *gz;
+
+	if (bo->gzip_mode < 0)
+		return (NULL);
+	gz = GZIP_New((enum gzip_mode)bo->gzip_mode, cache_param->gzip_level,
+	    cache_param->gzip_memlevel, (size_t)cache_param->gzip_buffer);
+	if (gz == NULL) {
+		VSLb(bo->vsl, SLT_FetchError, "no memory for gzip "
+		    "(gzip_buffer %ju bytes)",
+		    (uintmax_t)cache_param->gzip_buffer);
+		bo->failed = 1;
+		return (NULL);
+	}
+	switch (bo->gzip_mode) {
+	case GZIP_M_GUNZIP:
+		VSC_Count(wrk->stats, n_gunzip, 1);
+		break;
+	case GZIP_M_GZIP:
+		VSC_Count(wrk->stats, n_gzip, 1);
+		break;
+	default:
+		VSC_Count(wrk->stats, n_test_gunzip, 1);
+		break;
+	}
+	return (gz);
+}
+
+/*
+ * Feed a piece (last: the end) through gz into the sink.  0, or -1 when
+ * the fetch failed (logged).
+ */
+static int
+bo_gzip_feed(struct busyobj *bo, struct gzip *gz, struct bo_sink *sk,
+    const char *b, const char *e, int last)
+{
+	int r;
+
+	if (bo->gzip_mode == GZIP_M_TEST && b < e &&
+	    bo_sink_bytes(sk, b, (size_t)(e - b)) != 0)
+		return (-1);
+	r = GZIP_Feed(gz, b, (size_t)(e - b), last, bo_sink_bytes, sk);
+	if (r == GZIP_OK)
+		return (0);
+	if (r == GZIP_ERROR) {
+		VSLb(bo->vsl, SLT_FetchError, "%s", GZIP_Error(gz));
+		bo->failed = 1;
+	}
+	return (-1);
+}
+
+/* Log what gz did, as Varnish's Gzip records do, and free it. */
+static void
+bo_gzip_free(struct busyobj *bo, struct gzip **gzp)
+{
+	static const char * const id[] = {
+		[GZIP_M_GUNZIP] = "U F -",
+		[GZIP_M_GZIP] = "G F -",
+		[GZIP_M_TEST] = "u F -",
+	};
+	uint64_t in, out;
+
+	GZIP_Totals(*gzp, &in, &out);
+	/* The bit offsets Varnish's zlib adds are not in zlib: 0. */
+	VSLb(bo->vsl, SLT_Gzip, "%s %ju %ju 0 0 0", id[bo->gzip_mode],
+	    (uintmax_t)in, (uintmax_t)out);
+	GZIP_Free(gzp);
+}
+
+/* The body from the backend, through gzip if planned, into oc. */
+static int
+bo_store_fetched(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
+{
+	struct bo_sink sk;
+	struct gzip *gz = NULL;
+	struct txt t;
+	int i;
+
+	INIT_OBJ(&sk, BO_SINK_MAGIC);
+	sk.wrk = wrk;
+	sk.bo = bo;
+	sk.oc = oc;
+	sk.be = bo_esi_new(wrk, bo, oc);
+	if (bo->esi_gzip)
+		VSC_Count(wrk->stats, n_gzip, 1);	/* as Varnish counts */
+	if (bo->gzip_mode >= 0 && (gz = bo_gzip_new(wrk, bo)) == NULL)
+		i = -1;
+	else {
+		while ((i = FETCH_BodyNext(bo, &t)) > 0) {
+			if (gz != NULL ? bo_gzip_feed(bo, gz, &sk, t.b, t.e,
+			    0) != 0 : bo_sink_bytes(&sk, t.b, TXT_LEN(t)) != 0) {
+				i = -1;
+				break;
+			}
+		}
+	}
+	if (i == 0 && gz != NULL && bo_gzip_feed(bo, gz, &sk, "", "", 1) != 0)
+		i = -1;
+	if (gz != NULL)
+		bo_gzip_free(bo, &gz);
+	if (sk.be != NULL)
+		i = bo_esi_finish(sk.be, i);
+	return (i);
+}
+
 /* The body, synthetic, revalidated or from the backend, into oc. */
 static int
 bo_store_body(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 {
 	struct bo_copy bc;
-	struct bo_esi *be;
-	struct txt t;
 	int i;
 
 	if (bo->reval) {
@@ -963,18 +1230,7 @@ bo_store_body(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 	if (bo->synth)
 		return (bo_store_bytes(wrk, bo, oc, bo->synth_body,
 		    bo->synth_body + bo->synth_len));
-	be = bo_esi_new(wrk, bo, oc);
-	while ((i = FETCH_BodyNext(bo, &t)) > 0) {
-		if (bo_store_bytes(wrk, bo, oc, t.b, t.e) != 0) {
-			i = -1;
-			break;
-		}
-		if (be != NULL)
-			bo_esi_parse(be, t.b, t.e);
-	}
-	if (be != NULL)
-		i = bo_esi_finish(be, i);
-	return (i);
+	return (bo_store_fetched(wrk, bo, oc));
 }
 
 /*
@@ -996,8 +1252,15 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	char *vary = NULL;
 
 	HTTP_FilterHopByHop(bo->beresp);
-	if (bo->reval)
+	bo_gzip_plan(bo);
+	if (bo->gzip_mode == GZIP_M_GUNZIP || bo->gzip_mode == GZIP_M_GZIP)
+		hint = UINT64_MAX;	/* not the length stored */
+	if (bo->reval) {
 		hint = bo->stale_oc->obj->len;
+		bo->gzipped = bo->stale_oc->obj->gzipped;
+		bo->changed_ce = bo->stale_oc->obj->changed_ce;
+		bo->esi_gzip = bo->stale_oc->obj->esi_gzip;
+	}
 	if (bo->synth) {
 		/*
 		 * vcl_backend_error's answer: cached only when VCL gave it
@@ -1043,6 +1306,9 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 	if (marker == 0) {
 		if (OBJ_New(wrk, oc, stv, bo->beresp, hint, vary,
 		    (size_t)vl, bo->bereq0) != NULL) {
+			oc->obj->gzipped = bo->gzipped;
+			oc->obj->changed_ce = bo->changed_ce;
+			oc->obj->esi_gzip = bo->esi_gzip;
 			OBJ_Ref(oc);
 			*markerp = 0;
 			return (oc);
@@ -1070,6 +1336,9 @@ bo_store(struct worker *wrk, struct busyobj *bo, unsigned *markerp)
 		(void)OBJ_Deref(&poc);
 		return (NULL);
 	}
+	poc->obj->gzipped = bo->gzipped;
+	poc->obj->changed_ce = bo->changed_ce;
+	poc->obj->esi_gzip = bo->esi_gzip;
 	return (poc);
 }
 
@@ -1272,6 +1541,12 @@ bo_build_miss(struct busyobj *bo, struct req *req,
 		HTTP_Filter(rhp, drop[u]);
 	bo_build_bereq(bo, req, "GET");
 	memcpy(rhp->hdf, hdf, rhp->nhd);
+	/* The cache wants gzip whatever this client takes: one object
+	 * serves both kinds, uncompressed on delivery when needed. */
+	if (cache_param->http_gzip_support) {
+		HTTP_Unset(bo->bereq, "Accept-Encoding");
+		(void)HTTP_SetHeader(bo->bereq, "Accept-Encoding: gzip");
+	}
 	if (stale != NULL && stale->obj != NULL)
 		bo_conditional(bo, stale);
 	/*
@@ -1340,13 +1615,17 @@ struct objcore *
 FETCH_PassStore(struct worker *wrk, struct busyobj *bo)
 {
 	struct objcore *oc;
-	uint64_t hint = bo->bs == BS_LENGTH ? bo->content_length :
-	    bo->bs == BS_NONE ? 0 : UINT64_MAX;
+	uint64_t hint;
 	int i;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	CHECK_OBJ(bo, BUSYOBJ_MAGIC);
 	assert(bo->is_pass && bo->boc == NULL);
+	bo_gzip_plan(bo);
+	hint = bo->bs == BS_LENGTH ? bo->content_length :
+	    bo->bs == BS_NONE ? 0 : UINT64_MAX;
+	if (bo->gzip_mode == GZIP_M_GUNZIP || bo->gzip_mode == GZIP_M_GZIP)
+		hint = UINT64_MAX;
 	oc = OBJ_NewCore();
 	if (oc == NULL)
 		return (NULL);
@@ -1363,6 +1642,9 @@ FETCH_PassStore(struct worker *wrk, struct busyobj *bo)
 		(void)OBJ_Deref(&oc);
 		return (NULL);
 	}
+	oc->obj->gzipped = bo->gzipped;
+	oc->obj->changed_ce = bo->changed_ce;
+	oc->obj->esi_gzip = bo->esi_gzip;
 	i = bo_store_body(wrk, bo, oc);
 	BOC_SetState(bo->boc, i < 0 ? BOS_FAILED : BOS_FINISHED);
 	BOC_Deref(&bo->boc);

@@ -16,6 +16,7 @@ struct stevedore;
 #include <stdint.h>
 
 #include "common/tim.h"
+#include "cache/gzip.h"
 #include "cache/http.h"
 #include "cache/http1_parse.h"
 #include "cache/pool.h"
@@ -54,6 +55,14 @@ struct busyobj {
 	unsigned		unbusy_late;	/* no_stream: in the cache once
 						   the body is whole */
 	unsigned		do_esi;		/* beresp.do_esi */
+	unsigned		do_gzip;	/* beresp.do_gzip */
+	unsigned		do_gunzip;	/* beresp.do_gunzip */
+	int			gzip_mode;	/* enum gzip_mode the body is
+						   stored through, or -1 */
+	unsigned		gzipped;	/* the stored body is gzip */
+	unsigned		changed_ce;	/* gzip or gunzip stores it */
+	unsigned		esi_gzip;	/* ESI stored plain where Varnish
+						   stores gzip: obj.h */
 
 	/* A fetch into the cache (FETCH_Miss), run as its own task */
 	struct pool_task	task;
@@ -159,6 +168,17 @@ int FETCH_BodyNext(struct busyobj *bo, struct txt *out);
  * it could not be stored or the body failed.
  */
 struct objcore *FETCH_PassStore(struct worker *wrk, struct busyobj *bo);
+
+/*
+ * A streamed pass's body (FETCH_Pass, not ESI) to func, through the
+ * gzip, gunzip or test stream its beresp.do_gzip & co asked for (or, with
+ * gunzip, uncompressed for a client that does not take gzip: bo->gzipped
+ * was set).  func must use the bytes before it returns; non-zero stops
+ * (the client is gone).  Returns 0, or -1 when the body failed (a bad
+ * gzip body is a FetchError): the client must see it truncated.
+ */
+int FETCH_PassBody(struct worker *wrk, struct busyobj *bo, int gunzip,
+    void *priv, gzip_out_f *func);
 
 /* Release the fetch: recycle or close the connection, log, free. */
 void FETCH_Finish(struct busyobj **bop);

@@ -20,6 +20,7 @@
 #include "cache/child.h"
 #include "cache/esi.h"
 #include "cache/fetch.h"
+#include "cache/gzip.h"
 #include "cache/http.h"
 #include "cache/http1_write.h"
 #include "cache/obj.h"
@@ -66,6 +67,12 @@ h1_framing(struct req *req, int body, int esi, char *buf, size_t len)
 		} else if (req->range_hi != UINT64_MAX) {
 			known = 1;
 			blen = req->range_hi - req->range_lo;
+		} else if (req->gzip_out) {
+			known = 0;	/* compressed as it goes */
+		} else if (req->gunzip) {
+			/* Uncompressed: known once the object is whole. */
+			blen = req->gunzip_len;
+			known = blen != UINT64_MAX;
 		} else if (req->boc == NULL) {
 			known = 1;
 			blen = req->objcore->obj->len;
@@ -89,6 +96,9 @@ h1_framing(struct req *req, int body, int esi, char *buf, size_t len)
 		if (bo == NULL || bo->synth) {
 			known = 1;
 			blen = bo == NULL ? req->synth_len : bo->synth_len;
+		} else if (req->gunzip || bo->gzip_mode == GZIP_M_GZIP ||
+		    bo->gzip_mode == GZIP_M_GUNZIP) {
+			known = 0;	/* (un)compressed as it goes */
 		} else if (bo->bs == BS_LENGTH) {
 			known = 1;
 			blen = bo->content_length;
@@ -157,22 +167,24 @@ h1_write_head(struct h1w *w, const struct http *hp, const char *framing)
 	H1W_WriteStr(w, "\r\n");
 }
 
+static int
+h1_fetched_piece(void *priv, const void *ptr, size_t len)
+{
+	struct h1w *w;
+
+	CAST_OBJ_NOTNULL(w, priv, H1W_MAGIC);
+	H1W_Write(w, ptr, len);
+	/* ptr points into a buffer the next piece reuses. */
+	return (H1W_Flush(w) != 0);
+}
+
 /* Stream the fetch's body.  Returns 0, or -1 if the fetch failed. */
 static int
-h1_send_fetched(struct h1w *w, struct busyobj *bo)
+h1_send_fetched(struct worker *wrk, struct req *req, struct h1w *w)
 {
-	struct txt t;
-	int i;
 
-	for (;;) {
-		i = FETCH_BodyNext(bo, &t);
-		if (i <= 0)
-			return (i);
-		H1W_WriteTxt(w, t);
-		/* t points into a buffer the next read reuses. */
-		if (H1W_Flush(w) != 0)
-			return (0);
-	}
+	return (FETCH_PassBody(wrk, req->bo, req->gunzip, w,
+	    h1_fetched_piece));
 }
 
 static int
@@ -224,12 +236,18 @@ H1_Transmit(struct worker *wrk, struct req *req)
 		if (esi) {
 			body_bytes = ESI_Deliver(req, w, &failed);
 			i = failed ? -1 : 0;
-		} else if (req->objcore != NULL)
+		} else if (req->objcore != NULL && (req->gunzip ||
+		    req->gzip_out))
+			i = GZIP_Iterate(req->objcore, req->boc, req->gzip_out ?
+			    GZIP_M_GZIP : GZIP_M_GUNZIP, req->range_lo,
+			    req->range_hi, req->vsl, w, h1_obj_piece) < 0 ?
+			    -1 : 0;
+		else if (req->objcore != NULL)
 			i = OBJ_Iterate(req->objcore, req->boc,
 			    req->range_lo, req->range_hi, w,
 			    h1_obj_piece) < 0 ? -1 : 0;
 		else if (bo != NULL && !bo->synth)
-			i = h1_send_fetched(w, bo);
+			i = h1_send_fetched(wrk, req, w);
 		else if (bo != NULL) {
 			H1W_Write(w, bo->synth_body, bo->synth_len);
 		} else {

@@ -91,6 +91,16 @@ struct object {
 	uint16_t		status;
 	uint8_t			spilled:1;	/* body partly in Transient */
 	uint8_t			has_esi:1;	/* esi, not last: OBJ_Esi */
+	uint8_t			gzipped:1;	/* the body is gzip (checked
+						   or made by the fetch); set
+						   before it is published */
+	uint8_t			changed_ce:1;	/* the fetch changed its
+						   Content-Encoding: a 304
+						   keeps it, its ETag weak */
+	uint8_t			esi_gzip:1;	/* ESI body stored plain under
+						   Content-Encoding: gzip (as
+						   Varnish has it): gzip'd on
+						   delivery to gzip clients */
 	uint8_t			single;		/* OBJ_BODY_*: the body is one
 						   block of len_hint bytes at
 						   body (else segs at first) */

@@ -157,6 +157,8 @@ REQ_Reset(struct req *req, enum req_reset how)
 	req->fwd_status = 0;
 	req->range_lo = 0;
 	req->range_hi = UINT64_MAX;
+	req->gunzip = 0;
+	req->gzip_out = 0;
 	if (how == REQ_RESET_RESTART)
 		return;
 	/* A new request: everything else it had goes too. */

@@ -90,6 +90,14 @@ struct req {
 	/* Delivery of a cached object: body bytes [range_lo, range_hi) */
 	uint64_t		range_lo;
 	uint64_t		range_hi;	/* UINT64_MAX: to the end */
+	/* A gzip object to a client that does not accept gzip: the body
+	 * is uncompressed on the way out; the range is of its bytes. */
+	unsigned		gunzip;
+	uint64_t		gunzip_len;	/* its length, UINT64_MAX: not
+						   known (still arriving) */
+	/* An esi_gzip object (obj.h) to a gzip client: compressed on the
+	 * way out, ESI assembled first. */
+	unsigned		gzip_out;
 
 	/* Receive buffer: [rx_b, rx_e) received, rx_p next unconsumed. */
 	char			*rx_b;

@@ -27,6 +27,7 @@
 #include "cache/child.h"
 #include "cache/esi.h"
 #include "cache/fetch.h"
+#include "cache/gzip.h"
 #include "cache/hash.h"
 #include "cache/http.h"
 #include "cache/obj.h"
@@ -274,6 +275,28 @@ req_vcl_switch(struct req *req)
 	return (R_STP_RECV);
 }
 
+/*
+ * http_gzip_support: what is looked up asks for "gzip" or nothing, so
+ * that variants differ only there, whatever the clients wrote; a pass
+ * or pipe keeps the client's Accept-Encoding (as in Varnish).
+ */
+static void
+req_gzip_normalize(struct req *req, enum vcl_ret ret)
+{
+
+	if (!cache_param->http_gzip_support || ret == VCL_RET_PASS ||
+	    ret == VCL_RET_PIPE)
+		return;
+	if (RFC_AcceptsGzip(req->http)) {
+		if (HTTP_HdrIsOnly(req->http, "Accept-Encoding", "gzip") &&
+		    HTTP_CountHdr(req->http, "Accept-Encoding") == 1)
+			return;
+		HTTP_Unset(req->http, "Accept-Encoding");
+		(void)HTTP_SetHeader(req->http, "Accept-Encoding: gzip");
+	} else
+		HTTP_Unset(req->http, "Accept-Encoding");
+}
+
 static enum req_step
 req_step_recv(struct worker *wrk, struct req *req)
 {
@@ -299,6 +322,7 @@ req_step_recv(struct worker *wrk, struct req *req)
 		return (R_STP_DONE);
 	if (ret == VCL_RET_VCL)
 		return (req_vcl_switch(req));
+	req_gzip_normalize(req, ret);
 	/* As in Varnish, vcl_hash runs for everything that is looked up,
 	 * passed or purged. */
 	if ((ret == VCL_RET_PASS || ret == VCL_RET_HASH ||
@@ -965,13 +989,33 @@ req_resp_from_beresp(struct req *req)
 }
 
 /*
+ * A gzip object for a client that does not take gzip goes out
+ * uncompressed (counted, a HEAD too, as in Varnish): not after
+ * vcl_deliver, which still sees Content-Encoding: gzip.  Ranges are then
+ * of the uncompressed bytes, known once the object is whole.
+ */
+static int
+req_gunzip_wanted(const struct req *req)
+{
+	const struct objcore *oc = req->objcore;
+	const struct busyobj *bo = req->bo;
+
+	if (!cache_param->http_gzip_support || RFC_AcceptsGzip(req->http))
+		return (0);
+	if (oc != NULL)
+		return (oc->obj != NULL && oc->obj->gzipped);
+	/* A streamed pass (FETCH_PassBody). */
+	return (bo != NULL && !bo->synth && bo->gzipped);
+}
+
+/*
  * The client's conditionals and Range on a shared object: 304 when its
  * validators match those of the response vcl_deliver made, 206 for a single satisfiable range (as soon as its
  * bytes arrive, when the object is still being fetched), 416 for an
  * unsatisfiable one.  Multiple ranges get the whole object.
  */
 static void
-req_conditionals(struct req *req)
+req_conditionals_obj(struct req *req)
 {
 	struct objcore *oc = req->objcore;
 	struct http *ohp;
@@ -992,7 +1036,13 @@ req_conditionals(struct req *req)
 		HTTP_SetStatus(req->resp, 304, NULL);
 		return;
 	}
-	len = req->boc == NULL ? oc->obj->len : oc->obj->len_hint;
+	/* do_stream false: the body is whole before it is delivered. */
+	len = req->boc == NULL || req->boc->no_stream ? oc->obj->len :
+	    oc->obj->len_hint;
+	if (req->gunzip)
+		len = req->gunzip_len;
+	if (req->gzip_out)
+		len = UINT64_MAX;	/* not known before it is sent */
 	if (req->is_head || len == UINT64_MAX || ESI_Active(req))
 		return;
 	switch (RFC_Range(req->http, ohp, len, &lo, &hi)) {
@@ -1013,6 +1063,60 @@ req_conditionals(struct req *req)
 	default:
 		break;
 	}
+}
+
+/*
+ * An ESI object Varnish would have stored gzip'd (fetch.c, esi_gzip):
+ * a top request from a gzip client gets it compressed as it is
+ * assembled; anyone else gets it plain, without the Content-Encoding.
+ */
+static void
+req_gzip_out(struct req *req)
+{
+	const struct objcore *oc = req->objcore;
+
+	req->gzip_out = 0;
+	if (oc == NULL || oc->obj == NULL || !oc->obj->esi_gzip)
+		return;
+	if (cache_param->http_gzip_support && req->esi_level == 0 &&
+	    RFC_AcceptsGzip(req->http)) {
+		/* Compressed as it goes: a Range is not honoured. */
+		req->gzip_out = 1;
+		HTTP_Unset(req->resp, "Accept-Ranges");
+		return;
+	}
+	HTTP_Unset(req->resp, "Content-Encoding");
+	if (cache_param->http_gzip_support)
+		VSC_Count(req->wrk->stats, n_gunzip, 1);	/* as Varnish */
+}
+
+static void
+req_conditionals(struct req *req)
+{
+
+	req->gunzip = req_gunzip_wanted(req);
+	req->gunzip_len = UINT64_MAX;
+	req_gzip_out(req);
+	/* Assembled from pieces: not the stored bytes (as in Varnish). */
+	if (ESI_Active(req) && req->esi_level == 0)
+		(void)RFC_WeakenEtag(req->resp);
+	/* Whole, or will be before anything is sent (do_stream false). */
+	if (req->gunzip && req->objcore != NULL &&
+	    (req->boc == NULL || req->boc->no_stream))
+		req->gunzip_len = GZIP_PlainLen(req->objcore);
+	req_conditionals_obj(req);
+	if (!req->gunzip)
+		return;
+	if (req->resp->status == 304) {
+		req->gunzip = 0;
+		return;
+	}
+	HTTP_Unset(req->resp, "Content-Encoding");
+	HTTP_Unset(req->resp, "Content-Length");	/* a pass's HEAD */
+	(void)RFC_WeakenEtag(req->resp);	/* not the bytes sent */
+	/* Counted when done: a pass's do_gzip then simply is not. */
+	if (req->bo == NULL || req->bo->gzip_mode != GZIP_M_GZIP)
+		VSC_Count(req->wrk->stats, n_gunzip, 1);
 }
 
 static enum req_step

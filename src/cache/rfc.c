@@ -1002,3 +1002,99 @@ RFC_Range(const struct http *req, const struct http *obj, uint64_t len,
 		return (RFC_RANGE_MULTI);
 	return (ret);
 }
+
+/*--------------------------------------------------------------------
+ * gzip (Varnish's http_gzip_support)
+ */
+
+/*
+ * Is the q value in one Accept-Encoding element's parameters [p, e)
+ * above zero?  No q is 1; a q not starting with a digit or '.' is 0.
+ */
+static int
+rfc_q_positive(const char *p, const char *e)
+{
+	const char *v;
+
+	for (;;) {
+		while (p < e && *p != ';')
+			p++;
+		if (p == e)
+			return (1);
+		p++;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == e || *p != 'q')
+			continue;
+		for (v = p + 1; v < e && (*v == ' ' || *v == '\t'); v++)
+			continue;
+		if (v == e || *v != '=')
+			continue;
+		for (v++; v < e && (*v == ' ' || *v == '\t'); v++)
+			continue;
+		if (v == e || (*v != '.' && (*v < '0' || *v > '9')))
+			return (0);
+		for (; v < e && ((*v >= '0' && *v <= '9') || *v == '.'); v++)
+			if (*v >= '1' && *v <= '9')
+				return (1);
+		return (0);
+	}
+}
+
+int
+RFC_AcceptsGzip(const struct http *req)
+{
+	struct txt v;
+	const char *p, *q, *t;
+	unsigned u;
+	int gzip = -1;
+
+	for (u = HTTP_FindHdr(req, "Accept-Encoding", 0); u != 0;
+	    u = HTTP_FindHdr(req, "Accept-Encoding", u + 1)) {
+		v = HTTP_HdrValue(req, u);
+		for (p = v.b; p < v.e; p = q + 1) {
+			while (p < v.e && (*p == ' ' || *p == '\t' ||
+			    *p == ','))
+				p++;
+			for (q = p; q < v.e && *q != ','; q++)
+				continue;
+			for (t = p; t < q && *t != ';' && *t != ' ' &&
+			    *t != '\t'; t++)
+				continue;
+			/* x-gzip has no q (RFC 2616 14.3): there, it is. */
+			if (t - p == 6 && !strncasecmp(p, "x-gzip", 6))
+				return (1);
+			if (gzip < 0 && t - p == 4 && !strncasecmp(p, "gzip", 4))
+				gzip = rfc_q_positive(t, q);
+			if (q == v.e)
+				break;
+		}
+	}
+	return (gzip > 0);
+}
+
+int
+RFC_WeakenEtag(struct http *hp)
+{
+	struct txt v;
+
+	if (!HTTP_GetHdr(hp, "ETag", &v) || TXT_LEN(v) < 2 ||
+	    (v.b[0] == 'W' && v.b[1] == '/'))
+		return (0);
+	HTTP_Unset(hp, "ETag");
+	return (HTTP_PrintfHeader(hp, "ETag: W/%.*s", (int)TXT_LEN(v), v.b));
+}
+
+int
+RFC_VaryAcceptEncoding(struct http *hp)
+{
+	struct txt v;
+
+	if (HTTP_HdrHasToken(hp, "Vary", "Accept-Encoding"))
+		return (0);
+	if (HTTP_CountHdr(hp, "Vary") != 1 || !HTTP_GetHdr(hp, "Vary", &v))
+		return (HTTP_SetHeader(hp, "Vary: Accept-Encoding"));
+	HTTP_Unset(hp, "Vary");
+	return (HTTP_PrintfHeader(hp, "Vary: %.*s, Accept-Encoding",
+	    (int)TXT_LEN(v), v.b));
+}

@@ -199,4 +199,18 @@ int RFC_NotModified(const struct http *req, const struct http *obj);
 int RFC_Range(const struct http *req, const struct http *obj, uint64_t len,
     uint64_t *lo, uint64_t *hi);
 
+/*
+ * Does the request accept gzip: an Accept-Encoding element "x-gzip", or
+ * a first "gzip" whose q is above 0 ("*" does not count), as Varnish
+ * reads it.
+ */
+int RFC_AcceptsGzip(const struct http *req);
+
+/* A strong ETag becomes weak ("W/" prefixed): the body changed its
+ * coding.  0, or -1 when the header could not be written. */
+int RFC_WeakenEtag(struct http *hp);
+
+/* Add Accept-Encoding to Vary unless it is there.  0, or -1. */
+int RFC_VaryAcceptEncoding(struct http *hp);
+
 #endif /* VENEER_CACHE_RFC_H */

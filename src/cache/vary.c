@@ -15,8 +15,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/miniobj.h"
+#include "common/param.h"
 #include "cache/hash.h"
 #include "cache/http.h"
 #include "cache/obj.h"
@@ -151,7 +153,7 @@ VRY_Build(struct ws *ws, const struct http *hp, const char *names,
 	unsigned n = 0, u, w;
 	const char *p;
 	char *b;
-	int i;
+	int i, ae = -1;
 
 	CHECK_OBJ(hp, HTTP_MAGIC);
 	for (p = names; *p != '\0'; p += strlen(p) + 1)
@@ -165,13 +167,23 @@ VRY_Build(struct ws *ws, const struct http *hp, const char *names,
 		nv[u] = p;
 		sl[u].first = sl[u].last = 0;
 	}
+	/*
+	 * With http_gzip_support, Accept-Encoding reads as absent: every
+	 * client gets the one (gzip'd) object, uncompressed for those that
+	 * want it, as in Varnish (which skips it when comparing; done here,
+	 * the variant index keeps one probe per spec).
+	 */
+	if (cache_param != NULL && cache_param->http_gzip_support)
+		for (u = 0; u < n; u++)
+			if (!strcasecmp(nv[u], "Accept-Encoding"))
+				ae = (int)u;
 	/* One pass over the headers, a binary search for each; chain them. */
 	for (u = HTTP_HDR_FIRST; u < hp->nhd; u++) {
 		next[u] = 0;
 		if (hp->hd[u].b == NULL || (hp->hdf[u] & HDF_FILTER))
 			continue;
 		i = vry_find(nv, n, &hp->hd[u]);
-		if (i < 0)
+		if (i < 0 || i == ae)
 			continue;
 		if (sl[i].first == 0)
 			sl[i].first = (uint16_t)u;

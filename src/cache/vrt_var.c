@@ -25,6 +25,7 @@
 #include "cache/obj.h"
 #include "cache/child.h"
 #include "cache/req.h"
+#include "cache/rfc.h"
 #include "cache/session.h"
 #include "cache/storage.h"
 #include "cache/vrt_priv.h"
@@ -533,13 +534,14 @@ VRT_r_now(VRT_CTX)
 	return (ctx->now);
 }
 
-/* req.can_gzip: VV_MISSING, reads as 0. */
 VCL_BOOL
 VRT_r_req_can_gzip(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+	if (!vrt_ok(ctx, "req.can_gzip", VM_CLIENT))
+		return (0);
+	return (ctx->http_req != NULL && RFC_AcceptsGzip(ctx->http_req));
 }
 
 VCL_BOOL
@@ -1107,41 +1109,34 @@ VRT_l_beresp_do_esi(VRT_CTX, VCL_BOOL_SET v)
 		ctx->bo->do_esi = v ? 1 : 0;
 }
 
-/* beresp.do_gunzip: VV_MISSING, reads as 0. */
-VCL_BOOL
-VRT_r_beresp_do_gunzip(VRT_CTX)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
+#define VRT_BERESP_FLAG(name, field)					\
+VCL_BOOL								\
+VRT_r_beresp_##field(VRT_CTX)						\
+{									\
+									\
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
+	if (!vrt_ok(ctx, name,						\
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))		\
+		return (0);						\
+	return (ctx->bo != NULL && ctx->bo->field);			\
+}									\
+									\
+void									\
+VRT_l_beresp_##field(VRT_CTX, VCL_BOOL_SET v)				\
+{									\
+									\
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
+	if (!vrt_ok(ctx, name,						\
+	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))		\
+		return;							\
+	if (ctx->bo != NULL)						\
+		ctx->bo->field = v ? 1 : 0;				\
 }
 
-/* beresp.do_gunzip: VV_MISSING, a set does nothing. */
-void
-VRT_l_beresp_do_gunzip(VRT_CTX, VCL_BOOL_SET v)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
-}
-
-/* beresp.do_gzip: VV_MISSING, reads as 0. */
-VCL_BOOL
-VRT_r_beresp_do_gzip(VRT_CTX)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (0);
-}
-
-/* beresp.do_gzip: VV_MISSING, a set does nothing. */
-void
-VRT_l_beresp_do_gzip(VRT_CTX, VCL_BOOL_SET v)
-{
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	(void)v;
-}
+/* beresp.do_gzip, beresp.do_gunzip: read when the body is stored. */
+VRT_BERESP_FLAG("beresp.do_gunzip", do_gunzip)
+VRT_BERESP_FLAG("beresp.do_gzip", do_gzip)
+#undef VRT_BERESP_FLAG
 
 VCL_BOOL
 VRT_r_beresp_do_stream(VRT_CTX)

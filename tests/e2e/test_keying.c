@@ -96,6 +96,34 @@ START_TEST(issue_0011_vary_accept_and_accept_encoding)
 	};
 	struct keying k;
 
+	/* Accept-Encoding as any header: without gzip support. */
+	k.o = CO_New();
+	k.v = VND_Launch(ORIGIN_Port(k.o), "http_gzip_support=off", NULL);
+	k.cl = VND_Connect(k.v);
+	CO_VaryWalk(k.o, k.cl, "/x", CO_TH(CACHE_100 "|Vary: Accept, "
+	    "Accept-Encoding"), t, ARRAY_SIZE(t));
+	k_finish(&k);
+}
+END_TEST
+
+/*
+ * With http_gzip_support (the default) Accept-Encoding is no variant
+ * key, as in Varnish: the backend is asked for gzip whatever the client
+ * said, and clients that do not take gzip get it uncompressed.
+ */
+START_TEST(vary_accept_encoding_gzip_support)
+{
+	static const struct co_vary_step t[] = {
+		{ "Accept: application/json\r\nAccept-Encoding: gzip\r\n", 1 },
+		{ "Accept: text/html\r\nAccept-Encoding: gzip\r\n", 2 },
+		{ "Accept: application/json\r\nAccept-Encoding: gzip\r\n", 1 },
+		{ "Accept: text/html\r\nAccept-Encoding: br\r\n", 2 },
+		{ "Accept-Encoding: gzip\r\n", 3 },
+		{ "Accept-Encoding: gzip\r\nAccept: text/html\r\n", 2 },
+		{ "Accept: text/html\r\n", 2 },
+	};
+	struct keying k;
+
 	k_start(&k);
 	CO_VaryWalk(k.o, k.cl, "/x", CO_TH(CACHE_100 "|Vary: Accept, "
 	    "Accept-Encoding"), t, ARRAY_SIZE(t));
@@ -360,6 +388,7 @@ keying_suite(void)
 	tc = tcase_create("keying");
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, issue_0011_vary_accept_and_accept_encoding);
+	tcase_add_test(tc, vary_accept_encoding_gzip_support);
 	tcase_add_test(tc, issue_0011_vary_prefix_names);
 	tcase_add_test(tc, issue_0011_connection_named_headers);
 	tcase_add_test(tc, issue_0011_connection_keeps_host_refuses_length);

@@ -1050,6 +1050,104 @@ START_TEST(test_range_table)
 }
 END_TEST
 
+/*--------------------------------------------------------------------
+ * gzip: RFC_AcceptsGzip, RFC_WeakenEtag, RFC_VaryAcceptEncoding
+ */
+
+static const struct {
+	const char	*ae[3];		/* Accept-Encoding lines */
+	int		gzip;
+} ae_cases[] = {
+	{ { NULL }, 0 },
+	{ { "Accept-Encoding: gzip" }, 1 },
+	{ { "Accept-Encoding: GZIP" }, 1 },
+	{ { "Accept-Encoding: gzip, deflate" }, 1 },
+	{ { "Accept-Encoding: gzip;q=0.7, *;q=0" }, 1 },
+	{ { "Accept-Encoding: deflate;q=0.7, *;q=0" }, 0 },
+	{ { "Accept-Encoding: x-gzip;q=0.4, gzip" }, 1 },
+	{ { "Accept-Encoding: gzip;q=0, x-gzip" }, 1 },
+	{ { "Accept-Encoding: gzip;q=0" }, 0 },
+	{ { "Accept-Encoding: gzip; q=0.000" }, 0 },
+	{ { "Accept-Encoding: gzip;q=-1" }, 0 },
+	{ { "Accept-Encoding: gzip;q=0.0000001" }, 1 },
+	{ { "Accept-Encoding: gzip;q=.5" }, 1 },
+	{ { "Accept-Encoding: gzip;q=" }, 0 },
+	{ { "Accept-Encoding: gzip;level=1" }, 1 },
+	{ { "Accept-Encoding: gzipx, xgzip, gzi" }, 0 },
+	{ { "Accept-Encoding: *" }, 0 },
+	{ { "Accept-Encoding: ,,, ,gzip" }, 1 },
+	{ { "Accept-Encoding: deflate", "Accept-Encoding: gzip" }, 1 },
+	/* The first gzip decides, as in Varnish. */
+	{ { "Accept-Encoding: gzip;q=0", "Accept-Encoding: gzip" }, 0 },
+	{ { "Accept-Encoding:" }, 0 },
+};
+
+START_TEST(test_accepts_gzip)
+{
+
+	rfc_setup();
+	set_method(&m_req.http, "GET");
+	add(&m_req.http, ae_cases[_i].ae, 0);
+	ck_assert_msg(RFC_AcceptsGzip(&m_req.http) == ae_cases[_i].gzip,
+	    "case %d (%s)", _i, ae_cases[_i].ae[0] != NULL ?
+	    ae_cases[_i].ae[0] : "none");
+}
+END_TEST
+
+START_TEST(test_weaken_etag)
+{
+	static const char * const strong[] = { "ETag: \"x\"", NULL };
+	static const char * const weak[] = { "ETag: W/\"x\"", NULL };
+	struct txt v;
+
+	rfc_setup();
+	add(&m_resp.http, strong, 0);
+	ck_assert_int_eq(RFC_WeakenEtag(&m_resp.http), 0);
+	ck_assert(HTTP_GetHdr(&m_resp.http, "ETag", &v));
+	ck_assert(TXT_Eq(v, "W/\"x\""));
+	ck_assert_int_eq(HTTP_CountHdr(&m_resp.http, "ETag"), 1);
+	rfc_setup();
+	add(&m_resp.http, weak, 0);
+	ck_assert_int_eq(RFC_WeakenEtag(&m_resp.http), 0);
+	ck_assert(HTTP_GetHdr(&m_resp.http, "ETag", &v));
+	ck_assert(TXT_Eq(v, "W/\"x\""));
+	rfc_setup();
+	ck_assert_int_eq(RFC_WeakenEtag(&m_resp.http), 0);
+	ck_assert(!HTTP_GetHdr(&m_resp.http, "ETag", NULL));
+}
+END_TEST
+
+static const struct {
+	const char	*vary[3];
+	const char	*want[3];	/* the Vary lines after */
+} vary_ae_cases[] = {
+	{ { NULL }, { "Accept-Encoding" } },
+	{ { "Vary: Cookie" }, { "Cookie, Accept-Encoding" } },
+	{ { "Vary: accept-encoding" }, { "accept-encoding" } },
+	{ { "Vary: Cookie, Accept-Encoding" },
+	    { "Cookie, Accept-Encoding" } },
+	{ { "Vary: A", "Vary: B" }, { "A", "B", "Accept-Encoding" } },
+};
+
+START_TEST(test_vary_ae)
+{
+	unsigned u, k;
+
+	rfc_setup();
+	add(&m_resp.http, vary_ae_cases[_i].vary, 0);
+	ck_assert_int_eq(RFC_VaryAcceptEncoding(&m_resp.http), 0);
+	k = 0;
+	for (u = HTTP_FindHdr(&m_resp.http, "Vary", 0); u != 0;
+	    u = HTTP_FindHdr(&m_resp.http, "Vary", u + 1), k++) {
+		ck_assert_uint_lt(k, 3);
+		ck_assert_ptr_nonnull(vary_ae_cases[_i].want[k]);
+		ck_assert_msg(TXT_Eq(HTTP_HdrValue(&m_resp.http, u),
+		    vary_ae_cases[_i].want[k]), "case %d line %u", _i, k);
+	}
+	ck_assert(k == 3 || vary_ae_cases[_i].want[k] == NULL);
+}
+END_TEST
+
 static Suite *
 rfc_suite(void)
 {
@@ -1076,6 +1174,13 @@ rfc_suite(void)
 	tc = tcase_create("range");
 	tcase_add_loop_test(tc, test_range_table, 0,
 	    (int)ARRAY_SIZE(range_cases));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("gzip");
+	tcase_add_loop_test(tc, test_accepts_gzip, 0,
+	    (int)ARRAY_SIZE(ae_cases));
+	tcase_add_test(tc, test_weaken_etag);
+	tcase_add_loop_test(tc, test_vary_ae, 0,
+	    (int)ARRAY_SIZE(vary_ae_cases));
 	suite_add_tcase(s, tc);
 	return (s);
 }

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "common/miniobj.h"
+#include "common/param.h"
 #include "common/sha256.h"
 #include "cache/hash.h"
 #include "cache/http.h"
@@ -465,6 +466,40 @@ START_TEST(test_key_pieces)
 }
 END_TEST
 
+/*--------------------------------------------------------------------
+ * http_gzip_support: Accept-Encoding reads as absent (one object for
+ * every client, uncompressed on delivery), as Varnish compares it.
+ */
+
+START_TEST(test_vary_gzip_support)
+{
+	char err[256], *b1, *b2;
+	ssize_t l1, l2;
+
+	if (cache_param == NULL)
+		PARAM_Init();
+	setup();
+	vary_names("Accept-Encoding, Cookie");
+	req_add(&m_req.http, 0, "Accept-Encoding", "gzip");
+	req_add(&m_req.http, 0, "Cookie", "a=1");
+	req_add(&m_req2.http, 1, "Cookie", "a=1");
+	ck_assert_int_eq(PARAM_Set("http_gzip_support", "on", err,
+	    sizeof err), 0);
+	l1 = build(&m_req.http, &b1);
+	l2 = build(&m_req2.http, &b2);
+	ck_assert(l1 == l2 && !memcmp(b1, b2, (size_t)l1));
+	ck_assert_ptr_null(blob_value(b1, (size_t)l1, "accept-encoding"));
+	ck_assert_str_eq(blob_value(b1, (size_t)l1, "cookie"), "a=1");
+	ck_assert_int_eq(PARAM_Set("http_gzip_support", "off", err,
+	    sizeof err), 0);
+	l1 = build(&m_req.http, &b1);
+	l2 = build(&m_req2.http, &b2);
+	ck_assert(l1 != l2 || memcmp(b1, b2, (size_t)l1));
+	ck_assert_str_eq(blob_value(b1, (size_t)l1, "accept-encoding"),
+	    "gzip");
+}
+END_TEST
+
 static Suite *
 vary_suite(void)
 {
@@ -480,6 +515,7 @@ vary_suite(void)
 	tc = tcase_create("lines");
 	tcase_add_test(tc, test_vary_repeated_lines);
 	tcase_add_test(tc, test_vary_hop_by_hop_unseen);
+	tcase_add_test(tc, test_vary_gzip_support);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("key");
 	tcase_add_test(tc, test_key_pieces);

@@ -77,5 +77,6 @@ deps_install() {
 DEPS_BUILD=(
 	build-essential autoconf automake libtool "pkg-config|pkgconf"
 	libev-dev libpcre2-dev libjemalloc-dev libbsd-dev libncurses-dev
+	zlib1g-dev
 	check procps
 )
