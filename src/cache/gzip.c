@@ -228,7 +228,6 @@ struct gzip_iter {
 #define GZIP_ITER_MAGIC		0x51e7a0c6
 	uint64_t		pos;		/* plain bytes so far */
 	uint64_t		lo, hi;		/* what func gets */
-	int			flush;		/* of the piece being fed */
 	int			ret;		/* func's non-zero return */
 	unsigned		done;		/* past hi: stop */
 	void			*priv;
@@ -251,7 +250,13 @@ gzip_iter_out(void *priv, const void *ptr, size_t len)
 	if (e > gi->hi)
 		e = gi->hi;
 	if (b < e) {
-		gi->ret = gi->func(gi->priv, gi->flush,
+		/*
+		 * Always flushed: the bytes are in the gzip buffer, which the
+		 * next output overwrites and GZIP_Free frees; a writer that
+		 * only queued them would send what is there by then (ASan
+		 * caught a use after free).
+		 */
+		gi->ret = gi->func(gi->priv, 1,
 		    p + (b - (gi->pos - len)), (size_t)(e - b));
 		if (gi->ret != 0)
 			return (1);
@@ -278,7 +283,6 @@ gzip_iter_piece(void *priv, int flush, const void *ptr, size_t len)
 	int r;
 
 	CAST_OBJ_NOTNULL(gf, priv, GZIP_ITER_FEED_MAGIC);
-	gf->gi->flush = flush;
 	r = GZIP_Feed(gf->g, ptr, len, 0, gzip_iter_out, gf->gi);
 	if (r == GZIP_ERROR) {
 		gf->bad = 1;
@@ -322,7 +326,6 @@ GZIP_Iterate(struct objcore *oc, struct boc *boc, enum gzip_mode mode,
 	}
 	r = OBJ_Iterate(oc, boc, 0, UINT64_MAX, &gf, gzip_iter_piece);
 	if (r == 0 && !gi.done) {
-		gi.flush = 1;
 		f = GZIP_Feed(gf.g, "", 0, 1, gzip_iter_out, &gi);
 		if (f == GZIP_ERROR) {
 			gf.bad = 1;

@@ -85,6 +85,41 @@ gunzips_to_plain(const char *b, size_t len)
 
 static char last_ae[128];	/* Accept-Encoding the origin saw */
 
+/*
+ * A body that unzips to several gzip_buffers (32k) of text no two
+ * pieces of which are alike, and its gzip: made once.
+ */
+#define BIG_LEN		(300 * 1024)
+static char *big_plain;
+static unsigned char *big_gz;
+static size_t big_gz_len;
+
+static void
+make_big(void)
+{
+	z_stream z;
+	size_t u;
+
+	if (big_plain != NULL)
+		return;
+	big_plain = malloc(BIG_LEN + 1);
+	big_gz = malloc(BIG_LEN + 1024);
+	ck_assert(big_plain != NULL && big_gz != NULL);
+	for (u = 0; u < BIG_LEN; u++)
+		big_plain[u] = (char)('a' + (u * 7 + u / 1000) % 26);
+	big_plain[BIG_LEN] = '\0';
+	memset(&z, 0, sizeof z);
+	ck_assert_int_eq(deflateInit2(&z, 6, Z_DEFLATED, 16 + 15, 8,
+	    Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)big_plain;
+	z.avail_in = BIG_LEN;
+	z.next_out = big_gz;
+	z.avail_out = BIG_LEN + 1024;
+	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	big_gz_len = BIG_LEN + 1024 - z.avail_out;
+	(void)deflateEnd(&z);
+}
+
 static void
 o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 {
@@ -111,6 +146,10 @@ o_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
 	else if (!strcmp(req->url, "/frag"))
 		(void)ORIGIN_Respond(oc, 200, "Cache-Control: max-age=100\r\n",
 		    "frag", -1);
+	else if (!strcmp(req->url, "/big"))
+		(void)ORIGIN_Respond(oc, 200, "Content-Encoding: gzip\r\n"
+		    "Cache-Control: max-age=100\r\n", big_gz,
+		    (ssize_t)big_gz_len);
 	else if (!strncmp(req->url, "/bad", 4))
 		(void)ORIGIN_Respond(oc, 200, "Content-Encoding: gzip\r\n"
 		    "Cache-Control: max-age=100\r\n",
@@ -163,6 +202,34 @@ is_gzip(const struct hx_msg *m)
 	HX_HeaderIs(m, "Content-Encoding", "gzip");
 	ck_assert(m->body != NULL && gunzips_to_plain(m->body, m->bodylen));
 }
+
+/*
+ * A gzip object unzipped on the way out in several buffers: every byte
+ * right.  The writer used to queue each buffer's bytes and send them
+ * after the next had overwritten them (and after the buffer was freed).
+ */
+START_TEST(gzip_big_gunzipped)
+{
+	struct hx_vcl t;
+	struct hx_msg *m;
+
+	make_gz();
+	make_big();
+	HXV_Start(&t, o_handler, gzip_vcl);
+	m = get(&t, "GET", "/big", "Accept-Encoding: gzip\r\n");
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_uint_eq(m->bodylen, big_gz_len);
+	HX_MsgFree(&m);
+	m = get(&t, "GET", "/big", NULL);
+	ck_assert_int_eq(m->status, 200);
+	ck_assert_ptr_null(HX_Header(m, "Content-Encoding"));
+	ck_assert_uint_eq(m->bodylen, BIG_LEN);
+	ck_assert_msg(!memcmp(m->body, big_plain, BIG_LEN), "the unzipped "
+	    "body differs");
+	HX_MsgFree(&m);
+	HXV_Finish(&t);
+}
+END_TEST
 
 /* One stored gzip object: gzip clients get it, others plain. */
 START_TEST(gzip_one_object_two_clients)
@@ -395,6 +462,7 @@ gzip_suite(void)
 	tc = tcase_create("gzip");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, gzip_one_object_two_clients);
+	tcase_add_test(tc, gzip_big_gunzipped);
 	tcase_add_test(tc, gzip_do_gzip);
 	tcase_add_test(tc, gzip_do_gunzip);
 	tcase_add_test(tc, gzip_corrupt_backend);
