@@ -35,6 +35,7 @@
 #include "cache/child.h"
 #include "cache/child_cli.h"
 #include "cache/expire.h"
+#include "cache/fetch.h"
 #include "cache/hash.h"
 #include "cache/panic.h"
 #include "cache/pool.h"
@@ -313,6 +314,24 @@ ccli_debug_xid(FILE *out, int ac, char * const *av)
 	return (CLIS_OK);
 }
 
+/* debug.fragfetch N: fetched bodies stored N bytes at a time (tests). */
+static unsigned
+ccli_debug_fragfetch(FILE *out, int ac, char * const *av)
+{
+	char *end;
+	unsigned long n;
+
+	(void)ac;
+	n = strtoul(av[1], &end, 10);
+	if (*av[1] == '\0' || *end != '\0' || n > 1024 * 1024) {
+		fprintf(out, "debug.fragfetch takes a size in bytes, 0 "
+		    "(off) to 1048576");
+		return (CLIS_PARAM);
+	}
+	FETCH_SetFrag((unsigned)n);
+	return (CLIS_OK);
+}
+
 static unsigned
 ccli_vcl_use(FILE *out, int ac, char * const *av)
 {
@@ -429,6 +448,7 @@ static const struct ccli_cmd {
 	{ "vcl.state",		3, ccli_vcl_state },
 	{ "vcl.profile",	0, ccli_vcl_profile },
 	{ "debug.xid",		0, ccli_debug_xid },
+	{ "debug.fragfetch",	1, ccli_debug_fragfetch },
 	{ "param.changed",	1, ccli_param_changed },
 	{ "ban",		3, BAN_CliBan },
 	{ "ban.list",		0, BAN_CliList },

@@ -1174,6 +1174,45 @@ bo_gzip_free(struct busyobj *bo, struct gzip **gzp)
 }
 
 /* The body from the backend, through gzip if planned, into oc. */
+/* debug.fragfetch N: bodies are stored N bytes at a time (0: as read). */
+static unsigned fetch_frag;
+
+void
+FETCH_SetFrag(unsigned n)
+{
+
+	__atomic_store_n(&fetch_frag, n, __ATOMIC_RELAXED);
+}
+
+unsigned
+FETCH_Frag(void)
+{
+
+	return (__atomic_load_n(&fetch_frag, __ATOMIC_RELAXED));
+}
+
+/*
+ * What was read, into gzip or straight into the object (and ESI), in
+ * pieces of at most fetch_frag bytes when a test asks for them (the
+ * parsers must give the same result however the body is cut).
+ */
+static int
+bo_store_pieces(struct busyobj *bo, struct gzip *gz, struct bo_sink *sk,
+    struct txt t)
+{
+	unsigned frag = FETCH_Frag();
+	const char *b = t.b, *e;
+
+	while (b < t.e) {
+		e = frag > 0 && (size_t)(t.e - b) > frag ? b + frag : t.e;
+		if (gz != NULL ? bo_gzip_feed(bo, gz, sk, b, e, 0) != 0 :
+		    bo_sink_bytes(sk, b, (size_t)(e - b)) != 0)
+			return (-1);
+		b = e;
+	}
+	return (0);
+}
+
 static int
 bo_store_fetched(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 {
@@ -1192,13 +1231,11 @@ bo_store_fetched(struct worker *wrk, struct busyobj *bo, struct objcore *oc)
 	if (bo->gzip_mode >= 0 && (gz = bo_gzip_new(wrk, bo)) == NULL)
 		i = -1;
 	else {
-		while ((i = FETCH_BodyNext(bo, &t)) > 0) {
-			if (gz != NULL ? bo_gzip_feed(bo, gz, &sk, t.b, t.e,
-			    0) != 0 : bo_sink_bytes(&sk, t.b, TXT_LEN(t)) != 0) {
-				i = -1;
-				break;
-			}
-		}
+		while ((i = FETCH_BodyNext(bo, &t)) > 0 &&
+		    bo_store_pieces(bo, gz, &sk, t) == 0)
+			continue;
+		if (i > 0)
+			i = -1;
 	}
 	if (i == 0 && gz != NULL && bo_gzip_feed(bo, gz, &sk, "", "", 1) != 0)
 		i = -1;

@@ -212,4 +212,8 @@ struct busyobj *FETCH_PipeBegin(struct worker *wrk, struct req *req);
  */
 enum req_step FETCH_Pipe(struct worker *wrk, struct req *req);
 
+/* debug.fragfetch: store fetched bodies N bytes at a time (0: off). */
+void FETCH_SetFrag(unsigned n);
+unsigned FETCH_Frag(void);
+
 #endif /* VENEER_CACHE_FETCH_H */

@@ -609,6 +609,10 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "out is <xid> + 1, and workers take <cachesize> ids at a time "
 	    "(1 unless given). Test harnesses use it to predict X-Varnish.",
 	    0, 2, 0, MCLI_ChildFwd },
+	{ "debug.fragfetch", "debug.fragfetch <size>",
+	    "Store fetched bodies <size> bytes at a time (0: as read), so "
+	    "tests can check that parsing does not depend on how a body "
+	    "arrives.", 1, 1, 0, MCLI_ChildFwd },
 	{ "help", "help [-j|-a|-d|<command>]",
 	    "Show command/protocol help; -a lists the debug commands too, "
 	    "-d only those.", 0, 1, 1, mcc_help },
