@@ -462,6 +462,12 @@ mcc_param_show(struct mcli_req *r, int ac, char * const *av)
 		MCLI_BufPrintf(&r->body, "Unknown parameter \"%s\".", which);
 		return;
 	}
+	if (json && lng) {
+		r->status = CLIS_PARAM;
+		MCLI_BufPrintf(&r->body, "-l and -j cannot be used together: "
+		    "-j always gives everything -l would.");
+		return;
+	}
 	if (json)
 		MCLI_JsonHead(&r->body, av);
 	tab = PARAM_Table(&ntab);

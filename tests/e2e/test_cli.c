@@ -775,6 +775,8 @@ START_TEST(cli_varnish_corners)
 	free(b);
 	cli_expect(fd, "param.set cli_limit 48k", 200, NULL);
 	cli_expect(fd, "param.show -l", 200, NULL);
+	cli_expect(fd, "param.show -j -l", 106, "-l and -j");
+	cli_expect(fd, "param.show debug debug", 105, NULL);
 	(void)close(fd);
 	VND_Finish(&v, &o);
 }
