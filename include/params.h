@@ -490,7 +490,8 @@ PARAM(thread_pool_destroy_delay, TIMEOUT, "seconds", "1", "0.01", NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it.")
 PARAM(thread_pool_reserve, UINT, "threads", "0", NULL, NULL, 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
+    "Accepted for compatibility with Varnish's scripts and tests (at "
+    "most 95% of thread_pool_min, as there); "
     "veneerd does not use it. veneerd's equivalent: backend fetches "
     "that requests wait for may take as many threads again as "
     "thread_pool_max (see there).")

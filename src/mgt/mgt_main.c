@@ -318,6 +318,17 @@ MGT_ParamCheck(const char *name, const char *old, char *err, size_t errlen)
 {
 	char canon[PARAM_STRING_MAX];
 
+	/* varnishd's limit, so scripts meet the same refusal. */
+	if (!strcmp(name, "thread_pool_reserve") &&
+	    cache_param->thread_pool_reserve >
+	    cache_param->thread_pool_min / 20 * 19 +
+	    cache_param->thread_pool_min % 20 * 19 / 20) {
+		(void)snprintf(err, errlen, "thread_pool_reserve: %u is above "
+		    "95%% of thread_pool_min (%u)",
+		    cache_param->thread_pool_reserve,
+		    cache_param->thread_pool_min);
+		return (-1);
+	}
 	/* "+Tag" and "-Tag" change the mask so far, as with varnishd. */
 	if (!strcmp(name, "vsl_mask")) {
 		if (VSL_MaskCanon(old != NULL ? old : "none",

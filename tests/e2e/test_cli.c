@@ -776,6 +776,10 @@ START_TEST(cli_varnish_corners)
 	cli_expect(fd, "param.set cli_limit 48k", 200, NULL);
 	cli_expect(fd, "param.show -l", 200, NULL);
 	cli_expect(fd, "param.show -j -l", 106, "-l and -j");
+	/* 95% of thread_pool_min (100 here), as varnishd allows. */
+	cli_expect(fd, "param.set thread_pool_reserve 95", 200, NULL);
+	cli_expect(fd, "param.set thread_pool_reserve 96", 106, "95%");
+	cli_expect(fd, "param.reset thread_pool_reserve", 200, NULL);
 	cli_expect(fd, "param.show debug debug", 105, NULL);
 	(void)close(fd);
 	VND_Finish(&v, &o);
