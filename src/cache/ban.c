@@ -713,8 +713,9 @@ BAN_CliList(FILE *out, int ac, char * const *av)
 		if (debug)
 			fprintf(out, "%s %10ju %10ju", f & BAN_F_REQ ? "R" :
 			    "-", (uintmax_t)b->tested, (uintmax_t)b->killed);
-		fprintf(out, "  %s\n", b->expr != NULL &&
-		    !(f & BAN_F_COMPLETED) ? BAN_ExprText(b->expr) : "");
+		/* Completed bans show what they were, as varnishd's list. */
+		fprintf(out, "  %s\n", b->expr != NULL ?
+		    BAN_ExprText(b->expr) : "");
 	}
 	LOCK_Unlock(&ban_mtx);
 	if (json)
