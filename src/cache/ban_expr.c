@@ -11,6 +11,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 
 #include <pcre2.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,50 @@ ban_term_parse(struct ban_term *t, const char *field, const char *op,
 	return (0);
 }
 
+static int
+ban_is_duration(enum ban_field f)
+{
+
+	return (f == BF_OBJ_TTL || f == BF_OBJ_AGE || f == BF_OBJ_GRACE ||
+	    f == BF_OBJ_KEEP);
+}
+
+/*
+ * A duration as varnishd lists it: in the largest unit that holds it
+ * whole (1.5h is 90m, 0.5m is 30s), so that "ban obj.ttl > 1.5h" and
+ * "... > 90m" read, and deduplicate, as the same ban.
+ */
+static void
+ban_duration_text(double d, char *buf, size_t len)
+{
+	static const struct {
+		const char	*unit;
+		double		secs;
+	} units[] = {
+		{ "y", 365. * 86400 }, { "w", 7. * 86400 }, { "d", 86400 },
+		{ "h", 3600 }, { "m", 60 }, { "s", 1 }, { "ms", 1e-3 },
+	};
+	double v;
+	unsigned u;
+
+	if (d == 0) {
+		(void)snprintf(buf, len, "0s");
+		return;
+	}
+	for (u = 0; u < sizeof units / sizeof units[0]; u++) {
+		/* Milliseconds below a second only: 6.789s stays so. */
+		if (units[u].secs < 1 && fabs(d) >= 1)
+			continue;
+		v = d / units[u].secs;
+		if (fabs(v) >= 1 && fabs(v - round(v)) < 1e-6)
+			break;
+	}
+	if (u < sizeof units / sizeof units[0])
+		(void)snprintf(buf, len, "%.0f%s", round(v), units[u].unit);
+	else
+		(void)snprintf(buf, len, "%gs", d);
+}
+
 /* Append s to the canonical text, quoted when it must be. */
 static void
 ban_text_add(char **txt, size_t *len, const char *s, int sep)
@@ -241,7 +286,15 @@ BAN_ExprParse(char * const *av, int ac, char *err, size_t errlen)
 		}
 		ban_text_add(&be->text, &tl, av[i], i > 0);
 		ban_text_add(&be->text, &tl, av[i + 1], 1);
-		ban_text_add(&be->text, &tl, av[i + 2], 1);
+		if (ban_is_duration(be->t[be->n - 1].field)) {
+			char dur[64];
+
+			ban_duration_text(be->t[be->n - 1].num, dur,
+			    sizeof dur);
+			ban_text_add(&be->text, &tl, dur, 1);
+		} else {
+			ban_text_add(&be->text, &tl, av[i + 2], 1);
+		}
 		if (i + 3 == ac)
 			break;
 		if (strcmp(av[i + 3], "&&")) {

@@ -142,6 +142,40 @@ START_TEST(canonical_text)
 }
 END_TEST
 
+/* Durations in the largest unit that holds them whole, as varnishd. */
+START_TEST(canonical_durations)
+{
+	static const char * const in_out[][2] = {
+		{ "obj.keep == 1.5h", "obj.keep == 90m" },
+		{ "obj.keep == 10m", "obj.keep == 10m" },
+		{ "obj.keep == 0.5m", "obj.keep == 30s" },
+		{ "obj.keep == 0.456s", "obj.keep == 456ms" },
+		{ "obj.keep == 6.789s", "obj.keep == 6.789s" },
+		{ "obj.keep == 42y", "obj.keep == 42y" },
+		{ "obj.ttl > 7d", "obj.ttl > 1w" },
+		{ "obj.age < 0", "obj.age < 0s" },
+		{ "obj.grace >= 90", "obj.grace >= 90s" },
+		{ "obj.status == 200", "obj.status == 200" },
+	};
+	struct ban_expr *a, *b;
+	char err[256];
+	unsigned u;
+
+	for (u = 0; u < sizeof in_out / sizeof in_out[0]; u++) {
+		a = BAN_ExprParseString(in_out[u][0], err, sizeof err);
+		ck_assert_msg(a != NULL, "%s: %s", in_out[u][0], err);
+		ck_assert_str_eq(BAN_ExprText(a), in_out[u][1]);
+		BAN_ExprFree(&a);
+	}
+	/* One ban however its duration is written. */
+	a = BAN_ExprParseString("obj.ttl > 1.5h", err, sizeof err);
+	b = BAN_ExprParseString("obj.ttl > 90m", err, sizeof err);
+	ck_assert(a != NULL && b != NULL && BAN_ExprSame(a, b));
+	BAN_ExprFree(&a);
+	BAN_ExprFree(&b);
+}
+END_TEST
+
 START_TEST(eval_strings)
 {
 
@@ -232,6 +266,7 @@ ban_expr_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, parse_errors);
 	tcase_add_test(tc, canonical_text);
+	tcase_add_test(tc, canonical_durations);
 	tcase_add_test(tc, eval_strings);
 	tcase_add_test(tc, eval_numbers);
 	tcase_add_test(tc, eval_request);
