@@ -200,7 +200,16 @@ ban_is_duration(enum ban_field f)
  * whole (1.5h is 90m, 0.5m is 30s), so that "ban obj.ttl > 1.5h" and
  * "... > 90m" read, and deduplicate, as the same ban.
  */
-static void
+/* Does text read back as exactly d? */
+static int
+ban_duration_same(const char *text, double d)
+{
+	double d2;
+
+	return (NUM_ParseDuration(text, &d2) == NULL && d2 == d);
+}
+
+static int
 ban_duration_text(double d, char *buf, size_t len)
 {
 	static const struct {
@@ -212,23 +221,31 @@ ban_duration_text(double d, char *buf, size_t len)
 	};
 	double v;
 	unsigned u;
+	int prec;
 
 	if (d == 0) {
 		(void)snprintf(buf, len, "0s");
-		return;
+		return (0);
 	}
 	for (u = 0; u < sizeof units / sizeof units[0]; u++) {
 		/* Milliseconds below a second only: 6.789s stays so. */
 		if (units[u].secs < 1 && fabs(d) >= 1)
 			continue;
 		v = d / units[u].secs;
-		if (fabs(v) >= 1 && fabs(v - round(v)) < 1e-6)
-			break;
-	}
-	if (u < sizeof units / sizeof units[0])
+		if (fabs(v) < 1 || fabs(v) > 1e15 ||
+		    fabs(v - round(v)) >= 1e-6)
+			continue;
 		(void)snprintf(buf, len, "%.0f%s", round(v), units[u].unit);
-	else
-		(void)snprintf(buf, len, "%gs", d);
+		if (ban_duration_same(buf, d))
+			return (0);
+	}
+	/* Seconds with as few decimals as read back exactly. */
+	for (prec = 0; prec <= 17; prec++) {
+		(void)snprintf(buf, len, "%.*fs", prec, d);
+		if (ban_duration_same(buf, d))
+			return (0);
+	}
+	return (-1);		/* the caller keeps the text as typed */
 }
 
 /* Append s to the canonical text, quoted when it must be. */
@@ -287,11 +304,11 @@ BAN_ExprParse(char * const *av, int ac, char *err, size_t errlen)
 		ban_text_add(&be->text, &tl, av[i], i > 0);
 		ban_text_add(&be->text, &tl, av[i + 1], 1);
 		if (ban_is_duration(be->t[be->n - 1].field)) {
-			char dur[64];
+			char dur[512];
 
-			ban_duration_text(be->t[be->n - 1].num, dur,
-			    sizeof dur);
-			ban_text_add(&be->text, &tl, dur, 1);
+			ban_text_add(&be->text, &tl, ban_duration_text(
+			    be->t[be->n - 1].num, dur, sizeof dur) == 0 ?
+			    dur : av[i + 2], 1);
 		} else {
 			ban_text_add(&be->text, &tl, av[i + 2], 1);
 		}
