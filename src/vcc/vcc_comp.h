@@ -11,6 +11,7 @@
 #define VENEER_VCC_COMP_H
 
 #include "vcc/vcc_priv.h"
+#include "vrt.h"
 
 enum vtype {
 	V_VOID, V_STRING, V_STRANDS, V_INT, V_REAL, V_BOOL, V_DURATION,
@@ -168,6 +169,18 @@ struct expr *e_new(struct vcc *tl, enum vtype t, const struct token *t0,
     const char *fmt, ...) __attribute__((__format__(__printf__, 4, 5)));
 void scan_names(struct vcc *tl);
 void parse_toplevel(struct vcc *tl);
+/* The methods and returns (vcc_parse.c), for the checks (vcc_check.c). */
+struct vmeth {
+	const char	*name;
+	unsigned	idx;
+	unsigned	rets;
+	const char	*field;
+};
+extern const struct vmeth vcc_meths[VCL_MET__MAX];
+extern const char * const vcc_rets[VCL_RET__MAX];
+/* "vcl_a, vcl_b and vcl_c" for a set of methods. */
+const char *meth_list(struct vcc *tl, unsigned mask, const char *conj);
+
 void check_program(struct vcc *tl);
 char *emit_program(struct vcc *tl);
 char *cat3(struct vcc *tl, const char *a, const char *b, const char *c);

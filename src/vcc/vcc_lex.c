@@ -557,3 +557,40 @@ vcc_lex_eof(struct vcc *tl)
 		}
 	}
 }
+
+/* Edit distance, for "did you mean". */
+unsigned
+vcc_lev(const char *a, const char *b)
+{
+	unsigned d[64][64], i, j, la = (unsigned)strlen(a),
+	    lb = (unsigned)strlen(b), c;
+
+	if (la >= 64 || lb >= 64)
+		return (99);
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return (d[la][lb]);
+}
+
+/* s made safe inside a C comment: a file name may hold a star-slash. */
+const char *
+vcc_cmt(struct vcc *tl, const char *s)
+{
+	char *r, *p;
+
+	r = vcc_strdup(tl, s);
+	for (p = r; (p = strstr(p, "*/")) != NULL; p++)
+		p[1] = '|';
+	return (r);
+}

@@ -29,18 +29,6 @@
 #include "vrt.h"
 
 
-/* s made safe inside a C comment: a file name may hold a star-slash. */
-static const char *
-vcc_cmt(struct vcc *tl, const char *s)
-{
-	char *r, *p;
-
-	r = vcc_strdup(tl, s);
-	for (p = r; (p = strstr(p, "*/")) != NULL; p++)
-		p[1] = '|';
-	return (r);
-}
-
 /* The C literal of "file:line:col" for t, for the runtime's messages. */
 const char *
 vcc_where(struct vcc *tl, const struct token *t)
@@ -113,25 +101,20 @@ static const struct vhdrp vcc_hdrs[] = {
 };
 #define NHDRS	(sizeof vcc_hdrs / sizeof vcc_hdrs[0])
 
-struct vmeth {
-	const char	*name;
-	unsigned	idx;
-	unsigned	rets;
-	const char	*field;
-};
-
-static const struct vmeth vcc_meths[] = {
+const struct vmeth vcc_meths[] = {
 #define VCL_MET(l, U, side, rets)	{ "vcl_" #l, VCL_MET_##U, rets, #l },
 #include "vcl_returns.h"
 };
 #define NMETHS	(sizeof vcc_meths / sizeof vcc_meths[0])
+_Static_assert(NMETHS == VCL_MET__MAX, "vcc_meths");
 
-static const char * const vcc_rets[] = {
+const char * const vcc_rets[] = {
 	"none",
 #define VCL_RET(l, U)	#l,
 #include "vcl_returns.h"
 };
 #define NRETS	(sizeof vcc_rets / sizeof vcc_rets[0])
+_Static_assert(NRETS == VCL_RET__MAX, "vcc_rets");
 
 struct vfarg {
 	enum vtype	t;
@@ -291,7 +274,7 @@ sub_find(struct vcc *tl, const struct token *t)
 }
 
 /* "vcl_a, vcl_b and vcl_c" for a set of methods. */
-static const char *
+const char *
 meth_list(struct vcc *tl, unsigned mask, const char *conj)
 {
 	struct vbuf vb = { NULL, 0, 0 };
@@ -333,31 +316,6 @@ sub_check(struct vcc *tl, const struct token *t, enum ckind kind,
 	s->nchecks++;
 }
 
-/* Edit distance, for "did you mean". */
-static unsigned
-lev(const char *a, const char *b)
-{
-	unsigned d[64][64], i, j, la = (unsigned)strlen(a),
-	    lb = (unsigned)strlen(b), c;
-
-	if (la >= 64 || lb >= 64)
-		return (99);
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < c)
-				c = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < c)
-				c = d[i][j - 1] + 1;
-			d[i][j] = c;
-		}
-	return (d[la][lb]);
-}
-
 static const char *
 var_suggest(struct vcc *tl, const char *name)
 {
@@ -366,7 +324,7 @@ var_suggest(struct vcc *tl, const char *name)
 	char buf[256];
 
 	for (u = 0; u < NVARS; u++) {
-		d = lev(name, vcc_vars[u].name);
+		d = vcc_lev(name, vcc_vars[u].name);
 		if (d < bd) {
 			bd = d;
 			best = vcc_vars[u].name;
@@ -374,7 +332,7 @@ var_suggest(struct vcc *tl, const char *name)
 	}
 	for (u = 0; u < NHDRS; u++) {
 		(void)snprintf(buf, sizeof buf, "%s", vcc_hdrs[u].prefix);
-		d = lev(name, buf);
+		d = vcc_lev(name, buf);
 		if (strlen(name) <= strlen(buf) + 2 && d < bd) {
 			bd = d;
 			best = vcc_hdrs[u].prefix;
@@ -2204,231 +2162,4 @@ parse_toplevel(struct vcc *tl)
 			    "probe, acl, sub, import, include). Found: '%s' "
 			    "at the caret", tk_desc(tl, t));
 	}
-}
-
-/* Checks over the whole program -----------------------------------------*/
-
-static void
-reach_walk(struct vcc *tl, struct vsub *s, unsigned mask, unsigned depth)
-{
-	size_t i;
-
-	if (s->mark)
-		vcc_error(tl, s->t, "sub %s calls itself (through the subs "
-		    "it calls): recursion is not allowed", s->name);
-	if ((s->reach & mask) == mask && depth > 0)
-		return;
-	if (depth > VCC_MAX_CALLS)
-		vcc_error(tl, s->t, "subs call each other more than %u deep",
-		    VCC_MAX_CALLS);
-	s->reach |= mask;
-	s->mark = 1;
-	for (i = 0; i < s->ncalls; i++) {
-		s->calls[i].to->called = 1;
-		reach_walk(tl, s->calls[i].to, mask, depth + 1);
-	}
-	s->mark = 0;
-}
-
-/* "fail, hash, pass ... or vcl": what method u may return. */
-static const char *
-ret_list(struct vcc *tl, unsigned u)
-{
-	struct vbuf vb = { NULL, 0, 0 };
-	unsigned r, n = 0, k = 0, legal;
-	char *l;
-
-	legal = vcc_meths[u].rets;
-	if (vcc_meths[u].idx == VCL_MET_HIT)
-		legal &= ~(1U << VCL_RET_MISS);	/* kept for VCL 4.0 only */
-	for (r = 1; r < NRETS; r++)
-		if (legal & (1U << r))
-			n++;
-	vbuf_cat(tl, &vb, "");
-	for (r = 1; r < NRETS; r++) {
-		if (!(legal & (1U << r)))
-			continue;
-		if (++k > 1)
-			vbuf_cat(tl, &vb, k == n ? " or " : ", ");
-		vbuf_cat(tl, &vb, vcc_rets[r]);
-	}
-	l = vcc_strdup(tl, vb.s);
-	return (l);
-}
-
-static void
-check_sub(struct vcc *tl, struct vsub *s)
-{
-	const struct vcheck *c;
-	unsigned bad, u;
-	const char *in;
-	size_t i;
-
-	for (i = 0; i < s->nchecks; i++) {
-		c = &s->checks[i];
-		bad = s->reach & ~c->mask;
-		if (bad == 0)
-			continue;
-		for (u = 0; u < NMETHS; u++)
-			if (bad & (1U << vcc_meths[u].idx))
-				break;
-		if (s->method >= 0 && (int)u == s->method)
-			in = vcc_meths[u].name;
-		else
-			in = cat3(tl, s->method >= 0 ? "" : "sub ", s->name,
-			    cat3(tl, " (called from ", vcc_meths[u].name,
-			    ")"));
-		switch (c->kind) {
-		case CK_RET:
-			vcc_error(tl, c->t, "return (%s) is not allowed in "
-			    "%s; %s may return %s", c->what, in,
-			    vcc_meths[u].name, ret_list(tl, u));
-			break;
-		case CK_USE:
-			vcc_error(tl, c->t, "%s is not allowed in %s; it "
-			    "may be used in %s", c->what, in,
-			    meth_list(tl, c->mask, " and "));
-			break;
-		default:
-			if (c->mask == 0)
-				vcc_error(tl, c->t, "%s cannot be %s", c->what,
-				    c->kind == CK_READ ? "read" :
-				    c->kind == CK_SET ? "set" : "unset");
-			if (c->kind == CK_READ)
-				vcc_error(tl, c->t, "%s is not available in "
-				    "%s; it exists in %s", c->what, in,
-				    meth_list(tl, c->mask, " and "));
-			vcc_error(tl, c->t, "%s cannot be %s in %s; it can be "
-			    "%s in %s", c->what,
-			    c->kind == CK_SET ? "set" : "unset", in,
-			    c->kind == CK_SET ? "set" : "unset",
-			    meth_list(tl, c->mask, " and "));
-		}
-	}
-}
-
-void
-check_program(struct vcc *tl)
-{
-	struct vparse *p = P(tl);
-	struct vsub *s;
-	struct vsym *y;
-	const char *kinds[] = { "backend", "probe", "acl" };
-	struct vsym *lists[3];
-	unsigned k;
-
-	for (s = p->subs; s != NULL; s = s->next)
-		if (s->method >= 0)
-			reach_walk(tl, s, 1U << vcc_meths[s->method].idx, 0);
-	for (s = p->subs; s != NULL; s = s->next)
-		check_sub(tl, s);
-	if (p->default_be == NULL)
-		vcc_error(tl, NULL, "%s declares no backend: declare one "
-		    "(backend default { .host = \"...\"; .port = \"...\"; }) "
-		    "or say `backend default none;`", p->mainname);
-	p->default_be->used = 1;
-	lists[0] = p->backends;
-	lists[1] = p->probes;
-	lists[2] = p->acls;
-	for (k = 0; k < 3; k++)
-		for (y = lists[k]; y != NULL; y = y->next) {
-			if (y->used || y->builtin)
-				continue;
-			if (tl->opts->err_unref)
-				vcc_error(tl, y->t, "Unused %s %s, defined: "
-				    "here; %s %s is never used (an error "
-				    "while vcc_err_unref is on)", kinds[k],
-				    y->name, kinds[k], y->name);
-			vcc_warn(tl, y->t, "Unused %s %s, defined: here; "
-			    "%s %s is never used", kinds[k], y->name,
-			    kinds[k], y->name);
-		}
-	for (s = p->subs; s != NULL; s = s->next) {
-		if (s->method >= 0 || s->called || s->t->src->builtin)
-			continue;
-		if (tl->opts->err_unref)
-			vcc_error(tl, s->t, "Unused sub %s, defined: here; "
-			    "sub %s is never called (an error while "
-			    "vcc_err_unref is on)", s->name, s->name);
-		vcc_warn(tl, s->t, "Unused sub %s, defined: here; sub %s is "
-		    "never called", s->name, s->name);
-	}
-}
-
-/* The C file ------------------------------------------------------------*/
-
-char *
-emit_program(struct vcc *tl)
-{
-	struct vparse *p = P(tl);
-	struct vbuf out = { NULL, 0, 0 };
-	const char *meths[NMETHS];
-	struct vsub *s;
-	unsigned u;
-	char *r;
-
-	vbuf_printf(tl, &out, "/*\n * Generated by veneerd's VCL compiler "
-	    "from %s: do not edit.\n */\n\n#include \"vrt.h\"\n\n",
-	    vcc_cmt(tl, p->mainname));
-	vbuf_cat(tl, &out, p->decl.s != NULL ? p->decl.s : "");
-	OPT_EmitFrame(tl, &out);
-	for (u = 0; u < NMETHS; u++)
-		meths[u] = vcc_meths[u].name;
-	OPT_EmitProf(tl, &out, meths, NMETHS);
-	vbuf_cat(tl, &out, "\n");
-	for (u = 0; u < NMETHS; u++)
-		vbuf_printf(tl, &out, "static enum vcl_ret vgc_method_%s"
-		    "(VRT_CTX);\n", vcc_meths[u].field);
-	for (s = p->subs; s != NULL; s = s->next)
-		if (s->method < 0)
-			vbuf_printf(tl, &out, "static enum vcl_ret vgc_sub_%u"
-			    "(VRT_CTX, struct vgc_frame *);\t/* %s */\n",
-			    s->idx, s->name);
-	vbuf_cat(tl, &out, p->chunks.s != NULL ? p->chunks.s : "");
-	for (s = p->subs; s != NULL; s = s->next) {
-		if (s->method >= 0)
-			continue;
-		vbuf_printf(tl, &out, "\nstatic enum vcl_ret\nvgc_sub_%u"
-		    "(VRT_CTX, struct vgc_frame *vf)\n{\n\n\t(void)ctx;\n"
-		    "\t(void)vf;\n%s"
-		    "\treturn (VCL_RET_NONE);\n}\n",
-		    s->idx, s->body.s != NULL ? s->body.s : "");
-	}
-	for (u = 0; u < NMETHS; u++) {
-		vbuf_printf(tl, &out, "\nstatic enum vcl_ret\nvgc_method_%s"
-		    "(VRT_CTX)\n{\n\tstruct vgc_frame vf0 = { .epoch = 1 };\n"
-		    "\tstruct vgc_frame *vf = &vf0;\n\n\t(void)ctx;\n"
-		    "\t(void)vf;\n", vcc_meths[u].field);
-		for (s = p->subs; s != NULL; s = s->next)
-			if (s->method == (int)u && s->body.s != NULL)
-				vbuf_cat(tl, &out, s->body.s);
-		vbuf_cat(tl, &out, "\treturn (VCL_RET_NONE);\n}\n");
-	}
-	vbuf_printf(tl, &out, "\nstatic int\nvgc_event(VRT_CTX, enum "
-	    "vcl_event ev)\n{\n\n\t(void)ctx;\n"
-	    "\tif (ev == VCL_EVENT_LOAD) {\n%s\t\treturn (0);\n\t}\n"
-	    "\tif (ev == VCL_EVENT_DISCARD) {\n%s\t\treturn (0);\n\t}\n"
-	    "\treturn (0);\n}\n", p->load.s != NULL ? p->load.s : "",
-	    p->discard.s != NULL ? p->discard.s : "");
-	vbuf_cat(tl, &out, "\nstatic const char * const vgc_labels[] = {\n");
-	for (u = 0; u < p->nlabels; u++)
-		vbuf_printf(tl, &out, "\t%s,\n", vcc_cstr(tl, p->labels[u]));
-	vbuf_cat(tl, &out, "\tNULL\n};\n");
-	vbuf_printf(tl, &out, "\nconst struct vcl_conf VCL_conf = {\n"
-	    "\t.magic = VCL_CONF_MAGIC,\n"
-	    "\t.vrt_major = VRT_MAJOR_VERSION,\n"
-	    "\t.vrt_minor = VRT_MINOR_VERSION,\n"
-	    "\t.name = %s,\n\t.event = vgc_event,\n"
-	    "\t.default_director = &vgc_be_%u,\n"
-	    "\t.prof_points = vgc_prof,\n\t.nprof_points = %u,\n",
-	    vcc_cstr(tl, p->mainname), p->default_be->idx,
-	    (unsigned)NMETHS + p->nprof);
-	for (u = 0; u < NMETHS; u++)
-		vbuf_printf(tl, &out, "\t.%s_method = vgc_method_%s,\n",
-		    vcc_meths[u].field, vcc_meths[u].field);
-	vbuf_printf(tl, &out, "\t.labels = vgc_labels,\n"
-	    "\t.nlabels = %u,\n", p->nlabels);
-	vbuf_cat(tl, &out, "};\n");
-	r = strdup(out.s);
-	return (r);
 }

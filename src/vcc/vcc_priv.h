@@ -78,6 +78,10 @@ void vcc_lex_eof(struct vcc *);
 /* Token text equality. */
 int vcc_is(const struct token *, const char *);
 int vcc_idlen(const struct token *);
+/* Edit distance of two short names (99 when one is 64 or longer). */
+unsigned vcc_lev(const char *a, const char *b);
+/* s made safe inside a C comment (a file name may hold a star-slash). */
+const char *vcc_cmt(struct vcc *tl, const char *s);
 
 struct vcc {
 	const struct vcc_opts	*opts;
