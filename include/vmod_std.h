@@ -158,6 +158,18 @@ VMOD_FUNC(vtc, workspace_overflowed, BOOL,
 VMOD_FUNC(vtc, workspace_overflow, VOID,
     VMOD_E(where, "client,backend,session,thread", "client"),
     "Marks that workspace overflowed, as a shortage would.")
+VMOD_FUNC(vtc, workspace_snapshot, VOID,
+    VMOD_E(where, "client,backend,session,thread", "client"),
+    "Remembers how far that workspace is used (one snapshot per worker "
+    "thread).")
+VMOD_FUNC(vtc, workspace_reset, VOID,
+    VMOD_E(where, "client,backend,session,thread", "client"),
+    "Gives back what that workspace took since vtc.workspace_snapshot() "
+    "on the same workspace; fails the task without one.")
+VMOD_FUNC(vtc, typesize, INT, VMOD_A(STRING, s),
+    "The bytes the C types spelled by s take (p pointer, i int, d "
+    "double, f float, l long, s short, z size_t, o off_t, j intmax_t); "
+    "-1 for any other letter.")
 VMOD_FUNC(vtc, panic, VOID, VMOD_A(STRANDS, msg),
     "Panics the child with msg: panic.show tells, and the manager starts "
     "a new child.  For testing panics only.")

@@ -10,6 +10,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <sys/types.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,6 +145,66 @@ vmod_vtc_workspace_overflow(VRT_CTX, VCL_ENUM where)
 
 	if (ws != NULL)
 		WS_MarkOverflow(ws);
+}
+
+/* One snapshot per worker thread, and the workspace it belongs to. */
+static __thread const struct ws *vtc_snap_ws;
+static __thread uintptr_t vtc_snap;
+
+VCL_VOID
+vmod_vtc_workspace_snapshot(VRT_CTX, VCL_ENUM where)
+{
+	struct ws *ws = vtc_ws(ctx, where);
+
+	if (ws == NULL)
+		return;
+	vtc_snap_ws = ws;
+	vtc_snap = WS_Snapshot(ws);
+}
+
+VCL_VOID
+vmod_vtc_workspace_reset(VRT_CTX, VCL_ENUM where)
+{
+	struct ws *ws = vtc_ws(ctx, where);
+
+	if (ws == NULL)
+		return;
+	if (vtc_snap_ws != ws) {
+		VRT_fail(ctx, "vtc.workspace_reset(%s): no snapshot of that "
+		    "workspace on this thread", where);
+		return;
+	}
+	WS_Reset(ws, vtc_snap);
+	vtc_snap_ws = NULL;
+}
+
+static const struct {
+	char	letter;
+	size_t	size;
+} vtc_ctypes[] = {
+	{ 'p', sizeof(void *) },	{ 'i', sizeof(int) },
+	{ 'd', sizeof(double) },	{ 'f', sizeof(float) },
+	{ 'l', sizeof(long) },		{ 's', sizeof(short) },
+	{ 'z', sizeof(size_t) },	{ 'o', sizeof(off_t) },
+	{ 'j', sizeof(intmax_t) },
+};
+
+VCL_INT
+vmod_vtc_typesize(VRT_CTX, VCL_STRING s)
+{
+	VCL_INT n = 0;
+	size_t i;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	for (; s != NULL && *s != '\0'; s++) {
+		for (i = 0; i < sizeof vtc_ctypes / sizeof vtc_ctypes[0]; i++)
+			if (vtc_ctypes[i].letter == *s)
+				break;
+		if (i == sizeof vtc_ctypes / sizeof vtc_ctypes[0])
+			return (-1);
+		n += (VCL_INT)vtc_ctypes[i].size;
+	}
+	return (n);
 }
 
 VCL_VOID
