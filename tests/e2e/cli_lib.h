@@ -18,7 +18,7 @@
 /* The port of the first "CLI addr port" line veneerd printed. */
 int	cli_port(struct vnd *v);
 int	cli_connect(int port);
-/* Read exactly len bytes within HX_T_RESP; 0, or -1 on EOF. */
+/* Read exactly len bytes within HX_T_SLOW; 0, or -1 on EOF. */
 int	cli_read_n(int fd, char *buf, size_t len);
 /* One answer: its status, and its body in *body (caller frees). */
 unsigned cli_answer(int fd, char **body);

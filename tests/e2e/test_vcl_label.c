@@ -11,94 +11,20 @@
 
 #include "config.h"
 
-#include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <unistd.h>
 
-#include "common/sha256.h"
 #include "lib/harness.h"
+#include "cli_lib.h"
 
-#define SECRET	"label-secret\n"
 
 /*--------------------------------------------------------------------
  * The admin CLI, as test_cli.c drives it.
  */
-
-static int
-vl_read_n(int fd, char *buf, size_t len)
-{
-	double deadline = HX_Now() + HX_T_RESP;
-	struct pollfd pfd;
-	ssize_t n;
-
-	while (len > 0) {
-		pfd.fd = fd;
-		pfd.events = POLLIN;
-		ck_assert_msg(poll(&pfd, 1, 100) >= 0, "poll: %s",
-		    strerror(errno));
-		ck_assert_msg(HX_Now() < deadline, "CLI answer timed out");
-		if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		n = read(fd, buf, len);
-		if (n <= 0)
-			return (-1);
-		buf += n;
-		len -= (size_t)n;
-	}
-	return (0);
-}
-
-static unsigned
-vl_answer(int fd, char **body)
-{
-	char head[14];
-	size_t len;
-
-	ck_assert_int_eq(vl_read_n(fd, head, 13), 0);
-	head[13] = '\0';
-	ck_assert_msg(head[3] == ' ' && head[12] == '\n',
-	    "bad status line \"%s\"", head);
-	len = (size_t)strtoul(head + 4, NULL, 10);
-	*body = malloc(len + 2);
-	ck_assert_ptr_nonnull(*body);
-	ck_assert_int_eq(vl_read_n(fd, *body, len + 1), 0);
-	(*body)[len] = '\0';
-	return ((unsigned)atoi(head));
-}
-
-static unsigned
-vl_ask(int fd, const char *line, char **body)
-{
-	size_t l = strlen(line);
-
-	ck_assert_int_eq(write(fd, line, l), (ssize_t)l);
-	ck_assert_int_eq(write(fd, "\n", 1), 1);
-	return (vl_answer(fd, body));
-}
-
-/* Ask, expect status, and that the body contains want (if not NULL). */
-static void
-vl_expect(int fd, const char *line, unsigned status, const char *want)
-{
-	unsigned st;
-	char *b;
-
-	st = vl_ask(fd, line, &b);
-	ck_assert_msg(st == status, "\"%s\": status %u, want %u; body:\n%s",
-	    line, st, status, b);
-	if (want != NULL)
-		ck_assert_msg(strstr(b, want) != NULL,
-		    "\"%s\": no \"%s\" in:\n%s", line, want, b);
-	free(b);
-}
 
 /* Ask, expect 200 and exactly this body. */
 static void
@@ -107,7 +33,7 @@ vl_exact(int fd, const char *line, const char *want)
 	unsigned st;
 	char *b;
 
-	st = vl_ask(fd, line, &b);
+	st = cli_ask(fd, line, &b);
 	ck_assert_msg(st == 200, "\"%s\": status %u; body:\n%s", line, st, b);
 	ck_assert_msg(!strcmp(b, want), "\"%s\":\n%s\nwant:\n%s", line, b,
 	    want);
@@ -124,7 +50,7 @@ vl_words(int fd, const char *line, const char *want)
 	unsigned st;
 	char *b, *p, *q;
 
-	st = vl_ask(fd, line, &b);
+	st = cli_ask(fd, line, &b);
 	ck_assert_msg(st == 200, "\"%s\": status %u; body:\n%s", line, st, b);
 	for (p = q = b; *p != '\0'; p++)
 		if (*p != ' ' || q == b || q[-1] != ' ')
@@ -133,42 +59,6 @@ vl_words(int fd, const char *line, const char *want)
 	ck_assert_msg(strstr(b, want) != NULL, "\"%s\": no \"%s\" in:\n%s",
 	    line, want, b);
 	free(b);
-}
-
-static int
-vl_login(struct vnd *v)
-{
-	struct sockaddr_in sin;
-	struct sha256_ctx ctx;
-	unsigned char d[SHA256_LEN];
-	char *log, *p, *b, hex[65], line[80];
-	int fd, port;
-
-	log = VND_Log(v);
-	p = strstr(log, "CLI 127.0.0.1 ");
-	ck_assert_msg(p != NULL, "no CLI line in the log:\n%s", log);
-	port = atoi(p + 14);
-	free(log);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_ge(fd, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_uint_eq(vl_answer(fd, &b), 107);
-	SHA256_Init(&ctx);
-	SHA256_Update(&ctx, b, 32);
-	SHA256_Update(&ctx, "\n", 1);
-	SHA256_Update(&ctx, SECRET, strlen(SECRET));
-	SHA256_Update(&ctx, b, 32);
-	SHA256_Update(&ctx, "\n", 1);
-	SHA256_Final(&ctx, d);
-	SHA256_Hex(d, hex);
-	free(b);
-	(void)snprintf(line, sizeof line, "auth %s", hex);
-	vl_expect(fd, line, 200, NULL);
-	return (fd);
 }
 
 /*--------------------------------------------------------------------
@@ -188,7 +78,7 @@ vl_inline(int fd, const char *name, const char *recv, unsigned status,
 	    "vcl 4.1;\nbackend default { .host = \"127.0.0.1\"; "
 	    ".port = \"%d\"; }\nsub vcl_recv {\n%s\n}\nXyZ", name,
 	    vl_origin_port, recv), 0);
-	vl_expect(fd, line, status, want);
+	cli_expect(fd, line, status, want);
 	free(line);
 }
 
@@ -207,9 +97,8 @@ vl_tagged(int fd, const char *name, const char *tag)
 static struct vnd *
 vl_start(struct origin **op, const char *boot_recv)
 {
-	char path[512], *text;
 	struct vnd *v;
-	FILE *f;
+	char *text;
 
 	*op = ORIGIN_New(NULL, NULL);
 	vl_origin_port = ORIGIN_Port(*op);
@@ -219,15 +108,7 @@ vl_start(struct origin **op, const char *boot_recv)
 	    vl_origin_port, boot_recv), 0);
 	VND_VclFile(v, "boot.vcl", text);
 	free(text);
-	VND_Arg(v, "-T");
-	VND_Arg(v, "127.0.0.1:0");
-	VND_Arg(v, "-S");
-	(void)snprintf(path, sizeof path, "%s/secret", VND_Dir(v));
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_ge(fputs(SECRET, f), 0);
-	ck_assert_int_eq(fclose(f), 0);
-	VND_Arg(v, path);
+	cli_args(v, 1);
 	VND_Start(v);
 	return (v);
 }
@@ -321,33 +202,33 @@ START_TEST(label_routes_by_host)
 	int fd;
 
 	v = vl_start(&o, "\treturn (synth(200, \"boot\"));");
-	fd = vl_login(v);
+	fd = cli_login(v);
 	vl_tagged(fd, "va", "answer-a");
 	vl_tagged(fd, "vb", "answer-b");
 	/* Labels must exist before a VCL naming them loads. */
 	vl_inline(fd, "router", vl_router, 106, "Symbol not found: 'la'");
-	vl_expect(fd, "vcl.label la va", 200, NULL);
-	vl_expect(fd, "vcl.label lb vb", 200, NULL);
+	cli_expect(fd, "vcl.label la va", 200, NULL);
+	cli_expect(fd, "vcl.label lb vb", 200, NULL);
 	vl_inline(fd, "router", vl_router, 200, "VCL compiled.");
-	vl_expect(fd, "vcl.use router", 200, "VCL 'router' now active");
+	cli_expect(fd, "vcl.use router", 200, "VCL 'router' now active");
 	vl_routes(v, "a", "answer-a");
 	vl_routes(v, "b", "answer-b");
 	vl_routes(v, "c", "router");
 	vl_log_has(v, "VCL_use        c va via la\n");
 	vl_log_has(v, "VCL_use        c vb via lb\n");
 	/* Relabelled: the router goes elsewhere without a reload. */
-	vl_expect(fd, "vcl.label la vb", 200, NULL);
+	cli_expect(fd, "vcl.label la vb", 200, NULL);
 	vl_routes(v, "a", "answer-b");
-	vl_expect(fd, "vcl.label la boot", 200, NULL);
+	cli_expect(fd, "vcl.label la boot", 200, NULL);
 	vl_routes(v, "a", "boot");
 	/* vcl.use of a label: requests get the VCL it points at. */
-	vl_expect(fd, "vcl.use lb", 200, "VCL 'lb' now active");
+	cli_expect(fd, "vcl.use lb", 200, "VCL 'lb' now active");
 	vl_routes(v, "c", "answer-b");
-	vl_expect(fd, "vcl.label lb va", 200, NULL);
+	cli_expect(fd, "vcl.label lb va", 200, NULL);
 	vl_routes(v, "c", "answer-a");
-	vl_expect(fd, "vcl.use router", 200, NULL);
+	cli_expect(fd, "vcl.use router", 200, NULL);
 	/* vcl.show of a label shows the VCL it points at. */
-	vl_expect(fd, "vcl.show lb", 200, "answer-a");
+	cli_expect(fd, "vcl.show lb", 200, "answer-a");
 	/* The list, byte for byte as varnishd 7.1.1 answered the same. */
 	vl_exact(fd, "vcl.list",
 	    "available   auto     warm         0    boot      <-    "
@@ -360,18 +241,18 @@ START_TEST(label_routes_by_host)
 	    "available   label    warm         0    lb        ->    va "
 	    "(1 return(vcl))\n"
 	    "active      auto     warm         0    router\n");
-	vl_expect(fd, "vcl.list -j", 200, "\"label\": {\n      \"name\": "
+	cli_expect(fd, "vcl.list -j", 200, "\"label\": {\n      \"name\": "
 	    "\"boot\",\n      \"refs\": 1\n    }");
-	vl_expect(fd, "vcl.list -j", 200, "\"labels\": 1");
+	cli_expect(fd, "vcl.list -j", 200, "\"labels\": 1");
 	vl_exact(fd, "vcl.deps",
 	    "boot\nva\nvb\nla       boot\nlb       va\nrouter   la\n"
 	    "router   lb\n");
-	vl_expect(fd, "vcl.deps -j", 200, "[ 1, [\"vcl.deps\", \"-j\"], ");
-	vl_expect(fd, "vcl.deps -j", 200, "  {\n    \"name\": \"router\",\n"
+	cli_expect(fd, "vcl.deps -j", 200, "[ 1, [\"vcl.deps\", \"-j\"], ");
+	cli_expect(fd, "vcl.deps -j", 200, "  {\n    \"name\": \"router\",\n"
 	    "    \"deps\": [\n      \"la\",\n      \"lb\"\n    ]\n  }");
-	vl_expect(fd, "vcl.deps -j", 200, "  {\n    \"name\": \"vb\",\n"
+	cli_expect(fd, "vcl.deps -j", 200, "  {\n    \"name\": \"vb\",\n"
 	    "    \"deps\": []\n  }");
-	vl_expect(fd, "vcl.deps x", 105, "Too many parameters");
+	cli_expect(fd, "vcl.deps x", 105, "Too many parameters");
 	(void)close(fd);
 	VND_Finish(&v, &o);
 }
@@ -385,16 +266,16 @@ START_TEST(label_errors_and_discard)
 	int fd;
 
 	v = vl_start(&o, "\treturn (synth(200, \"boot\"));");
-	fd = vl_login(v);
+	fd = cli_login(v);
 	vl_tagged(fd, "va", "answer-a");
-	vl_expect(fd, "vcl.label", 104, "Too few parameters");
-	vl_expect(fd, "vcl.label la", 104, "Too few parameters");
-	vl_expect(fd, "vcl.label la va x", 105, "Too many parameters");
-	vl_expect(fd, "vcl.label 1la va", 106, "Illegal VCL name");
-	vl_expect(fd, "vcl.label la nosuch", 106, "No VCL named nosuch known");
-	vl_expect(fd, "vcl.label va boot", 106, "va is not a label");
-	vl_expect(fd, "vcl.label la va", 200, NULL);
-	vl_expect(fd, "vcl.label lb la", 300,
+	cli_expect(fd, "vcl.label", 104, "Too few parameters");
+	cli_expect(fd, "vcl.label la", 104, "Too few parameters");
+	cli_expect(fd, "vcl.label la va x", 105, "Too many parameters");
+	cli_expect(fd, "vcl.label 1la va", 106, "Illegal VCL name");
+	cli_expect(fd, "vcl.label la nosuch", 106, "No VCL named nosuch known");
+	cli_expect(fd, "vcl.label va boot", 106, "va is not a label");
+	cli_expect(fd, "vcl.label la va", 200, NULL);
+	cli_expect(fd, "vcl.label lb la", 300,
 	    "VCL labels cannot point to labels");
 	/* return (vcl(...)) only in vcl_recv, only to a label. */
 	vl_inline(fd, "bad1", "\treturn (vcl(va));", 106,
@@ -406,7 +287,7 @@ START_TEST(label_errors_and_discard)
 		    "vcl 4.1;\nbackend default { .host = \"127.0.0.1\"; "
 		    ".port = \"%d\"; }\nsub vcl_deliver {\n"
 		    "\treturn (vcl(la));\n}\nXyZ", vl_origin_port), 0);
-		vl_expect(fd, line, 106, "not allowed in vcl_deliver");
+		cli_expect(fd, line, 106, "not allowed in vcl_deliver");
 		free(line);
 	}
 	/* A labelled VCL, a label a VCL uses: not without them. */
@@ -414,7 +295,7 @@ START_TEST(label_errors_and_discard)
 		unsigned st;
 		char *b;
 
-		st = vl_ask(fd, "vcl.discard va", &b);
+		st = cli_ask(fd, "vcl.discard va", &b);
 		ck_assert_uint_eq(st, 300);
 		ck_assert_str_eq(b, "Cannot discard labeled VCL program va:\n"
 		    "\tla\n");
@@ -427,28 +308,28 @@ START_TEST(label_errors_and_discard)
 		unsigned st;
 		char *b;
 
-		st = vl_ask(fd, "vcl.discard la", &b);
+		st = cli_ask(fd, "vcl.discard la", &b);
 		ck_assert_uint_eq(st, 300);
 		ck_assert_str_eq(b, "Cannot discard VCL label la, other VCLs "
 		    "depend on it:\n\tuser\n");
 		free(b);
 	}
 	/* A VCL labelled, and the VCL it is labelled by, cannot go cold. */
-	vl_expect(fd, "vcl.state va cold", 300,
+	cli_expect(fd, "vcl.state va cold", 300,
 	    "A labeled VCL cannot be set cold");
 	/* return (vcl()) from a labelled VCL: 503, as Varnish. */
-	vl_expect(fd, "vcl.label lu user", 200, NULL);
+	cli_expect(fd, "vcl.label lu user", 200, NULL);
 	vl_inline(fd, "front", "\treturn (vcl(lu));", 200, NULL);
-	vl_expect(fd, "vcl.use front", 200, NULL);
+	cli_expect(fd, "vcl.use front", 200, NULL);
 	vl_routes(v, "x", "user");
 	reason = vl_get(v, "a", 503, NULL);
 	free(reason);
 	vl_log_has(v, "Illegal return(vcl): Only from active VCL");
 	/* All that depends on each other goes in one command. */
-	vl_expect(fd, "vcl.use boot", 200, NULL);
-	vl_expect(fd, "vcl.discard zz*", 106, "No VCL name matches zz*");
-	vl_expect(fd, "vcl.discard *", 300, "Cannot discard active VCL boot");
-	vl_expect(fd, "vcl.discard l?", 300, "other VCLs depend on it");
+	cli_expect(fd, "vcl.use boot", 200, NULL);
+	cli_expect(fd, "vcl.discard zz*", 106, "No VCL name matches zz*");
+	cli_expect(fd, "vcl.discard *", 300, "Cannot discard active VCL boot");
+	cli_expect(fd, "vcl.discard l?", 300, "other VCLs depend on it");
 	/* Globs as in the shell: l? is la and lu. */
 	vl_exact(fd, "vcl.discard l? va user front", "");
 	vl_exact(fd, "vcl.list", "active   auto    warm         0    boot\n");
@@ -466,7 +347,7 @@ vl_wait_list(int fd, const char *want, double timeout)
 	char *b, *p, *q;
 
 	for (;;) {
-		ck_assert_uint_eq(vl_ask(fd, "vcl.list", &b), 200);
+		ck_assert_uint_eq(cli_ask(fd, "vcl.list", &b), 200);
 		for (p = q = b; *p != '\0'; p++)
 			if (*p != ' ' || q == b || q[-1] != ' ')
 				*q++ = *p;
@@ -488,7 +369,7 @@ START_TEST(state_cold_warm_auto)
 	int fd;
 
 	v = vl_start(&o, "\treturn (synth(200, \"boot\"));");
-	fd = vl_login(v);
+	fd = cli_login(v);
 	{
 		char *line;
 
@@ -497,39 +378,39 @@ START_TEST(state_cold_warm_auto)
 		    "backend default { .host = \\\"127.0.0.1\\\"; .port = "
 		    "\\\"%d\\\"; } sub vcl_recv { return (synth(200, "
 		    "\\\"c\\\")); }\" cold", vl_origin_port), 0);
-		vl_expect(fd, line, 200, NULL);
+		cli_expect(fd, line, 200, NULL);
 		free(line);
-		vl_expect(fd, "vcl.inline d \"vcl 4.1;\" tepid", 106,
+		cli_expect(fd, "vcl.inline d \"vcl 4.1;\" tepid", 106,
 		    "State must be one of auto, cold or warm.");
 	}
 	vl_words(fd, "vcl.list", "available cold cold 0 c\n");
-	vl_expect(fd, "vcl.use c", 300,
+	cli_expect(fd, "vcl.use c", 300,
 	    "VCL 'c' is cold - set to auto or warm first");
-	vl_expect(fd, "vcl.label lc c", 300, "VCL 'c' is cold");
+	cli_expect(fd, "vcl.label lc c", 300, "VCL 'c' is cold");
 	vl_routes(v, "x", "boot");
-	vl_expect(fd, "vcl.state", 104, "Too few parameters");
-	vl_expect(fd, "vcl.state c", 104, "Too few parameters");
-	vl_expect(fd, "vcl.state c hot", 106,
+	cli_expect(fd, "vcl.state", 104, "Too few parameters");
+	cli_expect(fd, "vcl.state c", 104, "Too few parameters");
+	cli_expect(fd, "vcl.state c hot", 106,
 	    "State must be one of auto, cold or warm.");
-	vl_expect(fd, "vcl.state nosuch warm", 106, "No VCL named nosuch");
-	vl_expect(fd, "vcl.state boot cold", 300,
+	cli_expect(fd, "vcl.state nosuch warm", 106, "No VCL named nosuch");
+	cli_expect(fd, "vcl.state boot cold", 300,
 	    "Cannot set the active VCL cold.");
 	/* auto keeps the temperature it had. */
 	vl_exact(fd, "vcl.state c auto", "");
 	vl_words(fd, "vcl.list", "available auto cold 0 c\n");
-	vl_expect(fd, "vcl.use c", 200, "VCL 'c' now active");
+	cli_expect(fd, "vcl.use c", 200, "VCL 'c' now active");
 	vl_routes(v, "x", "c");
 	vl_words(fd, "vcl.list", "active auto warm 0 c\n");
 	vl_exact(fd, "vcl.state boot warm", "");
 	vl_words(fd, "vcl.list", "available warm warm 0 boot\n");
-	vl_expect(fd, "vcl.label lb boot", 200, NULL);
-	vl_expect(fd, "vcl.state lb cold", 106, "Labels are always warm");
-	vl_expect(fd, "vcl.discard lb", 200, NULL);
+	cli_expect(fd, "vcl.label lb boot", 200, NULL);
+	cli_expect(fd, "vcl.state lb cold", 106, "Labels are always warm");
+	cli_expect(fd, "vcl.discard lb", 200, NULL);
 	/* The cooldown: an auto VCL nothing needs goes cold by itself. */
 	vl_exact(fd, "vcl.state boot auto", "");
-	vl_expect(fd, "param.set vcl_cooldown 1", 200, NULL);
+	cli_expect(fd, "param.set vcl_cooldown 1", 200, NULL);
 	vl_wait_list(fd, "available auto cold 0 boot\n", HX_T_RESP);
-	vl_expect(fd, "vcl.use boot", 200, NULL);
+	cli_expect(fd, "vcl.use boot", 200, NULL);
 	vl_routes(v, "x", "boot");
 	vl_wait_list(fd, "available auto cold 0 c\n", HX_T_RESP);
 	(void)close(fd);
@@ -546,27 +427,27 @@ START_TEST(labels_survive_child_restart)
 
 	v = vl_start(&o, "\treturn (synth(200, \"boot\"));");
 	VND_ExpectChildDeath(v);
-	fd = vl_login(v);
+	fd = cli_login(v);
 	vl_tagged(fd, "va", "answer-a");
 	vl_tagged(fd, "vb", "answer-b");
-	vl_expect(fd, "vcl.label la va", 200, NULL);
-	vl_expect(fd, "vcl.label lb vb", 200, NULL);
+	cli_expect(fd, "vcl.label la va", 200, NULL);
+	cli_expect(fd, "vcl.label lb vb", 200, NULL);
 	vl_inline(fd, "router", vl_router, 200, NULL);
-	vl_expect(fd, "vcl.label la boot", 200, NULL);
-	vl_expect(fd, "vcl.use router", 200, NULL);
-	vl_expect(fd, "vcl.state va cold", 200, NULL);
+	cli_expect(fd, "vcl.label la boot", 200, NULL);
+	cli_expect(fd, "vcl.use router", 200, NULL);
+	cli_expect(fd, "vcl.state va cold", 200, NULL);
 	vl_routes(v, "a", "boot");
 	child = VND_ChildPid(v);
 	ck_assert_int_eq(kill(child, SIGKILL), 0);
 	(void)VND_WaitChildPidChange(v, child, HX_T_SLOW);
 	VND_WaitListen(v);
-	vl_expect(fd, "status", 200, "running");
+	cli_expect(fd, "status", 200, "running");
 	/* Every VCL and label, in an order the child could load. */
 	vl_routes(v, "a", "boot");
 	vl_routes(v, "b", "answer-b");
 	vl_routes(v, "c", "router");
 	vl_words(fd, "vcl.list", "available cold cold 0 va\n");
-	vl_expect(fd, "vcl.use va", 300, "is cold");
+	cli_expect(fd, "vcl.use va", 300, "is cold");
 	(void)close(fd);
 	VND_Finish(&v, &o);
 }
@@ -583,12 +464,12 @@ START_TEST(profile_table)
 	v = vl_start(&o, "\tif (req.http.host == \"slow\") {\n"
 	    "\t\treturn (synth(200, \"slow\"));\n\t}\n"
 	    "\treturn (synth(200, \"boot\"));");
-	fd = vl_login(v);
-	vl_expect(fd, "vcl.profile", 300, "vcl_profile is off");
-	vl_expect(fd, "param.set vcl_profile on", 200, NULL);
+	fd = cli_login(v);
+	cli_expect(fd, "vcl.profile", 300, "vcl_profile is off");
+	cli_expect(fd, "param.set vcl_profile on", 200, NULL);
 	vl_routes(v, "slow", "slow");
 	vl_routes(v, "fast", "boot");
-	ck_assert_uint_eq(vl_ask(fd, "vcl.profile", &b), 200);
+	ck_assert_uint_eq(cli_ask(fd, "vcl.profile", &b), 200);
 	ck_assert_msg(strstr(b, "VCL boot, costliest first") != NULL, "%s",
 	    b);
 	/* The condition ran twice, true once, at boot.vcl's line 4. */
@@ -606,17 +487,17 @@ START_TEST(profile_table)
 	ck_assert_msg(strstr(b, "sub vcl_recv") < strstr(b, "if (req.http"),
 	    "%s", b);
 	free(b);
-	vl_expect(fd, "vcl.profile -j", 200, "\"kind\": \"cond\", \"file\": ");
-	vl_expect(fd, "vcl.profile -j boot", 200,
+	cli_expect(fd, "vcl.profile -j", 200, "\"kind\": \"cond\", \"file\": ");
+	cli_expect(fd, "vcl.profile -j boot", 200,
 	    "\"text\": \"req.http.host == \\\"slow\\\"\"");
-	vl_expect(fd, "vcl.profile nosuch", 106, "No VCL named nosuch");
-	vl_expect(fd, "vcl.profile -j a b", 105, "Too many parameters");
-	vl_expect(fd, "help vcl.profile", 200, "costliest first");
-	vl_expect(fd, "param.set vcl_profile off", 200, NULL);
-	vl_expect(fd, "vcl.profile -j", 300, "vcl_profile is off");
-	vl_expect(fd, "stop", 200, NULL);
-	vl_expect(fd, "param.set vcl_profile on", 200, NULL);
-	vl_expect(fd, "vcl.profile", 300, "Cache process not started");
+	cli_expect(fd, "vcl.profile nosuch", 106, "No VCL named nosuch");
+	cli_expect(fd, "vcl.profile -j a b", 105, "Too many parameters");
+	cli_expect(fd, "help vcl.profile", 200, "costliest first");
+	cli_expect(fd, "param.set vcl_profile off", 200, NULL);
+	cli_expect(fd, "vcl.profile -j", 300, "vcl_profile is off");
+	cli_expect(fd, "stop", 200, NULL);
+	cli_expect(fd, "param.set vcl_profile on", 200, NULL);
+	cli_expect(fd, "vcl.profile", 300, "Cache process not started");
 	(void)close(fd);
 	VND_Finish(&v, &o);
 }
@@ -630,8 +511,8 @@ START_TEST(debug_xid_sets_next_vxid)
 	int fd;
 
 	v = vl_start(&o, "\treturn (synth(200, \"boot\"));");
-	fd = vl_login(v);
-	vl_expect(fd, "debug.xid", 200, "XID is ");
+	fd = cli_login(v);
+	cli_expect(fd, "debug.xid", 200, "XID is ");
 	vl_exact(fd, "debug.xid 5000", "XID is 5000 chunk 1");
 	/* A new connection: its session is 5001, its request 5002. */
 	reason = vl_get(v, "x", 200, &xv);
@@ -642,10 +523,10 @@ START_TEST(debug_xid_sets_next_vxid)
 	/* Workers take 16 at a time: which worker serves is not known. */
 	vl_exact(fd, "debug.xid 70000 16", "XID is 70000 chunk 16");
 	vl_exact(fd, "debug.xid nonsense", "XID is 0 chunk 1");
-	vl_expect(fd, "debug.xid 1 2 3", 105, "Too many parameters");
-	vl_expect(fd, "help debug.xid", 200, "debug.xid [<xid> [<cachesize>]]");
-	vl_expect(fd, "stop", 200, NULL);
-	vl_expect(fd, "debug.xid", 300, "Cache process not started");
+	cli_expect(fd, "debug.xid 1 2 3", 105, "Too many parameters");
+	cli_expect(fd, "help debug.xid", 200, "debug.xid [<xid> [<cachesize>]]");
+	cli_expect(fd, "stop", 200, NULL);
+	cli_expect(fd, "debug.xid", 300, "Cache process not started");
 	(void)close(fd);
 	VND_Finish(&v, &o);
 }
