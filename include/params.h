@@ -417,9 +417,10 @@ PARAM(http_gzip_support, BOOL, "bool", "on", NULL, NULL, 0,
     "does not accept gzip. When off, bodies are stored and delivered "
     "as they came.")
 PARAM(http_range_support, BOOL, "bool", "on", NULL, NULL, 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it yet and always answers a single "
-    "satisfiable Range of a cached object with 206.")
+    "Byte ranges of cached objects: a single satisfiable Range gets "
+    "206, an unsatisfiable one 416, and 200 answers say Accept-Ranges: "
+    "bytes. When off, a Range is ignored (the whole object, 200) and "
+    "no Accept-Ranges is added. A pass forwards Range either way.")
 PARAM(max_esi_depth, UINT, "levels", "5", "0", NULL, 0,
     "How deep ESI includes go: an include at this depth is left out, "
     "with a VCL_Error record (a page including itself stops here).")

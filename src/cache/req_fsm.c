@@ -953,7 +953,7 @@ req_resp_from_obj(struct req *req)
 	    age < 0 ? 0. : floor(age));
 	/* An ESI object has no byte ranges: its includes vary. */
 	if (!(oc->flags & OC_F_PRIVATE) && ohp->status == 200 &&
-	    OBJ_Esi(oc->obj) == NULL)
+	    OBJ_Esi(oc->obj) == NULL && cache_param->http_range_support)
 		(void)HTTP_SetHeader(req->resp, "Accept-Ranges: bytes");
 	req_common_resp(req);
 }
@@ -1043,7 +1043,8 @@ req_conditionals_obj(struct req *req)
 		len = req->gunzip_len;
 	if (req->gzip_out)
 		len = UINT64_MAX;	/* not known before it is sent */
-	if (req->is_head || len == UINT64_MAX || ESI_Active(req))
+	if (req->is_head || len == UINT64_MAX || ESI_Active(req) ||
+	    !cache_param->http_range_support)
 		return;
 	switch (RFC_Range(req->http, ohp, len, &lo, &hi)) {
 	case RFC_RANGE_OK:
