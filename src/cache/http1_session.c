@@ -552,6 +552,19 @@ h1_body_limit(struct req *req)
 	return (-1);
 }
 
+/*
+ * The whole body is in, said as varnishd says it.  A pass's fetch
+ * thread may be the one reading: the request's thread waits for the
+ * response's head meanwhile, so the request's log is the fetch's alone.
+ */
+static void
+h1_body_done(struct req *req)
+{
+
+	req->body_state = RB_DONE;
+	VSLb_ts(req->vsl, "ReqBody", req->t_first, &req->t_prev, TIM_real());
+}
+
 int
 H1_ReqBodyNext(struct req *req, struct txt *out)
 {
@@ -573,7 +586,7 @@ H1_ReqBodyNext(struct req *req, struct txt *out)
 		}
 		if (req->body_bs == BS_LENGTH) {
 			if (req->body_left == 0) {
-				req->body_state = RB_DONE;
+				h1_body_done(req);
 				return (0);
 			}
 			n = (size_t)(req->rx_e - req->rx_p);
@@ -604,7 +617,7 @@ H1_ReqBodyNext(struct req *req, struct txt *out)
 				return (1);
 			case H1C_END:
 				req->rx_p = (char *)(uintptr_t)p;
-				req->body_state = RB_DONE;
+				h1_body_done(req);
 				return (0);
 			case H1C_MORE:
 				req->rx_p = (char *)(uintptr_t)p;

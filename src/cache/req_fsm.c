@@ -140,6 +140,29 @@ req_release_obj(struct req *req)
 	req_drop_busy(req);
 }
 
+/*
+ * A restart is a new transaction in the log, as in varnishd: this one
+ * ends with a Restart timestamp and a Link to the next, which begins
+ * with "req OLD restart".  What VCL set on the request (req.ttl, ...)
+ * carries over: it is the same request.
+ */
+static void
+req_new_vxid(struct req *req)
+{
+	uint32_t old = req->vxid;
+
+	VSLb_ts(req->vsl, "Restart", req->t_first, &req->t_prev, TIM_real());
+	req->vxid = WRK_NewVxid(req->wrk);
+	if (req->vrt_vxid == old)
+		req->vrt_vxid = req->vxid;
+	VSLb(req->vsl, SLT_Link, "req %u restart", req->vxid);
+	VSLb(req->vsl, SLT_End, "%s", "");
+	VSL_Flush(req->vsl);
+	VSL_SetId(req->vsl, req->vxid | VSL_CLIENTMARKER);
+	VSLb(req->vsl, SLT_Begin, "req %u restart", old);
+	VSLb_ts(req->vsl, "Start", req->t_first, &req->t_prev, req->t_prev);
+}
+
 /* return (restart): recv again, max_restarts times at most, then 503. */
 static enum req_step
 req_restart(struct req *req)
@@ -153,6 +176,7 @@ req_restart(struct req *req)
 		VSLb(req->vsl, SLT_VCL_Error, "Too many restarts");
 		return (req_synth(req, 503, NULL));
 	}
+	req_new_vxid(req);
 	REQ_Reset(req, REQ_RESET_RESTART);
 	return (R_STP_RECV);
 }
@@ -1152,6 +1176,9 @@ req_step_deliver(struct worker *wrk, struct req *req)
 		req_release_obj(req);
 		return (R_STP_SYNTH);
 	case VCL_RET_RESTART:
+		/* varnishd logs the end of vcl_deliver's work here too. */
+		VSLb_ts(req->vsl, "Process", req->t_first, &req->t_prev,
+		    TIM_real());
 		return (req_restart(req));
 	default:
 		if (req->bo != NULL)
