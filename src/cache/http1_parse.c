@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/miniobj.h"
@@ -277,6 +278,23 @@ h1_version(const char *b, const char *e, uint8_t *protover, const char **why)
 	return (0);
 }
 
+/*
+ * The last bad header line in varnishd's words, for its BogoHeader
+ * record: what log queries and Varnish's tests look for.  Per thread:
+ * a parse and the record that tells of it are on one thread.
+ */
+static __thread char h1_bogo[80];
+
+/* At most this much of a bad line is quoted, as varnishd does. */
+#define H1_BOGO_QUOTE(b, e)	((e) - (b) > 20 ? 20 : (int)((e) - (b))), (b)
+
+const char *
+H1_Bogo(void)
+{
+
+	return (h1_bogo[0] != '\0' ? h1_bogo : NULL);
+}
+
 /* Explain why a header line has no name followed by a colon. */
 static const char *
 h1_bad_name(const char *b, const char *p, const char *e)
@@ -284,8 +302,13 @@ h1_bad_name(const char *b, const char *p, const char *e)
 
 	if (memchr(b, ':', (size_t)(e - b)) == NULL)
 		return ("header line without colon");
-	if (p == b && *p == ':')
+	if (p == b && *p == ':') {
+		(void)snprintf(h1_bogo, sizeof h1_bogo,
+		    "Missing header name: %.*s", H1_BOGO_QUOTE(b, e));
 		return ("empty header name");
+	}
+	(void)snprintf(h1_bogo, sizeof h1_bogo,
+	    "Illegal char 0x%02x in header name", (unsigned char)*p);
 	if (p < e && h1_is_ws((unsigned char)*p))
 		return ("whitespace between header name and colon");
 	return ("invalid character in header name");
@@ -304,6 +327,10 @@ h1_header(struct http *hp, char *b, char *e, size_t hdr_len,
 		return (431);
 	}
 	if (h1_is_ws((unsigned char)*b)) {
+		if (hp->nhd == HTTP_HDR_FIRST)
+			(void)snprintf(h1_bogo, sizeof h1_bogo,
+			    "1st header has white space: %.*s",
+			    H1_BOGO_QUOTE(b, e));
 		*why = "obsolete line folding (header line starts with "
 		    "whitespace)";
 		return (400);
@@ -316,6 +343,8 @@ h1_header(struct http *hp, char *b, char *e, size_t hdr_len,
 	}
 	for (p++; p < e; p++) {
 		if (!h1_is_field((unsigned char)*p)) {
+			(void)snprintf(h1_bogo, sizeof h1_bogo,
+			    "Header has ctrl char 0x%02x", (unsigned char)*p);
 			*why = "control character in header value";
 			return (400);
 		}
@@ -419,6 +448,7 @@ H1_ParseRequest(struct http *hp, char *b, char *e, size_t hdr_len,
 	assert(b != NULL && e != NULL && b <= e);
 	assert(why != NULL);
 	HTTP_Clear(hp);
+	h1_bogo[0] = '\0';
 	p = b + h1_empty_lines(b, e);
 	if (h1_line(&p, e, &lb, &le)) {
 		*why = "request line without line end";

@@ -74,6 +74,12 @@ enum h1_complete H1_Complete(const char *b, const char *e,
  */
 int H1_ParseRequest(struct http *hp, char *b, char *e, size_t hdr_len,
     const char **why);
+/*
+ * After H1_ParseRequest refused a header line: that line's fault in
+ * varnishd's words (its BogoHeader record), or NULL.  Per thread, until
+ * the thread's next H1_ParseRequest.
+ */
+const char *H1_Bogo(void);
 
 /*
  * Parse a complete response head; sets hp->status and protover.

@@ -382,6 +382,8 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 	status = (unsigned)H1_ParseRequest(req->http, hb, he,
 	    (size_t)cache_param->http_req_hdr_len, &why);
 	if (status != 0) {
+		if (H1_Bogo() != NULL)
+			VSLb(req->vsl, SLT_BogoHeader, "%s", H1_Bogo());
 		h1_reject(req, status, why);
 		return (-1);
 	}

@@ -678,6 +678,34 @@ START_TEST(test_req_reasons)
 }
 END_TEST
 
+/* The bad header line in varnishd's words, for its BogoHeader record. */
+START_TEST(test_req_bogo)
+{
+
+	ck_assert_int_eq(req(S("GET / HTTP/1.1\r\nHost : a\r\n\r\n")), 400);
+	ck_assert_str_eq(H1_Bogo(), "Illegal char 0x20 in header name");
+	ck_assert_int_eq(req(S("GET / HTTP/1.1\r\nHo/st: a\r\n\r\n")), 400);
+	ck_assert_str_eq(H1_Bogo(), "Illegal char 0x2f in header name");
+	ck_assert_int_eq(req(S("GET / HTTP/1.1\r\nX: a\x01\r\n\r\n")), 400);
+	ck_assert_str_eq(H1_Bogo(), "Header has ctrl char 0x01");
+	ck_assert_int_eq(req(S("GET / HTTP/1.1\r\n: nameless header line"
+	    "\r\n\r\n")), 400);
+	ck_assert_str_eq(H1_Bogo(), "Missing header name: : nameless header li");
+	ck_assert_int_eq(req(S("GET / HTTP/1.1\r\n Host: a\r\n\r\n")), 400);
+	ck_assert_str_eq(H1_Bogo(), "1st header has white space:  Host: a");
+	/* A later folded line is refused without one (varnishd folds). */
+	ck_assert_int_eq(req(S("GET / HTTP/1.1\r\nX: a\r\n b\r\n\r\n")),
+	    400);
+	ck_assert_ptr_null(H1_Bogo());
+	/* Not about a header line: none, nor one left from before. */
+	ck_assert_int_eq(req(S("GET / HTTP/1.1\r\nX: a\x01\r\n\r\n")), 400);
+	ck_assert_int_eq(req(S("GET / HTTP/2.0\r\n\r\n")), 505);
+	ck_assert_ptr_null(H1_Bogo());
+	ck_assert_int_eq(req(S("GET / HTTP/1.1\r\nHost: a\r\n\r\n")), 0);
+	ck_assert_ptr_null(H1_Bogo());
+}
+END_TEST
+
 START_TEST(test_req_bad_table)
 {
 	const struct bad_case *tc = &bad_requests[_i];
@@ -1657,6 +1685,7 @@ http1_suite(void)
 	tcase_add_test(tc, test_req_header_values);
 	tcase_add_test(tc, test_req_hdr_len_edge);
 	tcase_add_test(tc, test_req_reasons);
+	tcase_add_test(tc, test_req_bogo);
 	tcase_add_loop_test(tc, test_req_bad_table, 0,
 	    (int)ARRAY_SIZE(bad_requests));
 	suite_add_tcase(s, tc);
