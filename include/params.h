@@ -415,7 +415,8 @@ PARAM(http_gzip_support, BOOL, "bool", "on", NULL, NULL, 0,
     "bodies from the backend are checked as they are stored; and a "
     "stored gzip object is uncompressed on delivery to a client that "
     "does not accept gzip. When off, bodies are stored and delivered "
-    "as they came.")
+    "as they came (ESI still looks inside a gzip'd body and delivers "
+    "it gzip'd).")
 PARAM(http_range_support, BOOL, "bool", "on", NULL, NULL, 0,
     "Byte ranges of cached objects: a single satisfiable Range gets "
     "206, an unsatisfiable one 416, and 200 answers say Accept-Ranges: "

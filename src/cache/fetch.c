@@ -1036,14 +1036,20 @@ bo_gzip_plan(struct busyobj *bo)
 	bo->gzipped = 0;
 	bo->changed_ce = 0;
 	bo->esi_gzip = 0;
-	if (!cache_param->http_gzip_support || bo->synth || bo->reval ||
-	    hp->status == 206 || bo->bs == BS_NONE ||
+	if (bo->synth || bo->reval || hp->status == 206 || bo->bs == BS_NONE ||
 	    (bo->bs == BS_LENGTH && bo->content_length == 0))
 		return;
 	is_plain = !HTTP_GetHdr(hp, "Content-Encoding", &ce);
 	is_gzip = !is_plain && TXT_EqCase(ce, "gzip");
-	if (bo->do_esi && ((is_gzip && !bo->do_gunzip) ||
-	    (is_plain && bo->do_gzip))) {
+	/*
+	 * Without http_gzip_support bodies are kept as they came, but ESI
+	 * must look inside a gzip'd one: it is processed and given back
+	 * gzip'd, as varnishd does.
+	 */
+	if (!cache_param->http_gzip_support && !(bo->do_esi && is_gzip))
+		return;
+	if (!cache_param->http_gzip_support || (bo->do_esi &&
+	    ((is_gzip && !bo->do_gunzip) || (is_plain && bo->do_gzip)))) {
 		bo->esi_gzip = 1;
 		bo->changed_ce = 1;
 		bo->gzip_mode = is_gzip ? GZIP_M_GUNZIP : -1;

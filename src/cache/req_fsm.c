@@ -1103,8 +1103,9 @@ req_gzip_out(struct req *req)
 	req->gzip_out = 0;
 	if (oc == NULL || oc->obj == NULL || !oc->obj->esi_gzip)
 		return;
-	if (cache_param->http_gzip_support && req->esi_level == 0 &&
-	    RFC_AcceptsGzip(req->http)) {
+	/* Without http_gzip_support it goes as it came: gzip'd. */
+	if (req->esi_level == 0 && (!cache_param->http_gzip_support ||
+	    RFC_AcceptsGzip(req->http))) {
 		/* Compressed as it goes: a Range is not honoured. */
 		req->gzip_out = 1;
 		HTTP_Unset(req->resp, "Accept-Ranges");
