@@ -24,7 +24,9 @@ struct listen_sock {
 #define LISTEN_SOCK_MAGIC	0x0dfb6ae1
 	int			fd;
 	char			name[16];	/* "a0" */
-	char			arg[128];	/* the -a argument */
+	char			endpoint[128];	/* the -a argument without
+						   its name= and ,options:
+						   VCL's local.endpoint */
 	char			addr[128];	/* bound address, numeric,
 						   or a Unix socket's path */
 	char			port[8];	/* bound port */

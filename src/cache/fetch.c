@@ -34,6 +34,7 @@
 #include "cache/pool.h"
 #include "cache/req.h"
 #include "cache/rfc.h"
+#include "cache/session.h"
 #include "cache/storage.h"
 #include "cache/vary.h"
 #include "cache/vcl.h"
@@ -79,6 +80,10 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 		return (NULL);
 	}
 	bo->pool = req->sp->pool;
+	bo->sp_remote = req->sp->remote;
+	bo->sp_local = *SES_Local(req->sp);
+	bo->sp_ls = req->sp->ls;
+	bo->sp_vxid = req->sp->vxid;
 	bo->rx_l = bo->rx_b + cap;
 	bo->rx_p = bo->rx_e = bo->rx_b;
 	bo->wrk = wrk;

@@ -14,6 +14,7 @@
 
 struct stevedore;
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "common/tim.h"
 #include "cache/gzip.h"
@@ -45,6 +46,14 @@ struct busyobj {
 	 */
 	struct req		*interim_req;
 	struct pool		*pool;		/* whose free list bo is from */
+	/*
+	 * The client's session as VCL sees it (client.ip, local.ip,
+	 * sess.xid, ...): copied, since a background fetch may outlive it.
+	 */
+	struct sockaddr_storage	sp_remote;
+	struct sockaddr_storage	sp_local;
+	const struct listen_sock *sp_ls;
+	uint32_t		sp_vxid;
 	struct vcl		*vcl;		/* one reference (miss) */
 	uint32_t		vxid;
 	unsigned		retries;

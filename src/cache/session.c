@@ -87,6 +87,18 @@ SES_New(struct pool *pp, int fd, const struct listen_sock *ls,
 	return (sp);
 }
 
+const struct sockaddr_storage *
+SES_Local(struct sess *sp)
+{
+	socklen_t l = sizeof sp->local;
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	if (sp->local.ss_family == AF_UNSPEC &&
+	    getsockname(sp->fd, (struct sockaddr *)&sp->local, &l) != 0)
+		sp->local.ss_family = AF_UNSPEC;
+	return (&sp->local);
+}
+
 void
 SES_Schedule(struct sess *sp, enum task_prio prio)
 {

@@ -39,6 +39,8 @@ struct sess {
 	const struct listen_sock *ls;
 	struct sockaddr_storage	remote;
 	socklen_t		remote_len;
+	struct sockaddr_storage	local;		/* SES_Local(): AF_UNSPEC
+						   until first asked */
 	char			client_ip[48];
 	char			client_port[8];
 	vtim_real		t_open;
@@ -75,6 +77,9 @@ struct sess {
 /* Acceptor: a session for an accepted fd, in pool pp; NULL if no memory. */
 struct sess *SES_New(struct pool *pp, int fd, const struct listen_sock *ls,
     const struct sockaddr_storage *remote, socklen_t remote_len);
+
+/* The local end of the session's socket (getsockname, once). */
+const struct sockaddr_storage *SES_Local(struct sess *sp);
 
 /* Hand the session to the pool (new or readable); counts drops. */
 void SES_Schedule(struct sess *sp, enum task_prio prio);

@@ -134,15 +134,41 @@ VRT_IP_string(VRT_CTX, VCL_IP ip)
 	return (WS_Copy(ctx->ws, buf, strlen(buf)));
 }
 
+/*
+ * The client's session as VCL sees it: the session itself on the client
+ * side, the copy the fetch took on the backend side (a background fetch
+ * may outlive the session).  NULL in vcl_init/vcl_fini.
+ */
+static const struct sockaddr_storage *
+vrt_sess_addr(VRT_CTX, int local)
+{
+
+	if (ctx->sp != NULL)
+		return (local ? SES_Local(ctx->sp) : &ctx->sp->remote);
+	if (ctx->bo != NULL)
+		return (local ? &ctx->bo->sp_local : &ctx->bo->sp_remote);
+	return (NULL);
+}
+
+static const struct listen_sock *
+vrt_sess_ls(VRT_CTX)
+{
+
+	if (ctx->sp != NULL)
+		return (ctx->sp->ls);
+	if (ctx->bo != NULL)
+		return (ctx->bo->sp_ls);
+	return (NULL);
+}
+
 /* The local address of the session's socket, on the workspace. */
 static VCL_IP
 vrt_local_ip(VRT_CTX)
 {
-	struct sockaddr_storage ss;
-	socklen_t l = sizeof ss;
+	const struct sockaddr_storage *ss = vrt_sess_addr(ctx, 1);
 	struct vrt_ip *ip;
 
-	if (ctx->sp == NULL) {
+	if (ss == NULL) {
 		VRT_fail(ctx, "server.ip/local.ip: no session here");
 		return (NULL);
 	}
@@ -151,9 +177,7 @@ vrt_local_ip(VRT_CTX)
 		VRT_fail(ctx, "out of workspace for an IP");
 		return (NULL);
 	}
-	if (getsockname(ctx->sp->fd, (struct sockaddr *)&ss, &l) != 0)
-		ss.ss_family = AF_UNSPEC;
-	(void)VRT_ip_from_sa(ip, (struct sockaddr *)&ss);
+	(void)VRT_ip_from_sa(ip, (const struct sockaddr *)ss);
 	return (ip);
 }
 
@@ -337,9 +361,11 @@ static VCL_STRING
 vrt_sess_xid(VRT_CTX)
 {
 
-	if (ctx->sp == NULL)
-		return (NULL);
-	return (WS_Printf(ctx->ws, "%u", (unsigned)ctx->sp->vxid));
+	if (ctx->sp != NULL)
+		return (WS_Printf(ctx->ws, "%u", (unsigned)ctx->sp->vxid));
+	if (ctx->bo != NULL)
+		return (WS_Printf(ctx->ws, "%u", (unsigned)ctx->bo->sp_vxid));
+	return (NULL);
 }
 
 /* client.ip and remote.ip: the peer, made at most once per request. */
@@ -347,12 +373,14 @@ static VCL_IP
 vrt_remote_ip(VRT_CTX)
 {
 	struct req *req = vrt_ext(ctx);
+	const struct sockaddr_storage *ss;
 	struct vrt_ip *ip;
 	struct ws *ws;
 
 	if (req != NULL && req->vrt_client_ip != NULL)
 		return (req->vrt_client_ip);
-	if (ctx->sp == NULL)
+	ss = vrt_sess_addr(ctx, 0);
+	if (ss == NULL)
 		return (NULL);
 	ws = req != NULL ? req->ws : ctx->ws;
 	ip = WS_Alloc(ws, sizeof *ip);
@@ -360,7 +388,7 @@ vrt_remote_ip(VRT_CTX)
 		VRT_fail(ctx, "out of workspace for client.ip");
 		return (NULL);
 	}
-	(void)VRT_ip_from_sa(ip, (const struct sockaddr *)&ctx->sp->remote);
+	(void)VRT_ip_from_sa(ip, (const struct sockaddr *)ss);
 	if (req != NULL)
 		req->vrt_client_ip = ip;
 	return (ip);
@@ -428,8 +456,8 @@ VRT_r_local_endpoint(VRT_CTX)
 	if (!vrt_ok(ctx, "local.endpoint",
 	    VM_CLIENT | VM_BACKEND))
 		return (NULL);
-	return (ctx->sp != NULL && ctx->sp->ls != NULL ?
-	    ctx->sp->ls->arg : NULL);
+	return (vrt_sess_ls(ctx) != NULL ? vrt_sess_ls(ctx)->endpoint :
+	    NULL);
 }
 
 VCL_IP
@@ -451,8 +479,7 @@ VRT_r_local_socket(VRT_CTX)
 	if (!vrt_ok(ctx, "local.socket",
 	    VM_CLIENT | VM_BACKEND))
 		return (NULL);
-	return (ctx->sp != NULL && ctx->sp->ls != NULL ?
-	    ctx->sp->ls->name : NULL);
+	return (vrt_sess_ls(ctx) != NULL ? vrt_sess_ls(ctx)->name : NULL);
 }
 
 VCL_IP

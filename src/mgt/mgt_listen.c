@@ -34,6 +34,7 @@
 struct listen_arg {
 	char		name[16];
 	char		arg[128];
+	char		endpoint[128];	/* arg without name= and ,options */
 	char		host[256];
 	char		port[16];
 	/* A Unix domain socket: its path, and what to make of the file. */
@@ -79,6 +80,7 @@ MGT_ListenArg(const char *arg)
 	p = strchr(a, ',');
 	if (p != NULL)
 		*p++ = '\0';
+	(void)snprintf(la->endpoint, sizeof la->endpoint, "%s", a);
 	while (p != NULL) {
 		char *opt = p, *e;
 
@@ -231,7 +233,8 @@ mgt_listen_add(struct child_args *ca, const struct listen_arg *la, int fd)
 	INIT_OBJ(ls, LISTEN_SOCK_MAGIC);
 	ls->fd = fd;
 	(void)snprintf(ls->name, sizeof ls->name, "%s", la->name);
-	(void)snprintf(ls->arg, sizeof ls->arg, "%s", la->arg);
+	(void)snprintf(ls->endpoint, sizeof ls->endpoint, "%s",
+	    la->endpoint);
 	if (la->path[0] != '\0') {
 		/* As varnishd says it: the path, and no port. */
 		(void)snprintf(ls->addr, sizeof ls->addr, "%s", la->path);
