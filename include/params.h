@@ -28,7 +28,7 @@ PARAM(thread_pools, UINT, "pools", "2", "1", "64",
 PARAM(thread_pool_min, UINT, "threads", "100", "5", NULL, 0,
     "Worker threads each pool keeps even when idle, ready for a burst. "
     "Must not exceed thread_pool_max.")
-PARAM(thread_pool_max, UINT, "threads", "5000", "10", NULL, 0,
+PARAM(thread_pool_max, UINT, "threads", "5000", "5", NULL, 0,
     "Most worker threads a pool may have. A busy request holds a "
     "thread; idle keep-alive connections do not. When every thread is "
     "busy, new sessions queue (thread_queue_limit) and then are dropped "

@@ -124,10 +124,7 @@ START_TEST(idle_connections_wait_without_threads)
 }
 END_TEST
 
-/*
- * thread_pool_max cannot go below 10 (include/params.h), so 10 threads
- * and a queue of 1 against 30 simultaneous slow requests.
- */
+/* 10 threads and a queue of 1 against 30 simultaneous slow requests. */
 START_TEST(pool_overflow_drops)
 {
 	struct client *cl[FLOOD_CONNS];

@@ -113,6 +113,12 @@ START_TEST(test_set_below_min)
 	ck_assert_int_eq(PARAM_Set("thread_pool_min", "5", err, sizeof err),
 	    0);
 	ck_assert_uint_eq(cache_param->thread_pool_min, 5);
+	/* As in Varnish, a pool may be as small as 5 threads at most. */
+	ck_assert_int_eq(PARAM_Set("thread_pool_max", "4", err, sizeof err),
+	    -1);
+	ck_assert_int_eq(PARAM_Set("thread_pool_max", "5", err, sizeof err),
+	    0);
+	ck_assert_int_eq(PARAM_Check(err, sizeof err), 0);
 	/* Units are compared as values: 8k is below 9k, 9216b is not. */
 	ck_assert_int_eq(PARAM_Set("workspace_client", "8k", err, sizeof err),
 	    -1);
