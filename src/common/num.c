@@ -76,13 +76,15 @@ num_unit_is(const char *u, const char *name)
 const char *
 NUM_ParseDuration(const char *s, double *out)
 {
+	/* ms divides by 1000: 456ms is then the double "0.456" reads as. */
 	static const struct {
 		const char	*name;
 		double		mult;
+		double		div;
 	} units[] = {
-		{ "",	1 },		{ "ms",	1e-3 },		{ "s",	1 },
-		{ "m",	60 },		{ "h",	3600 },		{ "d",	86400 },
-		{ "w",	604800 },	{ "y",	31536000 },
+		{ "",	1, 1 },		{ "ms",	1, 1000 },	{ "s",	1, 1 },
+		{ "m",	60, 1 },	{ "h",	3600, 1 },	{ "d",	86400, 1 },
+		{ "w",	604800, 1 },	{ "y",	31536000, 1 },
 	};
 	const char *err, *u;
 	double v;
@@ -96,7 +98,7 @@ NUM_ParseDuration(const char *s, double *out)
 			/* 1e305 fits a double; 1e305 years do not. */
 			if (!isfinite(v * units[i].mult))
 				return ("too large");
-			*out = v * units[i].mult;
+			*out = v * units[i].mult / units[i].div;
 			return (NULL);
 		}
 	}

@@ -93,6 +93,15 @@ START_TEST(test_duration_misc)
 	ck_assert_ptr_null(NUM_ParseDuration(buf, &d));
 	ck_assert(d == 12);
 	/*
+	 * Milliseconds read as exactly the seconds they spell (ban.list
+	 * shows 0.013s as 13ms only if 13ms reads back the same): 13 * 1e-3
+	 * is not the double 0.013 is, 13 / 1000 is.
+	 */
+	ck_assert_ptr_null(NUM_ParseDuration("13ms", &d));
+	ck_assert(d == 0.013);
+	ck_assert_ptr_null(NUM_ParseDuration("9ms", &d));
+	ck_assert(d == 0.009);
+	/*
 	 * A number that fits but not once its unit multiplies it: an error,
 	 * not infinity, which param.show would print as "inf" and param.set
 	 * refuse (found by tests/fuzz/fuzz_param).
