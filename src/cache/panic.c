@@ -158,15 +158,25 @@ panic_fail(const char *func, const char *file, int line, const char *cond,
 }
 
 #if !defined(__SANITIZE_ADDRESS__)
+/* The lowest address of this thread's stack (PANIC_ThreadInit), or 0. */
+static __thread uintptr_t panic_stack_lo;
+
 static void
 panic_signal(int sig, siginfo_t *info, void *uctx)
 {
+	uintptr_t a = (uintptr_t)info->si_addr;
 	char name[32];
 
 	(void)uctx;
 	panic_header();
 	panic_printf("Signal %d (%s) at address %p\n", sig, strsignal(sig),
 	    info->si_addr);
+	/* In the guard pages under the stack, or just above them. */
+	if (panic_stack_lo != 0 && a + 65536 >= panic_stack_lo &&
+	    a < panic_stack_lo + 65536)
+		panic_printf("THIS PROBABLY IS A STACK OVERFLOW: the thread "
+		    "ran out of its stack; raise thread_pool_stack (or make "
+		    "the VCL or inline C that ran use less)\n");
 	panic_printf("version = veneer-%s\n", PACKAGE_VERSION);
 	if (pthread_getname_np(pthread_self(), name, sizeof name) == 0)
 		panic_printf("thread = (%s)\n", name);
@@ -217,8 +227,17 @@ PANIC_ThreadInit(void)
 #if !defined(__SANITIZE_ADDRESS__)
 	stack_t ss;
 
+	pthread_attr_t attr;
+	void *lo;
+	size_t sz;
+
 	if (panic_altstack != NULL)
 		return;
+	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		if (pthread_attr_getstack(&attr, &lo, &sz) == 0)
+			panic_stack_lo = (uintptr_t)lo;
+		(void)pthread_attr_destroy(&attr);
+	}
 	panic_altstack = malloc(PANIC_ALTSTACK);
 	if (panic_altstack == NULL)
 		return;

@@ -99,6 +99,8 @@ void MGT_ChildStop(void);
 int MGT_ChildStartCli(void);
 void MGT_ChildStopCli(void);
 int MGT_ChildRunning(void);
+/* What veneerd exits with: varnishd's bits for how children ended. */
+int MGT_ExitStatus(void);
 /* The child's pid, or -1. */
 long MGT_ChildPid(void);
 /* The last child panic's message and time, or NULL (panic.show). */

@@ -309,6 +309,20 @@ mgt_child_restart_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	ev_timer_start(EV_DEFAULT_UC, &child_restart_w);
 }
 
+/*
+ * veneerd's exit status tells how children ended, with varnishd's bits:
+ * 0x20 one exited with a status, 0x40 one was killed by a signal, 0x80
+ * one dumped core (unless feature no_coredump).  A supervisor sees it.
+ */
+static int mgt_exit_status;
+
+int
+MGT_ExitStatus(void)
+{
+
+	return (mgt_exit_status);
+}
+
 static void
 mgt_child_exit_cb(struct ev_loop *loop, ev_child *w, int revents)
 {
@@ -317,10 +331,16 @@ mgt_child_exit_cb(struct ev_loop *loop, ev_child *w, int revents)
 
 	(void)loop;
 	(void)revents;
+	if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+		mgt_exit_status |= 0x20;
 	if (WIFSIGNALED(st)) {
+		mgt_exit_status |= 0x40;
 		VSC_C_mgt->child_died++;
-		if (WCOREDUMP(st))
+		if (WCOREDUMP(st)) {
 			VSC_C_mgt->child_dump++;
+			if (!PARAM_HasFeature(PARAM_FEATURE_NO_COREDUMP))
+				mgt_exit_status |= 0x80;
+		}
 		MGT_Log(LOG_ERR, "Child (%ld) died signal=%d%s",
 		    (long)w->rpid, WTERMSIG(st),
 		    WCOREDUMP(st) ? " (core dumped)" : "");

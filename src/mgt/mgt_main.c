@@ -570,5 +570,5 @@ main(int argc, char **argv, char **envp)
 	MGT_VclFini();
 	MGT_PidfileRemove();
 	MGT_Log(LOG_NOTICE, "Manager stopped");
-	return (0);
+	return (MGT_ExitStatus());
 }

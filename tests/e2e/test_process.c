@@ -86,6 +86,9 @@ START_TEST(child_kill9_recovers)
 	CLIENT_Free(&before);
 	CLIENT_Free(&during);
 	CLIENT_Free(&after);
+	/* As varnishd's: the manager's status says a child was killed. */
+	VND_Kill(v, SIGTERM);
+	ck_assert_int_eq(VND_Wait(v, HX_T_SLOW), 0x40);
 	VND_Finish(&v, &o);
 }
 END_TEST

@@ -676,9 +676,17 @@ VND_Free(struct vnd **vp)
 		if (st == -2)
 			(void)snprintf(problem, sizeof problem, "veneerd did "
 			    "not exit within %.0f s of SIGTERM", VND_T_STOP);
-		else if (st != 0)
+		else if (v->expect_child_death ? (st & ~0xe0) != 0 :
+		    st != 0)
+			/*
+			 * A child that died shows in the manager's status,
+			 * as varnishd's: 0x20 exit status, 0x40 signal,
+			 * 0x80 core.
+			 */
 			(void)snprintf(problem, sizeof problem, "veneerd "
-			    "exited with status %d on SIGTERM, want 0", st);
+			    "exited with status %d on SIGTERM, want %s", st,
+			    v->expect_child_death ? "0 or bits 0x20, 0x40, "
+			    "0x80" : "0");
 	}
 	vnd_kill_all(v);
 	lp = VND_LogProblem(v);
