@@ -174,6 +174,7 @@ VCC_DumpRoff(void)
 #define VMOD_O(T, nm)		(void)printf("%s[%s %s]", n++ ? ", " : "", \
 	#T, #nm);
 #define VMOD_E(nm, v, d)	(void)printf("%sENUM %s", n++ ? ", " : "", #nm);
+#define VMOD_P(k)		/* passed by the compiler, unwritten */
 #define VMOD_FUNC(m, f, R, args, doc)					\
 	doc_module(&mod, #m);						\
 	n = 0;								\
