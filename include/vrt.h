@@ -29,7 +29,7 @@
  *        module (veneer.purge_key(), veneer.softpurge_key()).
  *   3.3  VCL objects (VMOD_OBJ, VMOD_METHOD) and PRIV_* arguments:
  *        struct vmod_priv, VRT_priv_task/_top (and _get), VRT_priv_fini,
- *        ctx->privs; the debug module.
+ *        ctx->privs, ctx->msg; the debug module.
  */
 
 #ifndef VENEER_VRT_H
@@ -186,6 +186,13 @@ struct vrt_ctx {
 	 * fetch's, or vcl_init's and vcl_fini's), for VRT_priv_task().
 	 */
 	struct vrt_privs	*privs;
+	/*
+	 * 3.3: vcl_init, vcl_fini and the load events: where VRT_fail()
+	 * keeps its first message (msgsize bytes, "" until then) for the
+	 * CLI's reply; NULL elsewhere.
+	 */
+	char			*msg;
+	size_t			msgsize;
 };
 
 #define VRT_CTX		const struct vrt_ctx *ctx

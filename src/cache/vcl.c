@@ -239,6 +239,7 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	struct ws ws[1];
 	char wsbuf[16384];
 	struct vrt_privs privs[1];
+	char failmsg[256] = "";
 
 	CHECK_OBJ(conf, VCL_CONF_MAGIC);
 	if (strlen(name) >= sizeof vcl->name) {
@@ -287,11 +288,14 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 		return (-1);
 	}
 	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
+	ctx.msg = failmsg;
+	ctx.msgsize = sizeof failmsg;
 	ret = VCL_Method(vcl, VCL_MET_INIT, &ctx);
 	PRIV_Fini(&ctx, privs);		/* vcl_init's task ends */
 	if (ret != VCL_RET_OK) {
-		(void)snprintf(err, errlen, "VCL %s: vcl_init returned %s",
-		    name, VCL_ReturnName(ret));
+		(void)snprintf(err, errlen, "VCL %s: vcl_init returned %s%s%s",
+		    name, VCL_ReturnName(ret), failmsg[0] != '\0' ? ": " : "",
+		    failmsg);
 		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 		if (conf->event != NULL)
 			(void)conf->event(&ctx, VCL_EVENT_DISCARD);

@@ -48,6 +48,11 @@ VRT_fail(VRT_CTX, const char *fmt, ...)
 		VSLbv(ctx->vsl, SLT_VCL_Error, fmt, ap);
 		va_end(ap);
 	}
+	if (ctx->msg != NULL && ctx->msg[0] == '\0') {
+		va_start(ap, fmt);
+		(void)vsnprintf(ctx->msg, ctx->msgsize, fmt, ap);
+		va_end(ap);
+	}
 	if (ctx->req == NULL && ctx->bo == NULL) {
 		/* Loading or vcl_init: the manager logs what we print. */
 		va_start(ap, fmt);
