@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * vmod_std.h -- the modules built into veneerd: std (`import std;`)
- * and purge (`import purge;`) as Varnish 7.1 defines them, and veneer
+ * and purge (`import purge;`) as Varnish 7.1 defines them (vtc and
+ * debug for tests, as far as Varnish's tests need), and veneer
  * (`import veneer;`, Veneer's own): each function's name, return type
  * and arguments.  No include guard: define VMOD_FUNC() and the argument
  * macros and include.  The compiler type-checks calls from it (named
@@ -49,8 +50,9 @@
  *   NAME.method(args).  where: the methods (a VM_* mask of vrt.h) it may
  *   be called in, VM_ALL for anywhere.  C: VCL_<RETURN>
  *   vmod_<module>_<class>_<method>(VRT_CTX, struct vmod_<module>_<class> *,
- *   args...).  The objects of a module are listed in its section only if
- *   the includer defines these; VMOD_FUNC is the only macro it must.
+ *   args...).
+ * An includer defines VMOD_FUNC and the argument macros (VMOD_P too);
+ * VMOD_OBJ and VMOD_METHOD only if it cares about objects.
  */
 
 #ifdef VMOD_FUNC
@@ -231,6 +233,8 @@ VMOD_METHOD(debug, obj, number, STRING, , VM_ALL,
     "The constructor's number.")
 VMOD_METHOD(debug, obj, foo, STRING, VMOD_A(STRING, why), VM_ALL,
     "\"BOO\".")
+VMOD_METHOD(debug, obj, bar, STRING, VMOD_A(STRING, why), VM_ALL,
+    "Deprecated: the old name of .foo().")
 VMOD_METHOD(debug, obj, date, TIME, , VM_ALL,
     "A time (21.4 seconds after the epoch).")
 VMOD_METHOD(debug, obj, test_priv_call, VOID, VMOD_P(CALL), VM_ALL,

@@ -309,6 +309,14 @@ vmod_debug_obj_foo(VRT_CTX, struct vmod_debug_obj *o, VCL_STRING why)
 	return ("BOO");
 }
 
+/* Varnish's $Alias .bar obj.foo */
+VCL_STRING
+vmod_debug_obj_bar(VRT_CTX, struct vmod_debug_obj *o, VCL_STRING why)
+{
+
+	return (vmod_debug_obj_foo(ctx, o, why));
+}
+
 VCL_TIME
 vmod_debug_obj_date(VRT_CTX, struct vmod_debug_obj *o)
 {

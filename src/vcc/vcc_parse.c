@@ -2291,6 +2291,11 @@ scan_names(struct vcc *tl)
 				    "class named %s; the classes here are: %s",
 				    tk_str(tl, &tl->toks[i + 3]),
 				    class_list(tl));
+			o = sym_find_t(p->objs, n);
+			if (o != NULL)
+				vcc_error(tl, n, "Instance '%s' redefined. "
+				    "It is first made at %s:%u", o->name,
+				    o->t->src->name, o->t->line);
 			o = sym_add(tl, &p->objs, &p->nobjs, n, "object");
 			o->cls = c;
 			continue;
@@ -2351,8 +2356,8 @@ scan_names(struct vcc *tl)
 		else if ((s = sub_find(tl, o->t)) != NULL)
 			kind = "sub", d = s->t;
 		if (kind != NULL)
-			vcc_error(tl, o->t, "Name '%s' already defined: "
-			    "%s %s is declared at %s:%u", o->name, kind,
+			vcc_error(tl, o->t, "Name '%s' already defined. "
+			    "It is %s %s, declared at %s:%u", o->name, kind,
 			    o->name, d->src->name, d->line);
 	}
 }
