@@ -1042,6 +1042,7 @@ parse_fcall(struct vcc *tl, const struct token *t)
 {
 	const struct vfunc *f;
 	struct vsym *o;
+	struct expr *e;
 	char cfn[160], self[32];
 
 	f = method_find(tl, t, &o);
@@ -1049,7 +1050,18 @@ parse_fcall(struct vcc *tl, const struct token *t)
 		(void)snprintf(cfn, sizeof cfn, "vmod_%s_%s_%s", f->mod,
 		    f->cls, f->name);
 		(void)snprintf(self, sizeof self, "vgc_obj_%u", o->idx);
-		return (parse_call(tl, f, t, tk_str(tl, t), cfn, self));
+		e = parse_call(tl, f, t, tk_str(tl, t), cfn, self);
+		/*
+		 * vcl_init may call it before its new: the module must
+		 * never see a NULL object, the VCL fails instead.
+		 */
+		e->c = cat3(tl, "(", self, cat3(tl, " == NULL ? (VRT_fail(ctx, "
+		    "\"Object ", o->name, cat3(tl, " used before it is made\"),"
+		    " (VCL_", vtype_name[e->t], cat3(tl, ")0) : ", e->c,
+		    ")"))));
+		if (e->pcs != NULL && e->npcs == 1)
+			e->pcs[0] = e->c;
+		return (e);
 	}
 	f = func_find(tl, t);
 	if (f == NULL)
