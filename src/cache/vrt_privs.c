@@ -166,6 +166,11 @@ priv_top(VRT_CTX)
 	}
 	CHECK_OBJ(ctx->req, REQ_MAGIC);
 	CHECK_OBJ(ctx->req->top, REQ_MAGIC);
+	/*
+	 * On the top request's workspace, also from an include: includes
+	 * run on the top request's worker while its delivery waits, with
+	 * no reservation on that workspace (WS_Alloc asserts as much).
+	 */
 	return (ctx->req->top->privs_top);
 }
 
