@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * vmod_std.h -- the modules built into veneerd: std (`import std;`)
- * and purge (`import purge;`) as Varnish 7.1 defines them, and veneer
+ * and purge (`import purge;`) as Varnish 7.1 defines them (vtc and
+ * debug for tests, as far as Varnish's tests need), and veneer
  * (`import veneer;`, Veneer's own): each function's name, return type
  * and arguments.  No include guard: define VMOD_FUNC() and the argument
  * macros and include.  The compiler type-checks calls from it (named
@@ -20,11 +21,38 @@
  *     VMOD_O(TYPE, name)		optional without a default: C gets
  *					(VCL_BOOL valid_name, VCL_TYPE name)
  *     VMOD_E(name, "a,b,c", "default")	ENUM, passed as its string
+ *     VMOD_P(KIND)			state the compiler passes without
+ *					the VCL writing it: C gets a struct
+ *					vmod_priv * (vrt.h), KIND one of
+ *					TASK (one per client request or
+ *					fetch, each ESI include its own),
+ *					TOP (one per client request, shared
+ *					with its ESI includes: a function
+ *					taking it is for client methods
+ *					only), VCL (one per VCL and module),
+ *					CALL (one per call site)
  *   TYPE includes STRANDS (any string expression), HEADER (a header
- *   reference, req.http.X), HTTP (req, bereq, resp, beresp) and
- *   PRIV_TASK/PRIV_CALL-free: modules here keep their state themselves.
+ *   reference, req.http.X) and HTTP (req, bereq, resp, beresp).
  *
  * The C function is VCL_<RETURN> vmod_<module>_<function>(VRT_CTX, ...).
+ *
+ * Objects (`new NAME = module.class(args);` in vcl_init), each defined
+ * where the module's functions are, after them:
+ *
+ * VMOD_OBJ(module, class, args, "doc")
+ *   the constructor's arguments.  C: struct vmod_<module>_<class>,
+ *   VCL_VOID vmod_<module>_<class>__init(VRT_CTX,
+ *	struct vmod_<module>_<class> **, const char *vcl_name, args...)
+ *   (leaves *op NULL and fails the context when it cannot), and
+ *   VCL_VOID vmod_<module>_<class>__fini(struct vmod_<module>_<class> **)
+ *   (frees, and sets *op NULL).
+ * VMOD_METHOD(module, class, method, RETURN, args, where, "doc")
+ *   NAME.method(args).  where: the methods (a VM_* mask of vrt.h) it may
+ *   be called in, VM_ALL for anywhere.  C: VCL_<RETURN>
+ *   vmod_<module>_<class>_<method>(VRT_CTX, struct vmod_<module>_<class> *,
+ *   args...).
+ * An includer defines VMOD_FUNC and the argument macros (VMOD_P too);
+ * VMOD_OBJ and VMOD_METHOD only if it cares about objects.
  */
 
 #ifdef VMOD_FUNC
@@ -173,9 +201,71 @@ VMOD_FUNC(vtc, typesize, INT, VMOD_A(STRING, s),
 VMOD_FUNC(vtc, panic, VOID, VMOD_A(STRANDS, msg),
     "Panics the child with msg: panic.show tells, and the manager starts "
     "a new child.  For testing panics only.")
+/*
+ * debug: what Varnish's tests use to exercise VCL objects and PRIV_*
+ * arguments, as Varnish 7.1's vmod_debug (src/cache/vmod_debug_obj.c).
+ * Not for production VCL.
+ */
+VMOD_FUNC(debug, test_priv_call, VOID, VMOD_P(CALL),
+    "Keeps \"BAR\" in the call site's PRIV_CALL.")
+VMOD_FUNC(debug, test_priv_vcl, VOID, VMOD_P(VCL),
+    "Keeps state in the VCL's PRIV_VCL and checks it.")
+VMOD_FUNC(debug, test_priv_task_get, VOID, ,
+    "Checks that the PRIV_TASK of no key is NULL.")
+VMOD_FUNC(debug, test_priv_task, STRING,
+    VMOD_P(TASK) VMOD_D(STRING, s, "\"\""),
+    "Appends s (space separated) to the task's string; the string.")
+VMOD_FUNC(debug, test_priv_top, STRING, VMOD_P(TOP) VMOD_A(STRING, s),
+    "The top request's string, set to s by the first call.")
+VMOD_FUNC(debug, priv_perf, DURATION,
+    VMOD_A(INT, size) VMOD_D(INT, rounds, "10000"),
+    "Times PRIV_TASK lookups among size of them: nanoseconds per lookup "
+    "(as a duration in seconds).")
 #undef VMOD_FUNC
+#endif
+#ifdef VMOD_OBJ
+VMOD_OBJ(debug, obj,
+    VMOD_D(STRING, string, "\"default\"")
+    VMOD_E(number, "one,two,three", "one"),
+    "A test object keeping string and number; Debug records (vxid 0) "
+    "say when one is made and ended.")
+VMOD_OBJ(debug, concat, VMOD_A(STRANDS, s),
+    "An object holding the concatenation of s.")
+#undef VMOD_OBJ
+#endif
+#ifdef VMOD_METHOD
+VMOD_METHOD(debug, obj, enum, VOID,
+    VMOD_E(e, "phk,des,kristian,mithrandir,martin", "martin"), VM_ALL,
+    "Checks an ENUM argument of a method (must be martin).")
+VMOD_METHOD(debug, obj, obj, VOID, , VM_ALL,
+    "A method named like its class.")
+VMOD_METHOD(debug, obj, string, STRING, , VM_ALL,
+    "The constructor's string.")
+VMOD_METHOD(debug, obj, number, STRING, , VM_ALL,
+    "The constructor's number.")
+VMOD_METHOD(debug, obj, foo, STRING, VMOD_A(STRING, why), VM_ALL,
+    "\"BOO\".")
+VMOD_METHOD(debug, obj, bar, STRING, VMOD_A(STRING, why), VM_ALL,
+    "Deprecated: the old name of .foo().")
+VMOD_METHOD(debug, obj, date, TIME, , VM_ALL,
+    "A time (21.4 seconds after the epoch).")
+VMOD_METHOD(debug, obj, test_priv_call, VOID, VMOD_P(CALL), VM_ALL,
+    "As debug.test_priv_call(): PRIV_* are per module, not per object.")
+VMOD_METHOD(debug, obj, test_priv_vcl, VOID, VMOD_P(VCL), VM_ALL,
+    "As debug.test_priv_vcl().")
+VMOD_METHOD(debug, obj, test_priv_task, STRING,
+    VMOD_D(STRING, s, "\"\""), VM_ALL,
+    "The object's own task state: set to s, or read when s is empty.")
+VMOD_METHOD(debug, obj, test_priv_top, STRING,
+    VMOD_D(STRING, s, "\"\""), VM_ALL,
+    "The object's own top-request state: set to s, or read when s is "
+    "empty; fails outside client methods.")
+VMOD_METHOD(debug, concat, get, STRING, , VM_ALL,
+    "The concatenation the object was made with.")
+#undef VMOD_METHOD
 #endif
 #undef VMOD_A
 #undef VMOD_D
 #undef VMOD_O
 #undef VMOD_E
+#undef VMOD_P

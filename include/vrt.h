@@ -27,6 +27,9 @@
  *        return (vcl(...)) statements use) and VRT_vcl_select().
  *   3.2  the purge module (purge.hard(), purge.soft()) and the veneer
  *        module (veneer.purge_key(), veneer.softpurge_key()).
+ *   3.3  VCL objects (VMOD_OBJ, VMOD_METHOD) and PRIV_* arguments:
+ *        struct vmod_priv, VRT_priv_task/_top (and _get), VRT_priv_fini,
+ *        ctx->privs, ctx->msg; the debug module.
  */
 
 #ifndef VENEER_VRT_H
@@ -38,7 +41,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	2U
+#define VRT_MINOR_VERSION	3U
 
 struct busyobj;
 struct director;
@@ -55,6 +58,7 @@ struct vrt_re;
 struct vrt_backend_probe;
 struct vrt_ctx;
 struct vrt_prof;
+struct vrt_privs;
 struct strands;
 
 /* VCL's types as C sees them. */
@@ -177,6 +181,18 @@ struct vrt_ctx {
 	 * branch per condition.
 	 */
 	struct vrt_prof		*prof;
+	/*
+	 * 3.3: the task's PRIV_TASK states (a client request's, a
+	 * fetch's, or vcl_init's and vcl_fini's), for VRT_priv_task().
+	 */
+	struct vrt_privs	*privs;
+	/*
+	 * 3.3: vcl_init, vcl_fini and the load events: where VRT_fail()
+	 * keeps its first message (msgsize bytes, "" until then) for the
+	 * CLI's reply; NULL elsewhere.
+	 */
+	char			*msg;
+	size_t			msgsize;
 };
 
 #define VRT_CTX		const struct vrt_ctx *ctx
@@ -465,6 +481,42 @@ void VRT_prof_call(VRT_CTX, unsigned n, uint64_t t0);
 	vrt_pr_;							\
 })
 
+/* Module state: PRIV_* arguments (3.3) ---------------------------------*/
+
+/*
+ * What a module keeps in a struct vmod_priv: when the scope ends (the
+ * task, the top request, the VCL or, for a call site, the VCL) the
+ * runtime calls methods->fini(ctx, priv) if both are set.
+ */
+typedef void vmod_priv_fini_f(VRT_CTX, void *);
+
+struct vmod_priv_methods {
+	unsigned		magic;
+#define VMOD_PRIV_METHODS_MAGIC	0xcea5ff99
+	const char		*type;
+	vmod_priv_fini_f	*fini;
+};
+
+struct vmod_priv {
+	void				*priv;
+	long				len;
+	const struct vmod_priv_methods	*methods;
+};
+
+/*
+ * The state of this task (VRT_priv_task) or of the top request, shared
+ * with its ESI includes (VRT_priv_top, client methods only) that belongs
+ * to key (a module's, an object's): made empty on first use.  NULL and
+ * the context failed when the workspace is out of room or, for top,
+ * outside a client request.  _get: NULL rather than make one.
+ */
+struct vmod_priv *VRT_priv_task(VRT_CTX, const void *key);
+struct vmod_priv *VRT_priv_task_get(VRT_CTX, const void *key);
+struct vmod_priv *VRT_priv_top(VRT_CTX, const void *key);
+struct vmod_priv *VRT_priv_top_get(VRT_CTX, const void *key);
+/* Ends a state: methods->fini, once; then the state is empty. */
+void VRT_priv_fini(VRT_CTX, struct vmod_priv *);
+
 /* Variables (2.0): the accessors of include/vcl_vars.h ----------------*/
 
 #define VCL_VAR(c, name, T, rd, wr, un, fl, doc)			\
@@ -485,8 +537,17 @@ void VRT_prof_call(VRT_CTX, unsigned n, uint64_t t0);
 #define VMOD_D(T, n, def)	, VCL_##T n
 #define VMOD_O(T, n)		, VCL_BOOL valid_##n, VCL_##T n
 #define VMOD_E(n, values, def)	, VCL_ENUM n
+#define VMOD_P(kind)		, struct vmod_priv *
 #define VMOD_FUNC(mod, fn, R, args, doc)				\
 	VCL_##R vmod_##mod##_##fn(VRT_CTX args);
+#define VMOD_OBJ(mod, cls, args, doc)					\
+	struct vmod_##mod##_##cls;					\
+	VCL_VOID vmod_##mod##_##cls##__init(VRT_CTX,			\
+	    struct vmod_##mod##_##cls **, const char *vcl_name args);	\
+	VCL_VOID vmod_##mod##_##cls##__fini(struct vmod_##mod##_##cls **);
+#define VMOD_METHOD(mod, cls, m, R, args, where, doc)			\
+	VCL_##R vmod_##mod##_##cls##_##m(VRT_CTX,			\
+	    struct vmod_##mod##_##cls * args);
 #include "vmod_std.h"
 
 #endif /* VENEER_VRT_H */

@@ -58,6 +58,7 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 		return (NULL);
 	INIT_OBJ(bo, BUSYOBJ_MAGIC);
 	WS_Init(bo->ws, "bo", bo + 1, sz - sizeof *bo);
+	PRIV_Init(bo->privs, bo->ws);
 	vslbuf = WS_Alloc(bo->ws, (size_t)(cache_param->vsl_buffer & ~3ULL));
 	cap = (size_t)cache_param->http_resp_size + 1;
 	bo->rx_b = WS_Alloc(bo->ws, cap);
@@ -100,13 +101,21 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	return (bo);
 }
 
+static void bo_ctx(struct busyobj *bo, struct vrt_ctx *ctx);
+
 static void
 bo_free(struct busyobj **bop)
 {
 	struct busyobj *bo;
+	struct vrt_ctx ctx;
 
 	TAKE_OBJ_NOTNULL(bo, bop, BUSYOBJ_MAGIC);
 	assert(bo->vbc == NULL);
+	if (PRIV_Busy(bo->privs)) {
+		/* The task ends: its modules' states with it. */
+		bo_ctx(bo, &ctx);
+		PRIV_Fini(&ctx, bo->privs);
+	}
 	VSLb(bo->vsl, SLT_BereqAcct, "%ju %ju %ju %ju %ju %ju",
 	    (uintmax_t)bo->acct_bereq_hdr, (uintmax_t)bo->acct_bereq_body,
 	    (uintmax_t)(bo->acct_bereq_hdr + bo->acct_bereq_body),
@@ -157,6 +166,7 @@ bo_ctx(struct busyobj *bo, struct vrt_ctx *ctx)
 	ctx->vcl = bo->vcl;
 	ctx->ws = bo->ws;
 	ctx->bo = bo;
+	ctx->privs = bo->privs;
 	ctx->http_bereq = bo->bereq;
 	ctx->http_beresp = bo->beresp;
 	ctx->now = TIM_real();

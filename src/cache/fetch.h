@@ -144,6 +144,8 @@ struct busyobj {
 
 	struct vsl_log		vsl[1];
 	struct ws		ws[1];
+	struct vrt_privs	privs[1];	/* PRIV_TASKs, on ws; ended
+						   by bo_free */
 };
 
 /* How the backend side of a fetch ended (up to the response head). */

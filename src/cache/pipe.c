@@ -124,6 +124,7 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 	ctx.ws = req->ws;
 	ctx.sp = req->sp;
 	ctx.req = req;
+	ctx.privs = req->privs_task;	/* vcl_pipe is the client's task */
 	ctx.http_req = req->http;
 	ctx.bo = bo;
 	ctx.http_bereq = bo->bereq;

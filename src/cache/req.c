@@ -200,6 +200,12 @@ REQ_Reset(struct req *req, enum req_reset how)
 	req->proto11 = 0;
 	req->ws_overflow = 0;
 	req->linger = 0;
+	/*
+	 * req_finish ended the modules' states of a request that ran VCL
+	 * (the workspace they were on is reset by now).
+	 */
+	PRIV_Init(req->privs_task, req->ws);
+	PRIV_Init(req->privs_top, req->ws);
 	req->top = req;
 	req->esi_level = 0;
 	req->esi_off = 0;

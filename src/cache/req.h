@@ -21,6 +21,7 @@
 #include "cache/http.h"
 #include "cache/http1_parse.h"
 #include "cache/session.h"
+#include "cache/vrt_privs.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 
@@ -145,6 +146,14 @@ struct req {
 	struct vsl_log		vsl[1];
 	uintptr_t		ws_req;		/* per-request snapshot */
 	struct ws		ws[1];
+
+	/*
+	 * Modules' states (vrt_privs.c), on ws: this task's PRIV_TASKs,
+	 * and a top request's PRIV_TOPs, shared with its ESI includes.
+	 * Ended by req_finish; they outlive restarts.
+	 */
+	struct vrt_privs	privs_task[1];
+	struct vrt_privs	privs_top[1];
 
 	/*
 	 * VCL runtime (vrt_var.c): valid only while vrt_vxid == vxid, so

@@ -52,6 +52,7 @@ req_ctx(struct req *req, struct vrt_ctx *ctx)
 	ctx->ws = req->ws;
 	ctx->sp = req->sp;
 	ctx->req = req;
+	ctx->privs = req->privs_task;
 	ctx->http_req = req->http;
 	ctx->http_req_top = req->top->http;
 	ctx->http_resp = req->resp;
@@ -1305,6 +1306,21 @@ req_step_transmit(struct worker *wrk, struct req *req)
 	return (R_STP_DONE);
 }
 
+/* The task ends: its modules' states, and a top request's PRIV_TOPs. */
+static void
+req_privs_end(struct req *req)
+{
+	struct vrt_ctx ctx;
+
+	if (!PRIV_Busy(req->privs_task) &&
+	    (req->top != req || !PRIV_Busy(req->privs_top)))
+		return;
+	req_ctx(req, &ctx);
+	PRIV_Fini(&ctx, req->privs_task);
+	if (req->top == req)
+		PRIV_Fini(&ctx, req->privs_top);
+}
+
 static void
 req_finish(struct worker *wrk, struct req *req)
 {
@@ -1318,6 +1334,8 @@ req_finish(struct worker *wrk, struct req *req)
 	if (req->doclose != SC_TX_PIPE) {
 		VSLb_ts(req->vsl, "Resp", req->t_first, &req->t_prev,
 		    TIM_real());
+		/* The task ends with the response, before its accounts. */
+		req_privs_end(req);
 		VSLb(req->vsl, SLT_ReqAcct, "%ju %ju %ju %ju %ju %ju",
 		    (uintmax_t)req->acct_req_hdr,
 		    (uintmax_t)req->acct_req_body,
@@ -1326,6 +1344,7 @@ req_finish(struct worker *wrk, struct req *req)
 		    (uintmax_t)req->acct_resp_body,
 		    (uintmax_t)(req->acct_resp_hdr + req->acct_resp_body));
 	}
+	req_privs_end(req);		/* a pipe's: after its PipeAcct */
 	VSLb(req->vsl, SLT_End, "%s", "");
 	VCL_Rel(&req->vcl);
 	if (req->vcl0 != NULL)

@@ -24,6 +24,7 @@
 #include "cache/req.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
+#include "cache/vrt_privs.h"
 #include "cache/vrt_prof.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
@@ -104,10 +105,11 @@ VCL_ReturnName(enum vcl_ret r)
  */
 static void
 vcl_ctx_housekeeping(struct vrt_ctx *ctx, struct vcl *vcl,
-    struct vsl_log *vsl, struct ws *ws)
+    struct vsl_log *vsl, struct ws *ws, struct vrt_privs *privs)
 {
 
 	INIT_OBJ(ctx, VRT_CTX_MAGIC);
+	ctx->privs = privs;
 	ctx->vcl = vcl;
 	ctx->vsl = vsl;
 	ctx->ws = ws;
@@ -126,6 +128,7 @@ vcl_unload(struct vcl *vcl)
 	uint32_t vslbuf[1024];
 	struct ws ws[1];
 	char wsbuf[16384];
+	struct vrt_privs privs[1];
 
 	if (vcl->conf == NULL) {
 		/* A label: nothing runs; its VCL loses a reference. */
@@ -136,9 +139,11 @@ vcl_unload(struct vcl *vcl)
 	}
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
 	WS_Init(ws, "vcl_fini", wsbuf, sizeof wsbuf);
-	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+	PRIV_Init(privs, ws);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 	(void)VCL_Method(vcl, VCL_MET_FINI, &ctx);
-	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+	PRIV_Fini(&ctx, privs);		/* vcl_fini's task ends */
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 	if (vcl->conf->event != NULL)
 		(void)vcl->conf->event(&ctx, VCL_EVENT_DISCARD);
 	vcl_deps_free(vcl);
@@ -233,6 +238,8 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	enum vcl_ret ret;
 	struct ws ws[1];
 	char wsbuf[16384];
+	struct vrt_privs privs[1];
+	char failmsg[256] = "";
 
 	CHECK_OBJ(conf, VCL_CONF_MAGIC);
 	if (strlen(name) >= sizeof vcl->name) {
@@ -268,10 +275,11 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	vcl->prof = PROF_New(conf, vcl->name);
 	VSL_Setup(vsl, vslbuf, sizeof vslbuf);
 	WS_Init(ws, "vcl_init", wsbuf, sizeof wsbuf);
-	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+	PRIV_Init(privs, ws);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 	if (conf->event != NULL && conf->event(&ctx, VCL_EVENT_LOAD) != 0) {
 		(void)snprintf(err, errlen, "VCL %s failed to load", name);
-		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 		(void)conf->event(&ctx, VCL_EVENT_DISCARD);
 		vcl_deps_free(vcl);
 		if (vcl->prof != NULL)
@@ -279,12 +287,16 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 		FREE_OBJ(vcl);
 		return (-1);
 	}
-	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
+	ctx.msg = failmsg;
+	ctx.msgsize = sizeof failmsg;
 	ret = VCL_Method(vcl, VCL_MET_INIT, &ctx);
+	PRIV_Fini(&ctx, privs);		/* vcl_init's task ends */
 	if (ret != VCL_RET_OK) {
-		(void)snprintf(err, errlen, "VCL %s: vcl_init returned %s",
-		    name, VCL_ReturnName(ret));
-		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws);
+		(void)snprintf(err, errlen, "VCL %s: vcl_init returned %s%s%s",
+		    name, VCL_ReturnName(ret), failmsg[0] != '\0' ? ": " : "",
+		    failmsg);
+		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 		if (conf->event != NULL)
 			(void)conf->event(&ctx, VCL_EVENT_DISCARD);
 		vcl_deps_free(vcl);

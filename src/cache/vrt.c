@@ -48,6 +48,11 @@ VRT_fail(VRT_CTX, const char *fmt, ...)
 		VSLbv(ctx->vsl, SLT_VCL_Error, fmt, ap);
 		va_end(ap);
 	}
+	if (ctx->msg != NULL && ctx->msg[0] == '\0') {
+		va_start(ap, fmt);
+		(void)vsnprintf(ctx->msg, ctx->msgsize, fmt, ap);
+		va_end(ap);
+	}
 	if (ctx->req == NULL && ctx->bo == NULL) {
 		/* Loading or vcl_init: the manager logs what we print. */
 		va_start(ap, fmt);
@@ -780,8 +785,15 @@ vrt_any_f * const VRT_exports[] = {
 #define VMOD_D(T, n, def)
 #define VMOD_O(T, n)
 #define VMOD_E(n, values, def)
+#define VMOD_P(kind)
 #define VMOD_FUNC(mod, fn, R, args, doc)	VRT_FN(vmod_##mod##_##fn),
+#define VMOD_OBJ(mod, cls, args, doc)					\
+	VRT_FN(vmod_##mod##_##cls##__init), VRT_FN(vmod_##mod##_##cls##__fini),
+#define VMOD_METHOD(mod, cls, m, R, args, where, doc)			\
+	VRT_FN(vmod_##mod##_##cls##_##m),
 #include "vmod_std.h"
+	VRT_FN(VRT_priv_task), VRT_FN(VRT_priv_task_get),
+	VRT_FN(VRT_priv_top), VRT_FN(VRT_priv_top_get), VRT_FN(VRT_priv_fini),
 	VRT_FN(VRT_new_backend), VRT_FN(VRT_delete_backend),
 	VRT_FN(VRT_GetHdr), VRT_FN(VRT_SetHdr), VRT_FN(VRT_UnsetHdr),
 	VRT_FN(VRT_hashdata), VRT_FN(VRT_synth), VRT_FN(VRT_synth_strands),

@@ -55,6 +55,30 @@ struct vsub {
 	struct vsub		*next;
 };
 
+/* The modules' table (include/vmod_std.h) as the parser reads it. */
+struct vfarg {
+	enum vtype	t;
+	const char	*name;
+	int		kind;		/* A D O E, or P: PRIV_<def> */
+	const char	*def;
+	const char	*enums;
+};
+
+/* A module's function, an object's constructor or an object's method. */
+struct vfunc {
+	const char		*mod;
+	const char		*name;		/* function or method */
+	enum vtype		ret;
+	const struct vfarg	*args;
+	const char		*cls;		/* method: its class */
+	unsigned		where;		/* methods it may run in */
+};
+
+/* An object class: `new x = mod.name(args)`; its constructor's args. */
+struct vclass {
+	struct vfunc		init;		/* name: the class's */
+};
+
 struct vsym {
 	const char		*name;
 	const struct token	*t;
@@ -63,6 +87,7 @@ struct vsym {
 	unsigned		none;		/* backend ... none */
 	unsigned		builtin;
 	size_t			nlen;		/* strlen(name) */
+	const struct vclass	*cls;		/* an object's class */
 	struct vsym		*next;
 };
 
@@ -116,6 +141,17 @@ struct vparse {
 	unsigned		nsubs;
 	struct vsym		*backends, *probes, *acls, *hdrs, *res;
 	unsigned		nbackends, nprobes, nacls, nhdrs, nres;
+	/* Objects (`new`), newest first; their C is vgc_obj_<idx>. */
+	struct vsym		*objs;
+	unsigned		nobjs;
+	/*
+	 * PRIV_* arguments: a bit per module (mod_bit()) whose PRIV_TASK/
+	 * PRIV_TOP key (vgc_mod_<m>) or PRIV_VCL (vgc_priv_vcl_<m>) is
+	 * declared; PRIV_CALLs (vgc_priv_call_<n>); what the DISCARD event
+	 * ends of them.
+	 */
+	unsigned		privkeys, privvcls, npcalls, ntmps;
+	struct vbuf		privfini;
 	struct vsym		*default_be;
 	unsigned		imported;	/* bit per module: mod_bit() */
 	unsigned		nanon;

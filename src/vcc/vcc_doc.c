@@ -122,6 +122,9 @@ static const struct {
 	    "the objects found, not to the size of the cache.  Tags longer "
 	    "than 1024 bytes, and beyond 256 per object, are not indexed "
 	    "(MAIN.xkey_dropped counts them)." },
+	{ "debug", "After \\fBimport debug;\\fR, as Varnish's vmod_debug "
+	    "where its tests need it: objects and PRIV_* state shown in "
+	    "Debug log records.  For tests, never for production VCL." },
 };
 
 /* A section heading when the functions move to another module. */
@@ -137,6 +140,20 @@ doc_module(const char **cur, const char *m)
 	for (u = 0; u < sizeof doc_mods / sizeof doc_mods[0]; u++)
 		if (!strcmp(doc_mods[u].name, m))
 			(void)printf("%s\n", doc_mods[u].intro);
+}
+
+/* After the functions, the objects of all modules, under one heading. */
+static void
+doc_objects(const char **cur)
+{
+
+	if (*cur != NULL && !strcmp(*cur, "(objects)"))
+		return;
+	*cur = "(objects)";
+	(void)printf(".SS Objects\nMade in vcl_init with "
+	    "\\fBnew \\fIname\\fB = module.class(...);\\fR, methods called "
+	    "as \\fIname\\fB.method(...)\\fR; after the module's "
+	    "import.\n");
 }
 
 void
@@ -174,12 +191,32 @@ VCC_DumpRoff(void)
 #define VMOD_O(T, nm)		(void)printf("%s[%s %s]", n++ ? ", " : "", \
 	#T, #nm);
 #define VMOD_E(nm, v, d)	(void)printf("%sENUM %s", n++ ? ", " : "", #nm);
+#define VMOD_P(k)		/* passed by the compiler, unwritten */
 #define VMOD_FUNC(m, f, R, args, doc)					\
 	doc_module(&mod, #m);						\
 	n = 0;								\
 	(void)printf(".TP\n.B %s %s.%s(", #R, #m, #f);			\
 	args								\
 	(void)printf(")\n");						\
+	doc_text(doc);							\
+	(void)fputs("\n", stdout);
+#define VMOD_OBJ(m, c, args, doc)					\
+	doc_objects(&mod);						\
+	n = 0;								\
+	(void)printf(".TP\n.B new \\fIname\\fB = %s.%s(", #m, #c);	\
+	args								\
+	(void)printf(")\n");						\
+	doc_text(doc);							\
+	(void)fputs("\n", stdout);
+#define VMOD_METHOD(m, c, f, R, args, where, doc)			\
+	doc_objects(&mod);						\
+	n = 0;								\
+	(void)printf(".TP\n.B %s \\fIname\\fB.%s(", #R, #f);		\
+	args								\
+	(void)printf(")\n");						\
+	(void)printf("Of a %s.%s.%s ", #m, #c, (where) == VM_ALL ? "" :	\
+	    (where) == VM_(INIT) ? "  Only in vcl_init." :		\
+	    "  Not in every subroutine.");				\
 	doc_text(doc);							\
 	(void)fputs("\n", stdout);
 #include "vmod_std.h"

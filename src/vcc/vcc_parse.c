@@ -116,39 +116,62 @@ const char * const vcc_rets[] = {
 #define NRETS	(sizeof vcc_rets / sizeof vcc_rets[0])
 _Static_assert(NRETS == VCL_RET__MAX, "vcc_rets");
 
-struct vfarg {
-	enum vtype	t;
-	const char	*name;
-	int		kind;		/* A D O E */
-	const char	*def;
-	const char	*enums;
-};
 
 #define VMOD_A(T, n)		{ V_##T, #n, 'A', NULL, NULL },
 #define VMOD_D(T, n, d)		{ V_##T, #n, 'D', d, NULL },
 #define VMOD_O(T, n)		{ V_##T, #n, 'O', NULL, NULL },
 #define VMOD_E(n, v, d)		{ V_ENUM, #n, 'E', d, v },
+#define VMOD_P(k)		{ V_VOID, "PRIV_" #k, 'P', #k, NULL },
 #define VMOD_FUNC(m, f, R, args, doc)					\
 	static const struct vfarg vfa_##m##_##f[] = {			\
 		args { V_VOID, NULL, 0, NULL, NULL } };
+#define VMOD_OBJ(m, c, args, doc)					\
+	static const struct vfarg vfa_##m##_##c##__init[] = {		\
+		args { V_VOID, NULL, 0, NULL, NULL } };
+#define VMOD_METHOD(m, c, f, R, args, where, doc)			\
+	static const struct vfarg vfa_##m##_##c##_##f[] = {		\
+		args { V_VOID, NULL, 0, NULL, NULL } };
 #include "vmod_std.h"
 
-struct vfunc {
-	const char		*mod;
-	const char		*name;
-	enum vtype		ret;
-	const struct vfarg	*args;
-};
 
 static const struct vfunc vcc_funcs[] = {
-#define VMOD_FUNC(m, f, R, args, doc)	{ #m, #f, V_##R, vfa_##m##_##f },
+#define VMOD_FUNC(m, f, R, args, doc)					\
+	{ #m, #f, V_##R, vfa_##m##_##f, NULL, VM_ALL },
 #define VMOD_A(T, n)
 #define VMOD_D(T, n, d)
 #define VMOD_O(T, n)
 #define VMOD_E(n, v, d)
+#define VMOD_P(k)
 #include "vmod_std.h"
 };
 #define NFUNCS	(sizeof vcc_funcs / sizeof vcc_funcs[0])
+
+static const struct vfunc vcc_methods[] = {
+#define VMOD_FUNC(m, f, R, args, doc)
+#define VMOD_METHOD(m, c, f, R, args, where, doc)			\
+	{ #m, #f, V_##R, vfa_##m##_##c##_##f, #c, where },
+#define VMOD_A(T, n)
+#define VMOD_D(T, n, d)
+#define VMOD_O(T, n)
+#define VMOD_E(n, v, d)
+#define VMOD_P(k)
+#include "vmod_std.h"
+};
+#define NMETHODS	(sizeof vcc_methods / sizeof vcc_methods[0])
+
+
+static const struct vclass vcc_classes[] = {
+#define VMOD_FUNC(m, f, R, args, doc)
+#define VMOD_OBJ(m, c, args, doc)					\
+	{ { #m, #c, V_VOID, vfa_##m##_##c##__init, NULL, VM_(INIT) } },
+#define VMOD_A(T, n)
+#define VMOD_D(T, n, d)
+#define VMOD_O(T, n)
+#define VMOD_E(n, v, d)
+#define VMOD_P(k)
+#include "vmod_std.h"
+};
+#define NCLASSES	(sizeof vcc_classes / sizeof vcc_classes[0])
 
 /* Tokens ----------------------------------------------------------------*/
 
@@ -686,44 +709,107 @@ parse_regex_lit(struct vcc *tl, const struct token **tp)
 	return (parse_lit_cat(tl, tp, 1));
 }
 
+static int mod_bit(const char *name, size_t len);
+
+/*
+ * The C of a PRIV_* argument of module mod (k: TASK, TOP, VCL or CALL),
+ * its state declared on first use.  TASK and TOP may be NULL at run time
+ * (the context then failed): *key says which lookup to test.
+ */
+static const char *
+priv_arg(struct vcc *tl, const char *mod, const char *k, int *lookup)
+{
+	struct vparse *p = P(tl);
+	unsigned bit = 1U << mod_bit(mod, strlen(mod));
+	char buf[96];
+
+	*lookup = 0;
+	if (!strcmp(k, "CALL")) {
+		vbuf_printf(tl, &p->decl, "static struct vmod_priv "
+		    "vgc_priv_call_%u;\n", p->npcalls);
+		vbuf_printf(tl, &p->privfini, "\t\tVRT_priv_fini(ctx, "
+		    "&vgc_priv_call_%u);\n", p->npcalls);
+		(void)snprintf(buf, sizeof buf, "&vgc_priv_call_%u",
+		    p->npcalls++);
+		return (vcc_strdup(tl, buf));
+	}
+	if (!strcmp(k, "VCL")) {
+		if (!(p->privvcls & bit)) {
+			p->privvcls |= bit;
+			vbuf_printf(tl, &p->decl, "static struct vmod_priv "
+			    "vgc_priv_vcl_%s;\n", mod);
+			vbuf_printf(tl, &p->privfini, "\t\tVRT_priv_fini(ctx, "
+			    "&vgc_priv_vcl_%s);\n", mod);
+		}
+		(void)snprintf(buf, sizeof buf, "&vgc_priv_vcl_%s", mod);
+		return (vcc_strdup(tl, buf));
+	}
+	/* The key of this VCL's module: as in Varnish, per VCL. */
+	if (!(p->privkeys & bit)) {
+		p->privkeys |= bit;
+		vbuf_printf(tl, &p->decl, "static const char vgc_mod_%s = "
+		    "0;\t/* PRIV_TASK, PRIV_TOP key */\n", mod);
+	}
+	*lookup = 1;
+	(void)snprintf(buf, sizeof buf, "VRT_priv_%s(ctx, &vgc_mod_%s)",
+	    !strcmp(k, "TOP") ? "top" : "task", mod);
+	return (vcc_strdup(tl, buf));
+}
+
+/*
+ * A call of f: a function (what "std.log"), a method (what "o.get",
+ * self its object's C) or a constructor (self "&vgc_obj_1, \"o\"").
+ * The arguments: positional, then named; defaults for the rest; PRIV_*
+ * ones filled in.
+ */
 static struct expr *
-parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
+parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0,
+    const char *what, const char *cfn, const char *self)
 {
 	struct expr *vals[32];
 	const struct token *at[32];
-	struct vbuf vb = { NULL, 0, 0 };
+	struct vbuf vb = { NULL, 0, 0 }, pv = { NULL, 0, 0 };
+	struct vbuf pc = { NULL, 0, 0 };
 	const struct token *t;
 	struct expr *e;
-	unsigned n, u, pos = 0, named = 0;
+	unsigned n, u, pos = 0, named = 0, tmp;
 	const char *c, *d;
+	int lookup;
 
 	for (n = 0; f->args[n].name != NULL; n++) {
 		vals[n] = NULL;
 		at[n] = NULL;
+		if (f->args[n].kind == 'P' && !strcmp(f->args[n].def, "TOP"))
+			sub_check(tl, t0, CK_USE, VM_CLIENT,
+			    cat3(tl, what, "()", ""));
 	}
+	if (f->where != VM_ALL && f->cls != NULL)
+		sub_check(tl, t0, CK_USE, f->where, cat3(tl, what, "()", ""));
 	tk_expect(tl, "(");
 	while (!vcc_is(tk(tl), ")")) {
 		t = tk(tl);
 		if (t->tok == T_ID && vcc_is(tk_peek(tl, 1), "=")) {
 			for (u = 0; u < n; u++)
-				if (vcc_idlen(t) ==
+				if (f->args[u].kind != 'P' && vcc_idlen(t) ==
 				    (int)strlen(f->args[u].name) &&
 				    !memcmp(t->b, f->args[u].name,
 				    strlen(f->args[u].name)))
 					break;
 			if (u == n)
-				vcc_error(tl, t, "%s.%s() has no argument "
-				    "named %s", f->mod, f->name, tk_str(tl, t));
+				vcc_error(tl, t, "%s() has no argument "
+				    "named %s", what, tk_str(tl, t));
 			tl->pos += 2;
 			named = 1;
 		} else {
 			if (named)
 				vcc_error(tl, t, "a positional argument after "
 				    "a named one");
+			while (pos < n && f->args[pos].kind == 'P')
+				pos++;
 			u = pos++;
 			if (u >= n)
 				vcc_error(tl, t, "too many arguments to "
-				    "%s.%s()", f->mod, f->name);
+				    "%s()", what);
 		}
 		if (vals[u] != NULL)
 			vcc_error(tl, t, "argument %s given twice",
@@ -731,6 +817,15 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 		at[u] = tk(tl);
 		if (f->args[u].kind == 'E') {
 			t = tk_expect_id(tl, "an enum value");
+			c = f->args[u].enums;
+			d = strstr(c, tk_str(tl, t));
+			while (d != NULL && ((d != c && d[-1] != ',') ||
+			    (d[vcc_idlen(t)] != ',' && d[vcc_idlen(t)] != '\0')))
+				d = strstr(d + 1, tk_str(tl, t));
+			if (d == NULL)
+				vcc_error(tl, t, "%s is not an allowed value "
+				    "of %s; it takes one of %s", tk_str(tl, t),
+				    f->args[u].name, c);
 			vals[u] = e_new(tl, V_ENUM, t, "%s",
 			    vcc_cstr(tl, tk_str(tl, t)));
 		} else if (f->args[u].t == V_HTTP) {
@@ -754,13 +849,31 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 		tl->pos++;
 	}
 	tk_expect(tl, ")");
-	vbuf_printf(tl, &vb, "vmod_%s_%s(ctx", f->mod, f->name);
+	tmp = P(tl)->ntmps++;
+	vbuf_cat(tl, &pv, "");
+	vbuf_cat(tl, &pc, "");
+	vbuf_printf(tl, &vb, "%s(ctx%s%s", cfn, self != NULL ? ", " : "",
+	    self != NULL ? self : "");
 	for (u = 0; u < n; u++) {
 		const struct vfarg *a = &f->args[u];
 
+		if (a->kind == 'P') {
+			c = priv_arg(tl, f->mod, a->def, &lookup);
+			if (lookup) {
+				/* Looked up first; the call only with it. */
+				vbuf_printf(tl, &pv, "%svgc_p%u_%u = %s",
+				    pv.len > 0 ? ", *" : "struct vmod_priv *",
+				    tmp, u, c);
+				vbuf_printf(tl, &pc, "%svgc_p%u_%u == NULL",
+				    pc.len > 0 ? " || " : "", tmp, u);
+				vbuf_printf(tl, &vb, ", vgc_p%u_%u", tmp, u);
+			} else
+				vbuf_printf(tl, &vb, ", %s", c);
+			continue;
+		}
 		if (vals[u] == NULL && a->kind == 'A')
-			vcc_error(tl, t0, "%s.%s() needs its argument %s (%s)",
-			    f->mod, f->name, a->name, vtype_name[a->t]);
+			vcc_error(tl, t0, "%s() needs its argument %s (%s)",
+			    what, a->name, vtype_name[a->t]);
 		if (a->kind == 'O')
 			vbuf_printf(tl, &vb, ", %d", vals[u] != NULL);
 		if (vals[u] == NULL) {
@@ -790,7 +903,11 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 		vbuf_printf(tl, &vb, ", %s", c);
 	}
 	vbuf_cat(tl, &vb, ")");
-	e = e_new(tl, f->ret, t0, "%s", vb.s);
+	if (pv.len > 0)
+		e = e_new(tl, f->ret, t0, "__extension__ ({ %s; (%s) ? "
+		    "(VCL_%s)0 : %s; })", pv.s, pc.s, vtype_name[f->ret], vb.s);
+	else
+		e = e_new(tl, f->ret, t0, "%s", vb.s);
 	return (e);
 }
 
@@ -883,12 +1000,81 @@ func_find(struct vcc *tl, const struct token *t)
 	return (NULL);
 }
 
+/*
+ * NAME.method: the method when NAME is an object (*objp), NULL when
+ * NAME is not one; an error when the object's class has no such method.
+ */
+static const struct vfunc *
+method_find(struct vcc *tl, const struct token *t, struct vsym **objp)
+{
+	const char *dot = NULL, *q;
+	const struct vclass *c;
+	struct vsym *o;
+	size_t ml;
+	unsigned u;
+
+	for (q = t->b; q < t->e; q++)
+		if (*q == '.')
+			dot = q;
+	if (dot == NULL)
+		return (NULL);
+	o = sym_find(P(tl)->objs, t->b, (size_t)(dot - t->b));
+	if (o == NULL)
+		return (NULL);
+	c = o->cls;
+	ml = (size_t)(t->e - dot - 1);
+	for (u = 0; u < NMETHODS; u++)
+		if (!strcmp(vcc_methods[u].mod, c->init.mod) &&
+		    !strcmp(vcc_methods[u].cls, c->init.name) &&
+		    strlen(vcc_methods[u].name) == ml &&
+		    !memcmp(vcc_methods[u].name, dot + 1, ml)) {
+			*objp = o;
+			o->used = 1;
+			return (&vcc_methods[u]);
+		}
+	vcc_error(tl, t, "object %s (a %s.%s) has no method %s", o->name,
+	    c->init.mod, c->init.name, vcc_strndup(tl, dot + 1, ml));
+}
+
+/* The call of a function or method named by t, before its '('. */
+static struct expr *
+parse_fcall(struct vcc *tl, const struct token *t)
+{
+	const struct vfunc *f;
+	struct vsym *o;
+	struct expr *e;
+	char cfn[160], self[32];
+
+	f = method_find(tl, t, &o);
+	if (f != NULL) {
+		(void)snprintf(cfn, sizeof cfn, "vmod_%s_%s_%s", f->mod,
+		    f->cls, f->name);
+		(void)snprintf(self, sizeof self, "vgc_obj_%u", o->idx);
+		e = parse_call(tl, f, t, tk_str(tl, t), cfn, self);
+		/*
+		 * vcl_init may call it before its new: the module must
+		 * never see a NULL object, the VCL fails instead.
+		 */
+		e->c = cat3(tl, "(", self, cat3(tl, " == NULL ? (VRT_fail(ctx, "
+		    "\"Object ", o->name, cat3(tl, " used before it is made\"),"
+		    " (VCL_", vtype_name[e->t], cat3(tl, ")0) : ", e->c,
+		    ")"))));
+		if (e->pcs != NULL && e->npcs == 1)
+			e->pcs[0] = e->c;
+		return (e);
+	}
+	f = func_find(tl, t);
+	if (f == NULL)
+		return (NULL);
+	(void)snprintf(cfn, sizeof cfn, "vmod_%s_%s", f->mod, f->name);
+	return (parse_call(tl, f, t, tk_str(tl, t), cfn, NULL));
+}
+
 static struct expr *
 parse_var(struct vcc *tl, const struct token *t)
 {
 	const struct vhdrp *h;
 	const struct vvar *v;
-	const struct vfunc *f;
 	struct vsym *s;
 	struct expr *e;
 	const char *hn, *ref, *what;
@@ -907,10 +1093,9 @@ parse_var(struct vcc *tl, const struct token *t)
 	    vcc_is(tk(tl), "("))
 		return (parse_regsub(tl, vcc_is(t, "regsuball"), t));
 	if (vcc_is(tk(tl), "(")) {
-		f = func_find(tl, t);
-		if (f == NULL)
+		e = parse_fcall(tl, t);
+		if (e == NULL)
 			vcc_error(tl, t, "unknown function %s()", name);
-		e = parse_call(tl, f, t);
 		if (e->t == V_VOID)
 			vcc_error(tl, t, "%s() returns nothing: call it as a "
 			    "statement", name);
@@ -1706,11 +1891,89 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 	}
 }
 
+/* The class named by t (mod.class), or NULL. */
+static const struct vclass *
+class_find(const struct token *t)
+{
+	char buf[128];
+	unsigned u;
+
+	for (u = 0; u < NCLASSES; u++) {
+		(void)snprintf(buf, sizeof buf, "%s.%s",
+		    vcc_classes[u].init.mod, vcc_classes[u].init.name);
+		if (vcc_is(t, buf))
+			return (&vcc_classes[u]);
+	}
+	return (NULL);
+}
+
+/* "debug.obj, debug.concat": the classes there are, for errors. */
+static const char *
+class_list(struct vcc *tl)
+{
+	struct vbuf vb = { NULL, 0, 0 };
+	unsigned u;
+
+	vbuf_cat(tl, &vb, "");
+	for (u = 0; u < NCLASSES; u++)
+		vbuf_printf(tl, &vb, "%s%s.%s", u > 0 ? ", " : "",
+		    vcc_classes[u].init.mod, vcc_classes[u].init.name);
+	return (vcc_strdup(tl, vb.s));
+}
+
+/*
+ * new NAME = mod.class(args);  scan_names registered NAME and its class.
+ * Made where the statement is (vcl_init runs it once); a second run (a
+ * sub called twice) fails rather than leak the first.
+ */
+static void
+parse_new(struct vcc *tl, const struct token *t, struct vbuf *out,
+    unsigned ind)
+{
+	const struct token *n, *ct;
+	const struct vclass *c;
+	struct vsym *o;
+	struct expr *e;
+	char cfn[160], self[160];
+
+	sub_check(tl, t, CK_USE, VM_(INIT), "new");
+	n = tk_expect_id(tl, "a name for the object");
+	/* As Varnish's names, an object's starts with a letter. */
+	if (!isalpha((unsigned char)*n->b))
+		vcc_error(tl, n, "Syntax error: an object's name starts with "
+		    "a letter, not '%c'", *n->b);
+	o = sym_find_t(P(tl)->objs, n);
+	assert(o != NULL && o->t == n);
+	tk_expect(tl, "=");
+	ct = tk_expect_id(tl, "module.class(...)");
+	c = class_find(ct);
+	assert(c == o->cls);
+	if (!(P(tl)->imported & (1U << mod_bit(c->init.mod,
+	    strlen(c->init.mod)))))
+		vcc_error(tl, ct, "%s needs `import %s;` at the top of the "
+		    "file", tk_str(tl, ct), c->init.mod);
+	if (!vcc_is(tk(tl), "("))
+		vcc_error(tl, tk(tl), "Syntax error: expected '(' after %s: "
+		    "new %s = %s(...);", tk_str(tl, ct), o->name,
+		    tk_str(tl, ct));
+	(void)snprintf(cfn, sizeof cfn, "vmod_%s_%s__init", c->init.mod,
+	    c->init.name);
+	(void)snprintf(self, sizeof self, "&vgc_obj_%u, %s", o->idx,
+	    vcc_cstr(tl, o->name));
+	e = parse_call(tl, &c->init, ct, tk_str(tl, ct), cfn, self);
+	emit(tl, out, ind, "if (vgc_obj_%u != NULL)\n", o->idx);
+	emit(tl, out, ind + 1, "VRT_fail(ctx, \"Object %s made twice\");\n",
+	    o->name);
+	emit(tl, out, ind, "else\n");
+	emit(tl, out, ind + 1, "%s;\n", e->c);
+	OPT_Clobber(tl, out, ind);
+	emit_failcheck(tl, out, ind);
+}
+
 static void
 parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 {
 	const struct token *t = tk(tl), *n;
-	const struct vfunc *f;
 	struct vsub *to, *s = P(tl)->cur;
 	struct expr *e;
 
@@ -1867,15 +2130,8 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    e_string1(tl, e));
 		emit_failcheck(tl, out, ind);
 	} else if (vcc_is(t, "new")) {
-		sub_check(tl, t, CK_USE, VM_(INIT), "new");
-		n = tk_expect_id(tl, "a name for the object");
-		tk_expect(tl, "=");
-		n = tk_expect_id(tl, "module.object(...)");
-		vcc_error(tl, n, "no module here has objects to create with "
-		    "`new` (std has none; directors arrive with the "
-		    "backends work)");
-	} else if (vcc_is(tk(tl), "(") && (f = func_find(tl, t)) != NULL) {
-		e = parse_call(tl, f, t);
+		parse_new(tl, t, out, ind);
+	} else if (vcc_is(tk(tl), "(") && (e = parse_fcall(tl, t)) != NULL) {
 		if (e->t != V_VOID)
 			vcc_warn(tl, t, "the %s that %s() returns is not "
 			    "used", vtype_name[e->t], tk_str(tl, t));
@@ -2023,6 +2279,8 @@ scan_names(struct vcc *tl)
 {
 	struct vparse *p = P(tl);
 	const struct token *t, *n;
+	const struct vclass *c;
+	struct vsym *o, *y;
 	struct vsub *s;
 	unsigned depth = 0;
 	size_t i;
@@ -2034,6 +2292,26 @@ scan_names(struct vcc *tl)
 			depth++;
 		else if (vcc_is(t, "}") && depth > 0)
 			depth--;
+		if (depth > 0 && vcc_is(t, "new") && i + 3 < tl->ntoks &&
+		    tl->toks[i + 1].tok == T_ID &&
+		    vcc_is(&tl->toks[i + 2], "=")) {
+			/* new NAME = mod.class(...): objects are global. */
+			n = &tl->toks[i + 1];
+			c = class_find(&tl->toks[i + 3]);
+			if (c == NULL)
+				vcc_error(tl, &tl->toks[i + 3], "no object "
+				    "class named %s; the classes here are: %s",
+				    tk_str(tl, &tl->toks[i + 3]),
+				    class_list(tl));
+			o = sym_find_t(p->objs, n);
+			if (o != NULL)
+				vcc_error(tl, n, "Instance '%s' redefined. "
+				    "It is first made at %s:%u", o->name,
+				    o->t->src->name, o->t->line);
+			o = sym_add(tl, &p->objs, &p->nobjs, n, "object");
+			o->cls = c;
+			continue;
+		}
 		if (depth != 0 || t->tok != T_ID)
 			continue;
 		n = &tl->toks[i + 1];
@@ -2075,6 +2353,24 @@ scan_names(struct vcc *tl)
 			s->next = p->subs;
 			p->subs = s;
 		}
+	}
+	/* An object's name is nobody else's. */
+	for (o = p->objs; o != NULL; o = o->next) {
+		const struct token *d = NULL;
+		const char *kind = NULL;
+
+		if ((y = sym_find_t(p->backends, o->t)) != NULL)
+			kind = "backend", d = y->t;
+		else if ((y = sym_find_t(p->acls, o->t)) != NULL)
+			kind = "acl", d = y->t;
+		else if ((y = sym_find_t(p->probes, o->t)) != NULL)
+			kind = "probe", d = y->t;
+		else if ((s = sub_find(tl, o->t)) != NULL)
+			kind = "sub", d = s->t;
+		if (kind != NULL)
+			vcc_error(tl, o->t, "Name '%s' already defined. "
+			    "It is %s %s, declared at %s:%u", o->name, kind,
+			    o->name, d->src->name, d->line);
 	}
 }
 

@@ -106,8 +106,14 @@ START_TEST(test_accessors)
 #define VMOD_D(T, x, def)
 #define VMOD_O(T, x)
 #define VMOD_E(x, values, def)
+#define VMOD_P(k)
 #define VMOD_FUNC(mod, fn, R, args, doc)				\
 	want("vmod_" #mod "_" #fn);
+#define VMOD_OBJ(mod, cls, args, doc)					\
+	want("vmod_" #mod "_" #cls "__init");				\
+	want("vmod_" #mod "_" #cls "__fini");
+#define VMOD_METHOD(mod, cls, m, R, args, where, doc)			\
+	want("vmod_" #mod "_" #cls "_" #m);
 #include "vmod_std.h"
 	ck_assert_uint_eq(nmissing, 0);
 }
@@ -127,7 +133,9 @@ START_TEST(test_runtime)
 		"VRT_acl_match", "VRT_hit_for_pass", "VRT_ban_string",
 		"VRT_storage_free_space", "VRT_storage_used_space",
 		"VRT_storage_happy", "VRT_lit_index", "VRT_prof_now",
-		"VRT_prof_cond", "VRT_prof_call",
+		"VRT_prof_cond", "VRT_prof_call", "VRT_priv_task",
+		"VRT_priv_task_get", "VRT_priv_top", "VRT_priv_top_get",
+		"VRT_priv_fini",
 	};
 	size_t i;
 
