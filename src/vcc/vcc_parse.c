@@ -999,6 +999,13 @@ unit_factor(const struct token *u, enum vtype *tp)
 		{ "B", 1, V_BYTES }, { "KB", 1024., V_BYTES },
 		{ "MB", 1048576., V_BYTES }, { "GB", 1073741824., V_BYTES },
 		{ "TB", 1099511627776., V_BYTES },
+		/*
+		 * Varnish reads a size's unit in any case; the lower-case
+		 * ones that cannot be a duration's (m is minutes) too.
+		 */
+		{ "b", 1, V_BYTES }, { "kb", 1024., V_BYTES },
+		{ "mb", 1048576., V_BYTES }, { "gb", 1073741824., V_BYTES },
+		{ "tb", 1099511627776., V_BYTES },
 	};
 	unsigned i;
 

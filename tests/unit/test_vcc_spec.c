@@ -169,6 +169,10 @@ START_TEST(lex_numbers)
 	    "set beresp.ttl = -1s; set beresp.status = -1 + 201;\n"
 	    "set beresp.http.b = 1B + 1KB + 1MB + 1GB + 1TB;\n}\n",
 	    NULL, NULL);
+	/* Varnish reads a size's unit in any case (256b in its tests). */
+	expect_ok(HEAD "sub vcl_recv {\nset req.http.k = 3kb;\n"
+	    "set req.http.b = 256b + 1mb + 1gb + 1tb;\n}\n", NULL, NULL);
+	ck_assert_msg(strstr(c_out, "3072") != NULL, "%s", c_out);
 	expect_err(HEAD "sub vcl_backend_response {\n"
 	    "set beresp.ttl = 10;\n}\n", "t.vcl:4:18", "unit");
 	expect_err(HEAD "sub vcl_recv { set req.http.x = "
