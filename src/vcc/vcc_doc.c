@@ -122,6 +122,10 @@ static const struct {
 	    "the objects found, not to the size of the cache.  Tags longer "
 	    "than 1024 bytes, and beyond 256 per object, are not indexed "
 	    "(MAIN.xkey_dropped counts them)." },
+	{ "debug", "After \\fBimport debug;\\fR: for Varnish's test "
+	    "suite, the plain functions of its test-only debug module that "
+	    "its tests call (its objects are not here).  Never for "
+	    "production VCL." },
 };
 
 /* A section heading when the functions move to another module. */

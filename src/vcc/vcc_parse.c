@@ -395,6 +395,7 @@ e_tostring(struct vcc *tl, struct expr *e)
 	case V_BACKEND:		f = "VRT_BACKEND_string(%s)"; break;
 	case V_IP:		f = "VRT_IP_string(ctx, %s)"; break;
 	case V_BLOB:		f = "VRT_BLOB_string(ctx, %s)"; break;
+	case V_STRANDS:		f = "VRT_STRANDS_string(ctx, %s)"; break;
 	default:
 		vcc_error(tl, e->t0, "%s cannot be used as a string",
 		    vtype_a[e->t]);
@@ -502,6 +503,8 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 
 	if (want == V_STRING)
 		return (e_string1(tl, e));
+	if (want == V_STRANDS && e->t == V_STRANDS)
+		return (e->c);
 	if (want == V_STRANDS || want == V_BODY)
 		return (e_strands(tl, e));
 	if (e->t == want)
@@ -686,6 +689,37 @@ parse_regex_lit(struct vcc *tl, const struct token **tp)
 	return (parse_lit_cat(tl, tp, 1));
 }
 
+static struct expr *parse_unary(struct vcc *tl);
+
+/*
+ * A REGEX where one is wanted (right of ~, regsub's pattern, a module's
+ * REGEX argument): a pattern literal, compiled when the VCL loads (its
+ * text in lit, for the optimiser), or a value of type REGEX, such as a
+ * module function's result.
+ */
+static struct expr *
+parse_regex(struct vcc *tl, int match_only, const char *what)
+{
+	const struct token *t = tk(tl), *rt;
+	const char *pat;
+	struct expr *e;
+
+	if (t->tok == T_STR) {
+		pat = parse_regex_lit(tl, &rt);
+		e = e_new(tl, V_REGEX, rt, "%s",
+		    regex_ref(tl, rt, pat, match_only));
+		e->lit = pat;
+		e->constant = 1;
+		return (e);
+	}
+	e = parse_unary(tl);
+	if (e->t != V_REGEX)
+		vcc_error(tl, t, "%s needs a regular expression: expected "
+		    "a string literal (\"^/a\") or a REGEX (a module "
+		    "function's), found %s", what, vtype_a[e->t]);
+	return (e);
+}
+
 static struct expr *
 parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 {
@@ -733,6 +767,9 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 			t = tk_expect_id(tl, "an enum value");
 			vals[u] = e_new(tl, V_ENUM, t, "%s",
 			    vcc_cstr(tl, tk_str(tl, t)));
+		} else if (f->args[u].t == V_REGEX) {
+			vals[u] = parse_regex(tl, 0,
+			    cat3(tl, "argument ", f->args[u].name, ""));
 		} else if (f->args[u].t == V_HTTP) {
 			t = tk_expect_id(tl, "req, bereq, resp or beresp");
 			if (vcc_is(t, "req"))
@@ -797,20 +834,20 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 static struct expr *
 parse_regsub(struct vcc *tl, int all, const struct token *t0)
 {
-	struct expr *s, *w;
-	const struct token *rt;
+	struct expr *s, *w, *r;
 	const char *pat, *re, *subj;
 
 	tk_expect(tl, "(");
 	s = parse_expr(tl);
 	subj = e_string1(tl, s);
 	tk_expect(tl, ",");
-	pat = parse_regex_lit(tl, &rt);
-	re = regex_ref(tl, rt, pat, 0);
+	r = parse_regex(tl, 0, all ? "regsuball()" : "regsub()");
+	pat = r->lit;
+	re = r->c;
 	tk_expect(tl, ",");
 	w = parse_expr(tl);
 	tk_expect(tl, ")");
-	if (s->subj != NULL)
+	if (s->subj != NULL && pat != NULL)
 		return (e_new(tl, V_STRING, t0, "%s", OPT_Regsub(tl, s->subj,
 		    pat, re, all, e_string1(tl, w))));
 	return (e_new(tl, V_STRING, t0, "VRT_regsub(ctx, %d, %s, %s, %s)",
@@ -1276,6 +1313,13 @@ parse_cmp(struct vcc *tl)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
 			    "not %s", vtype_a[a->t]);
+		if (tk(tl)->tok != T_STR) {
+			/* A REGEX value: nothing to fold or optimise. */
+			eb = parse_regex(tl, 1, "~");
+			return (e_new(tl, V_BOOL, op,
+			    "(%sVRT_re_match(ctx, %s, %s))", neg ? "!" : "",
+			    e_string1(tl, a), eb->c));
+		}
 		pat = parse_regex_lit(tl, &rt);
 		eb = FOLD_Match(tl, a, pat, neg, op);
 		if (eb != NULL)
