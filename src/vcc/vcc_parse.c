@@ -720,6 +720,21 @@ parse_regex(struct vcc *tl, int match_only, const char *what)
 	return (e);
 }
 
+/* Whether t is one of values ("a,b,c"): the module gets only those. */
+static int
+enum_has(const char *values, const struct token *t)
+{
+	size_t len = (size_t)(t->e - t->b), l;
+	const char *p;
+
+	for (p = values; *p != '\0'; p += l + (p[l] == ',')) {
+		l = strcspn(p, ",");
+		if (l == len && !memcmp(p, t->b, len))
+			return (1);
+	}
+	return (0);
+}
+
 static struct expr *
 parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 {
@@ -765,6 +780,9 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 		at[u] = tk(tl);
 		if (f->args[u].kind == 'E') {
 			t = tk_expect_id(tl, "an enum value");
+			if (!enum_has(f->args[u].enums, t))
+				vcc_error(tl, t, "Wrong enum value.  Expected "
+				    "one of: %s", f->args[u].enums);
 			vals[u] = e_new(tl, V_ENUM, t, "%s",
 			    vcc_cstr(tl, tk_str(tl, t)));
 		} else if (f->args[u].t == V_REGEX) {

@@ -458,6 +458,12 @@ START_TEST(std_args)
 	    "set req.http.c = std.duration(req.http.x, 1s);\n"
 	    "if (std.integer(req.http.x, 0) > 3) { }\n"
 	    "}\n", NULL, NULL);
+	/* An ENUM takes only its declared values: modules trust that. */
+	expect_ok(HEAD "import vtc;\nsub vcl_recv {\n"
+	    "vtc.workspace_alloc(session, 1);\n}\n", NULL, NULL);
+	expect_err(HEAD "import vtc;\nsub vcl_recv {\n"
+	    "vtc.workspace_alloc(heap, 1);\n}\n", "t.vcl:5:21",
+	    "Wrong enum value.  Expected one of: client,backend,session,thread");
 }
 END_TEST
 
