@@ -168,6 +168,13 @@ VMOD_FUNC(vtc, panic, VOID, VMOD_A(STRANDS, msg),
  * Varnish's test suite calls, with its names and meaning.  Objects and
  * PRIV_* arguments are not here.  Not for production VCL.
  */
+VMOD_FUNC(debug, author, STRING,
+    VMOD_E(person, "phk,des,kristian,mithrandir", "phk")
+    VMOD_E(someone, "phk,slink,geoff", "phk"),
+    "The first name of person (someone is not used): ENUM arguments "
+    "with defaults.")
+VMOD_FUNC(debug, vre_limit, INT, ,
+    "The pcre2_match_limit parameter, as the child sees it.")
 VMOD_FUNC(debug, fail, VOID, ,
     "Fails the current method with \"Forced failure\".")
 VMOD_FUNC(debug, fail2, BOOL, ,

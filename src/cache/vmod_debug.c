@@ -20,11 +20,38 @@
 #include <bsd/string.h>
 
 #include "common/miniobj.h"
+#include "common/param.h"
 #include "cache/req.h"
 #include "cache/session.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 #include "vrt.h"
+
+/* The compiler lets only the declared values through. */
+VCL_STRING
+vmod_debug_author(VRT_CTX, VCL_ENUM person, VCL_ENUM someone)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	(void)someone;		/* there to test a second defaulted ENUM */
+	if (!strcmp(person, "phk"))
+		return ("Poul-Henning");
+	if (!strcmp(person, "des"))
+		return ("Dag-Erling");
+	if (!strcmp(person, "kristian"))
+		return ("Kristian");
+	if (!strcmp(person, "mithrandir"))
+		return ("Tollef");
+	WRONG("debug.author(): a value the compiler should have refused");
+}
+
+VCL_INT
+vmod_debug_vre_limit(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return ((VCL_INT)cache_param->pcre2_match_limit);
+}
 
 VCL_VOID
 vmod_debug_fail(VRT_CTX)
