@@ -179,6 +179,10 @@ VMOD_FUNC(debug, fail, VOID, ,
     "Fails the current method with \"Forced failure\".")
 VMOD_FUNC(debug, fail2, BOOL, ,
     "As debug.fail(), and returns true.")
+VMOD_FUNC(debug, test_probe, VOID,
+    VMOD_A(PROBE, probe) VMOD_D(PROBE, same, "0"),
+    "Checks that a probe declaration reaches a module intact; same, "
+    "when given, must name the same probe.")
 VMOD_FUNC(debug, concatenate, STRING, VMOD_A(STRANDS, s),
     "The strings joined on the workspace; unset, the workspace marked "
     "overflowed but the method not failed, when it is full.")

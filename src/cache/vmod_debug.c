@@ -70,6 +70,18 @@ vmod_debug_fail2(VRT_CTX)
 	return (1);
 }
 
+VCL_VOID
+vmod_debug_test_probe(VRT_CTX, VCL_PROBE probe, VCL_PROBE same)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	CHECK_OBJ(probe, VRT_BACKEND_PROBE_MAGIC);
+	if (same != NULL && same != probe)
+		VRT_fail(ctx, "debug.test_probe(): %s and %s are two probes",
+		    probe->vcl_name != NULL ? probe->vcl_name : "(anonymous)",
+		    same->vcl_name != NULL ? same->vcl_name : "(anonymous)");
+}
+
 /*
  * On a full workspace the result is unset and the workspace marked
  * overflowed, but the method goes on: the request fails later, when it

@@ -1029,6 +1029,14 @@ parse_var(struct vcc *tl, const struct token *t)
 		s->used = 1;
 		return (e_new(tl, V_BACKEND, t, "vgc_be_%u", s->idx));
 	}
+	s = sym_find_t(P(tl)->probes, t);
+	if (s != NULL) {
+		/* For a module's PROBE argument; it may be defined below. */
+		s->used = 1;
+		vbuf_printf(tl, &P(tl)->decl, "static const struct "
+		    "vrt_backend_probe vgc_probe_%u;\n", s->idx);
+		return (e_new(tl, V_PROBE, t, "(&vgc_probe_%u)", s->idx));
+	}
 	s = sym_find_t(P(tl)->acls, t);
 	if (s != NULL) {
 		/* As a value an ACL is its name, as in Varnish. */
