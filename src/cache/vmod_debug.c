@@ -21,6 +21,7 @@
 
 #include "common/miniobj.h"
 #include "common/param.h"
+#include "cache/http1_parse.h"
 #include "cache/req.h"
 #include "cache/session.h"
 #include "cache/vsl.h"
@@ -266,28 +267,16 @@ vmod_debug_re_quote(VRT_CTX, VCL_STRING s)
 	return (r);
 }
 
-/* RFC 7230 3.2 field-value bytes: VCHAR, SP, HTAB and obs-text. */
-static int
-debug_hdr_byte(unsigned char c)
-{
-
-	return (c == '\t' || (c >= 0x20 && c != 0x7f));
-}
-
+/* The rule VRT_SetHdr applies under feature validate_headers. */
 VCL_BOOL
 vmod_debug_validhdr(VRT_CTX, VCL_STRANDS s)
 {
-	const unsigned char *p;
 	int i;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	for (i = 0; i < s->n; i++) {
-		if (s->p[i] == NULL)
-			continue;
-		for (p = (const unsigned char *)s->p[i]; *p != '\0'; p++)
-			if (!debug_hdr_byte(*p))
-				return (0);
-	}
+	for (i = 0; i < s->n; i++)
+		if (s->p[i] != NULL && !H1_IsFieldValue(s->p[i]))
+			return (0);
 	return (1);
 }
 
