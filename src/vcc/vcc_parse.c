@@ -2094,6 +2094,40 @@ builtin_defines(const struct vcc *tl, const struct token *n)
 	return (0);
 }
 
+/*
+ * An imported module's name is taken, as in Varnish: a backend, probe,
+ * acl or sub of that name (before or after the import) is an error.
+ */
+static void
+scan_imports(struct vcc *tl)
+{
+	const struct token *t, *n, *d;
+	const struct vsub *s;
+	const struct vsym *v;
+	size_t i;
+
+	for (i = 0; i + 1 < tl->ntoks; i++) {
+		t = &tl->toks[i];
+		n = &tl->toks[i + 1];
+		if (!vcc_is(t, "import") || n->tok != T_ID ||
+		    (i > 0 && !vcc_is(&tl->toks[i - 1], ";") &&
+		    !vcc_is(&tl->toks[i - 1], "}")))
+			continue;
+		d = NULL;
+		if ((v = sym_find_t(P(tl)->backends, n)) != NULL ||
+		    (v = sym_find_t(P(tl)->probes, n)) != NULL ||
+		    (v = sym_find_t(P(tl)->acls, n)) != NULL)
+			d = v->t;
+		else if ((s = sub_find(tl, n)) != NULL)
+			d = s->t;
+		if (d != NULL)
+			vcc_error(tl, d, "Name '%s' already defined.  It "
+			    "names the module imported at %s:%u; rename "
+			    "this one", tk_str(tl, n), n->src->name,
+			    n->line);
+	}
+}
+
 /* Every declared name first, so that order does not matter. */
 void
 scan_names(struct vcc *tl)
@@ -2153,6 +2187,7 @@ scan_names(struct vcc *tl)
 			p->subs = s;
 		}
 	}
+	scan_imports(tl);
 }
 
 void

@@ -357,6 +357,15 @@ START_TEST(imports)
 	/* A set of modules: each function needs its own import. */
 	expect_err(HEAD "import nosuch;\n", "t.vcl:3:8",
 	    "the modules here are: std, purge, veneer");
+	/* An imported module's name is taken, before or after. */
+	expect_err(HEAD "import debug;\nsub debug { }\n"
+	    "sub vcl_recv { call debug; }\n", "t.vcl:4:5",
+	    "Name 'debug' already defined.");
+	expect_err(HEAD "acl std { \"1.2.3.4\"; }\nimport std;\n"
+	    "sub vcl_recv { if (client.ip ~ std) { } }\n", "t.vcl:3:5",
+	    "module imported at t.vcl:4");
+	expect_ok(HEAD "import std;\nsub debug { }\n"
+	    "sub vcl_recv { call debug; }\n", NULL, NULL);
 	expect_ok(HEAD "import veneer;\nsub vcl_recv {\n"
 	    "  set req.http.n = veneer.purge_key(\"a b\") +\n"
 	    "      veneer.softpurge_key(tags = req.http.x);\n}\n",
