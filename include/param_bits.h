@@ -91,7 +91,8 @@ PARAM_FEATURE_BIT(ESI_INCLUDE_ONERROR, esi_include_onerror,
 PARAM_FEATURE_BIT(WAIT_SILO,	wait_silo,
     "wait for persistent storage to load before serving")
 PARAM_FEATURE_BIT(VALIDATE_HEADERS, validate_headers,
-    "refuse header values set from VCL that break HTTP syntax")
+    "fail the VCL (\"Bad header\") when it sets a header value with "
+    "a control character (CR, LF...)")
 PARAM_FEATURE_BIT(BUSY_STATS_RATE, busy_stats_rate,
     "busy workers publish counters every thread_stats_rate requests")
 

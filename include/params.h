@@ -531,8 +531,8 @@ PARAM(experimental, BITS, "", "none", NULL, NULL, 0,
     "none of these bits yet.")
 PARAM(feature, BITS, "", "+validate_headers", NULL, NULL, 0,
     "Optional behaviours, by name; syntax as debug, and default "
-    "restores +validate_headers. Accepted for compatibility with "
-    "Varnish's scripts and tests; veneerd acts on none of these bits "
-    "yet.")
+    "restores +validate_headers. Bits for what veneerd does not have "
+    "(http2, wait_silo...) are accepted for compatibility with "
+    "Varnish's scripts and tests and do nothing.")
 
 #undef PARAM

@@ -2,16 +2,15 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * vmod_std.h -- the modules built into veneerd: std (`import std;`)
- * and purge (`import purge;`) as Varnish 7.1 defines them (vtc and
- * debug for tests, as far as Varnish's tests need), and veneer
- * (`import veneer;`, Veneer's own): each function's name, return type
- * and arguments.  No include guard: define VMOD_FUNC() and the argument
+ * and purge (`import purge;`) as Varnish 7.1 defines them, veneer
+ * (`import veneer;`, Veneer's own), and vtc and debug, what Varnish's
+ * test suite imports: each function's name, return type and
+ * arguments.  No include guard: define VMOD_FUNC() and the argument
  * macros and include.  The compiler type-checks calls from it (named
  * and positional arguments, defaults) and lets a VCL call a module's
  * functions only after it imports that module; vrt.h declares the C
- * functions from it; src/cache/vmod_std.c and vmod_purge.c implement
- * them.  A module's rows stay together, in the order the manual lists
- * them.
+ * functions from it; src/cache/vmod_<module>.c implement them.  A
+ * module's rows stay together, in the order the manual lists them.
  *
  * VMOD_FUNC(module, function, RETURN, args, "doc")
  *   RETURN	a VCL type (STRING, INT, ..., VOID)
@@ -32,7 +31,9 @@
  *					only), VCL (one per VCL and module),
  *					CALL (one per call site)
  *   TYPE includes STRANDS (any string expression), HEADER (a header
- *   reference, req.http.X) and HTTP (req, bereq, resp, beresp).
+ *   reference, req.http.X), HTTP (req, bereq, resp, beresp) and REGEX
+ *   (a pattern literal, compiled when the VCL loads, or a REGEX-typed
+ *   call).
  *
  * The C function is VCL_<RETURN> vmod_<module>_<function>(VRT_CTX, ...).
  *
@@ -202,10 +203,54 @@ VMOD_FUNC(vtc, panic, VOID, VMOD_A(STRANDS, msg),
     "Panics the child with msg: panic.show tells, and the manager starts "
     "a new child.  For testing panics only.")
 /*
- * debug: what Varnish's tests use to exercise VCL objects and PRIV_*
- * arguments, as Varnish 7.1's vmod_debug (src/cache/vmod_debug_obj.c).
- * Not for production VCL.
+ * debug: the functions of Varnish 7.1's test-only vmod_debug that
+ * Varnish's test suite calls, with its names and meaning
+ * (src/cache/vmod_debug.c; those with objects and PRIV_* arguments in
+ * vmod_debug_obj.c).  Not for production VCL.
  */
+VMOD_FUNC(debug, author, STRING,
+    VMOD_E(person, "phk,des,kristian,mithrandir", "phk")
+    VMOD_E(someone, "phk,slink,geoff", "phk"),
+    "The first name of person (someone is not used): ENUM arguments "
+    "with defaults.")
+VMOD_FUNC(debug, vre_limit, INT, ,
+    "The pcre2_match_limit parameter, as the child sees it.")
+VMOD_FUNC(debug, fail, VOID, ,
+    "Fails the current method with \"Forced failure\".")
+VMOD_FUNC(debug, fail2, BOOL, ,
+    "As debug.fail(), and returns true.")
+VMOD_FUNC(debug, test_probe, VOID,
+    VMOD_A(PROBE, probe) VMOD_D(PROBE, same, "0"),
+    "Checks that a probe declaration reaches a module intact; same, "
+    "when given, must name the same probe.")
+VMOD_FUNC(debug, concatenate, STRING, VMOD_A(STRANDS, s),
+    "The strings joined on the workspace; unset, the workspace marked "
+    "overflowed but the method not failed, when it is full.")
+VMOD_FUNC(debug, collect, STRING, VMOD_A(STRANDS, s),
+    "The strings joined on the workspace; fails the method when it is "
+    "full.")
+VMOD_FUNC(debug, sethdr, VOID, VMOD_A(HEADER, hdr) VMOD_A(STRANDS, s),
+    "Sets the header to the strings joined (no strings: removes it).")
+VMOD_FUNC(debug, return_strands, STRANDS, VMOD_A(STRANDS, s),
+    "Its argument, logged in a Debug record.")
+VMOD_FUNC(debug, stk, BYTES, ,
+    "About how much of the worker thread's stack is in use (0B when "
+    "it cannot tell).")
+VMOD_FUNC(debug, sndbuf, VOID, VMOD_A(BYTES, sndbuf),
+    "Sets the client connection's send buffer (SO_SNDBUF); a Debug "
+    "record gives the old, asked and resulting sizes.  Client side "
+    "only.")
+VMOD_FUNC(debug, client_ip, STRING, ,
+    "The client address of the session, as text.")
+VMOD_FUNC(debug, client_port, STRING, ,
+    "The client port of the session, as text.")
+VMOD_FUNC(debug, re_quote, STRING, VMOD_A(STRING, s),
+    "s quoted (\\Q...\\E) to match itself as a regular expression.")
+VMOD_FUNC(debug, validhdr, BOOL, VMOD_A(STRANDS, s),
+    "Whether the strings may be a header value: visible ASCII, space, "
+    "tab and bytes above 127 only (RFC 7230 section 3.2).")
+VMOD_FUNC(debug, just_return_regex, REGEX, VMOD_A(REGEX, re),
+    "Its argument.")
 VMOD_FUNC(debug, test_priv_call, VOID, VMOD_P(CALL),
     "Keeps \"BAR\" in the call site's PRIV_CALL.")
 VMOD_FUNC(debug, test_priv_vcl, VOID, VMOD_P(VCL),

@@ -29,7 +29,9 @@
  *        module (veneer.purge_key(), veneer.softpurge_key()).
  *   3.3  VCL objects (VMOD_OBJ, VMOD_METHOD) and PRIV_* arguments:
  *        struct vmod_priv, VRT_priv_task/_top (and _get), VRT_priv_fini,
- *        ctx->privs, ctx->msg; the debug module.
+ *        ctx->privs, ctx->msg; the debug module (Varnish's test-only
+ *        functions and objects); module functions may take and return
+ *        REGEX and return STRANDS.
  */
 
 #ifndef VENEER_VRT_H

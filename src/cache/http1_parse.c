@@ -60,6 +60,17 @@ h1_is_field(unsigned char c)
 	return (c == '\t' || (c >= 0x20 && c != 0x7f));
 }
 
+int
+H1_IsFieldValue(const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (!h1_is_field(*p))
+			return (0);
+	return (1);
+}
+
 /* A request-target byte: visible, or obs-text that some clients send. */
 static inline int
 h1_is_target(unsigned char c)

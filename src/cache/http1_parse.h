@@ -112,6 +112,12 @@ int H1_ResponseFraming(const struct http *hp, unsigned req_is_head,
 int H1_ParseContentLength(struct txt val, uint64_t *cl);
 
 /*
+ * Whether s may stand in a header field: HTAB, SP, VCHAR and obs-text
+ * only (RFC 9110 5.5), so no CR or LF that would start another line.
+ */
+int H1_IsFieldValue(const char *s);
+
+/*
  * Incremental chunked decoder.  Feed it input a piece at a time; it
  * points at the data bytes within the input (no copy).
  */

@@ -21,6 +21,7 @@
 #include "cache/fetch.h"
 #include "cache/hash.h"
 #include "cache/http.h"
+#include "cache/http1_parse.h"
 #include "cache/obj.h"
 #include "cache/req.h"
 #include "cache/vcl.h"
@@ -392,6 +393,15 @@ VRT_SetHdr(VRT_CTX, VCL_HEADER hs, const struct strands *value)
 		WS_MarkOverflow(hp->ws);
 		/* The header as VCL names it, colon included, as in Varnish. */
 		VSLb(ctx->vsl, SLT_LostHeader, "%s", hs->what + 1);
+		return;
+	}
+	/*
+	 * A CR or LF from VCL would add lines to the message sent on
+	 * (header injection); Varnish's check and wording.
+	 */
+	if (PARAM_HasFeature(PARAM_FEATURE_VALIDATE_HEADERS) &&
+	    !H1_IsFieldValue(line)) {
+		VRT_fail(ctx, "Bad header %s", line);
 		return;
 	}
 	(void)HTTP_SetHeader(hp, line);

@@ -122,9 +122,10 @@ static const struct {
 	    "the objects found, not to the size of the cache.  Tags longer "
 	    "than 1024 bytes, and beyond 256 per object, are not indexed "
 	    "(MAIN.xkey_dropped counts them)." },
-	{ "debug", "After \\fBimport debug;\\fR, as Varnish's vmod_debug "
-	    "where its tests need it: objects and PRIV_* state shown in "
-	    "Debug log records.  For tests, never for production VCL." },
+	{ "debug", "After \\fBimport debug;\\fR: for Varnish's test "
+	    "suite, the functions and objects of its test-only debug module "
+	    "that its tests use (objects and PRIV_* state show in Debug log "
+	    "records).  Never for production VCL." },
 };
 
 /* A section heading when the functions move to another module. */

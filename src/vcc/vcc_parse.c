@@ -418,6 +418,7 @@ e_tostring(struct vcc *tl, struct expr *e)
 	case V_BACKEND:		f = "VRT_BACKEND_string(%s)"; break;
 	case V_IP:		f = "VRT_IP_string(ctx, %s)"; break;
 	case V_BLOB:		f = "VRT_BLOB_string(ctx, %s)"; break;
+	case V_STRANDS:		f = "VRT_STRANDS_string(ctx, %s)"; break;
 	default:
 		vcc_error(tl, e->t0, "%s cannot be used as a string",
 		    vtype_a[e->t]);
@@ -525,6 +526,8 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 
 	if (want == V_STRING)
 		return (e_string1(tl, e));
+	if (want == V_STRANDS && e->t == V_STRANDS)
+		return (e->c);
 	if (want == V_STRANDS || want == V_BODY)
 		return (e_strands(tl, e));
 	if (e->t == want)
@@ -709,6 +712,52 @@ parse_regex_lit(struct vcc *tl, const struct token **tp)
 	return (parse_lit_cat(tl, tp, 1));
 }
 
+static struct expr *parse_unary(struct vcc *tl);
+
+/*
+ * A REGEX where one is wanted (right of ~, regsub's pattern, a module's
+ * REGEX argument): a pattern literal, compiled when the VCL loads (its
+ * text in lit, for the optimiser), or a value of type REGEX, such as a
+ * module function's result.
+ */
+static struct expr *
+parse_regex(struct vcc *tl, int match_only, const char *what)
+{
+	const struct token *t = tk(tl), *rt;
+	const char *pat;
+	struct expr *e;
+
+	if (t->tok == T_STR) {
+		pat = parse_regex_lit(tl, &rt);
+		e = e_new(tl, V_REGEX, rt, "%s",
+		    regex_ref(tl, rt, pat, match_only));
+		e->lit = pat;
+		e->constant = 1;
+		return (e);
+	}
+	e = parse_unary(tl);
+	if (e->t != V_REGEX)
+		vcc_error(tl, t, "%s needs a regular expression: expected "
+		    "a string literal (\"^/a\") or a REGEX (a module "
+		    "function's), found %s", what, vtype_a[e->t]);
+	return (e);
+}
+
+/* Whether t is one of values ("a,b,c"): the module gets only those. */
+static int
+enum_has(const char *values, const struct token *t)
+{
+	size_t len = (size_t)(t->e - t->b), l;
+	const char *p;
+
+	for (p = values; *p != '\0'; p += l + (p[l] == ',')) {
+		l = strcspn(p, ",");
+		if (l == len && !memcmp(p, t->b, len))
+			return (1);
+	}
+	return (0);
+}
+
 static int mod_bit(const char *name, size_t len);
 
 /*
@@ -817,17 +866,16 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0,
 		at[u] = tk(tl);
 		if (f->args[u].kind == 'E') {
 			t = tk_expect_id(tl, "an enum value");
-			c = f->args[u].enums;
-			d = strstr(c, tk_str(tl, t));
-			while (d != NULL && ((d != c && d[-1] != ',') ||
-			    (d[vcc_idlen(t)] != ',' && d[vcc_idlen(t)] != '\0')))
-				d = strstr(d + 1, tk_str(tl, t));
-			if (d == NULL)
-				vcc_error(tl, t, "%s is not an allowed value "
-				    "of %s; it takes one of %s", tk_str(tl, t),
-				    f->args[u].name, c);
+			if (!enum_has(f->args[u].enums, t))
+				vcc_error(tl, t, "Wrong enum value.  Expected "
+				    "one of: %s (%s is not one of the values "
+				    "of %s)", f->args[u].enums, tk_str(tl, t),
+				    f->args[u].name);
 			vals[u] = e_new(tl, V_ENUM, t, "%s",
 			    vcc_cstr(tl, tk_str(tl, t)));
+		} else if (f->args[u].t == V_REGEX) {
+			vals[u] = parse_regex(tl, 0,
+			    cat3(tl, "argument ", f->args[u].name, ""));
 		} else if (f->args[u].t == V_HTTP) {
 			t = tk_expect_id(tl, "req, bereq, resp or beresp");
 			if (vcc_is(t, "req"))
@@ -914,20 +962,20 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0,
 static struct expr *
 parse_regsub(struct vcc *tl, int all, const struct token *t0)
 {
-	struct expr *s, *w;
-	const struct token *rt;
+	struct expr *s, *w, *r;
 	const char *pat, *re, *subj;
 
 	tk_expect(tl, "(");
 	s = parse_expr(tl);
 	subj = e_string1(tl, s);
 	tk_expect(tl, ",");
-	pat = parse_regex_lit(tl, &rt);
-	re = regex_ref(tl, rt, pat, 0);
+	r = parse_regex(tl, 0, all ? "regsuball()" : "regsub()");
+	pat = r->lit;
+	re = r->c;
 	tk_expect(tl, ",");
 	w = parse_expr(tl);
 	tk_expect(tl, ")");
-	if (s->subj != NULL)
+	if (s->subj != NULL && pat != NULL)
 		return (e_new(tl, V_STRING, t0, "%s", OPT_Regsub(tl, s->subj,
 		    pat, re, all, e_string1(tl, w))));
 	return (e_new(tl, V_STRING, t0, "VRT_regsub(ctx, %d, %s, %s, %s)",
@@ -1159,6 +1207,14 @@ parse_var(struct vcc *tl, const struct token *t)
 		s->used = 1;
 		return (e_new(tl, V_BACKEND, t, "vgc_be_%u", s->idx));
 	}
+	s = sym_find_t(P(tl)->probes, t);
+	if (s != NULL) {
+		/* For a module's PROBE argument; it may be defined below. */
+		s->used = 1;
+		vbuf_printf(tl, &P(tl)->decl, "static const struct "
+		    "vrt_backend_probe vgc_probe_%u;\n", s->idx);
+		return (e_new(tl, V_PROBE, t, "(&vgc_probe_%u)", s->idx));
+	}
 	s = sym_find_t(P(tl)->acls, t);
 	if (s != NULL) {
 		/* As a value an ACL is its name, as in Varnish. */
@@ -1184,6 +1240,13 @@ unit_factor(const struct token *u, enum vtype *tp)
 		{ "B", 1, V_BYTES }, { "KB", 1024., V_BYTES },
 		{ "MB", 1048576., V_BYTES }, { "GB", 1073741824., V_BYTES },
 		{ "TB", 1099511627776., V_BYTES },
+		/*
+		 * Varnish reads a size's unit in any case; the lower-case
+		 * ones that cannot be a duration's (m is minutes) too.
+		 */
+		{ "b", 1, V_BYTES }, { "kb", 1024., V_BYTES },
+		{ "mb", 1048576., V_BYTES }, { "gb", 1073741824., V_BYTES },
+		{ "tb", 1099511627776., V_BYTES },
 	};
 	unsigned i;
 
@@ -1454,6 +1517,13 @@ parse_cmp(struct vcc *tl)
 			vcc_error(tl, op, "~ matches a STRING against a "
 			    "regular expression or an IP against an acl, "
 			    "not %s", vtype_a[a->t]);
+		if (tk(tl)->tok != T_STR) {
+			/* A REGEX value: nothing to fold or optimise. */
+			eb = parse_regex(tl, 1, "~");
+			return (e_new(tl, V_BOOL, op,
+			    "(%sVRT_re_match(ctx, %s, %s))", neg ? "!" : "",
+			    e_string1(tl, a), eb->c));
+		}
 		pat = parse_regex_lit(tl, &rt);
 		eb = FOLD_Match(tl, a, pat, neg, op);
 		if (eb != NULL)
@@ -2273,6 +2343,40 @@ builtin_defines(const struct vcc *tl, const struct token *n)
 	return (0);
 }
 
+/*
+ * An imported module's name is taken, as in Varnish: a backend, probe,
+ * acl or sub of that name (before or after the import) is an error.
+ */
+static void
+scan_imports(struct vcc *tl)
+{
+	const struct token *t, *n, *d;
+	const struct vsub *s;
+	const struct vsym *v;
+	size_t i;
+
+	for (i = 0; i + 1 < tl->ntoks; i++) {
+		t = &tl->toks[i];
+		n = &tl->toks[i + 1];
+		if (!vcc_is(t, "import") || n->tok != T_ID ||
+		    (i > 0 && !vcc_is(&tl->toks[i - 1], ";") &&
+		    !vcc_is(&tl->toks[i - 1], "}")))
+			continue;
+		d = NULL;
+		if ((v = sym_find_t(P(tl)->backends, n)) != NULL ||
+		    (v = sym_find_t(P(tl)->probes, n)) != NULL ||
+		    (v = sym_find_t(P(tl)->acls, n)) != NULL)
+			d = v->t;
+		else if ((s = sub_find(tl, n)) != NULL)
+			d = s->t;
+		if (d != NULL)
+			vcc_error(tl, d, "Name '%s' already defined.  It "
+			    "names the module imported at %s:%u; rename "
+			    "this one", tk_str(tl, n), n->src->name,
+			    n->line);
+	}
+}
+
 /* Every declared name first, so that order does not matter. */
 void
 scan_names(struct vcc *tl)
@@ -2372,6 +2476,7 @@ scan_names(struct vcc *tl)
 			    "It is %s %s, declared at %s:%u", o->name, kind,
 			    o->name, d->src->name, d->line);
 	}
+	scan_imports(tl);
 }
 
 void

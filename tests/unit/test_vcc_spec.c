@@ -169,6 +169,10 @@ START_TEST(lex_numbers)
 	    "set beresp.ttl = -1s; set beresp.status = -1 + 201;\n"
 	    "set beresp.http.b = 1B + 1KB + 1MB + 1GB + 1TB;\n}\n",
 	    NULL, NULL);
+	/* Varnish reads a size's unit in any case (256b in its tests). */
+	expect_ok(HEAD "sub vcl_recv {\nset req.http.k = 3kb;\n"
+	    "set req.http.b = 256b + 1mb + 1gb + 1tb;\n}\n", NULL, NULL);
+	ck_assert_msg(strstr(c_out, "3072") != NULL, "%s", c_out);
 	expect_err(HEAD "sub vcl_backend_response {\n"
 	    "set beresp.ttl = 10;\n}\n", "t.vcl:4:18", "unit");
 	expect_err(HEAD "sub vcl_recv { set req.http.x = "
@@ -353,6 +357,15 @@ START_TEST(imports)
 	/* A set of modules: each function needs its own import. */
 	expect_err(HEAD "import nosuch;\n", "t.vcl:3:8",
 	    "the modules here are: std, purge, veneer");
+	/* An imported module's name is taken, before or after. */
+	expect_err(HEAD "import debug;\nsub debug { }\n"
+	    "sub vcl_recv { call debug; }\n", "t.vcl:4:5",
+	    "Name 'debug' already defined.");
+	expect_err(HEAD "acl std { \"1.2.3.4\"; }\nimport std;\n"
+	    "sub vcl_recv { if (client.ip ~ std) { } }\n", "t.vcl:3:5",
+	    "module imported at t.vcl:4");
+	expect_ok(HEAD "import std;\nsub debug { }\n"
+	    "sub vcl_recv { call debug; }\n", NULL, NULL);
 	expect_ok(HEAD "import veneer;\nsub vcl_recv {\n"
 	    "  set req.http.n = veneer.purge_key(\"a b\") +\n"
 	    "      veneer.softpurge_key(tags = req.http.x);\n}\n",
@@ -454,6 +467,12 @@ START_TEST(std_args)
 	    "set req.http.c = std.duration(req.http.x, 1s);\n"
 	    "if (std.integer(req.http.x, 0) > 3) { }\n"
 	    "}\n", NULL, NULL);
+	/* An ENUM takes only its declared values: modules trust that. */
+	expect_ok(HEAD "import vtc;\nsub vcl_recv {\n"
+	    "vtc.workspace_alloc(session, 1);\n}\n", NULL, NULL);
+	expect_err(HEAD "import vtc;\nsub vcl_recv {\n"
+	    "vtc.workspace_alloc(heap, 1);\n}\n", "t.vcl:5:21",
+	    "Wrong enum value.  Expected one of: client,backend,session,thread");
 }
 END_TEST
 

@@ -1,5 +1,5 @@
 # expect: 7:29
-# message: four is not an allowed value of number; it takes one of one,two,three
+# message: Expected one of: one,two,three (four is not one of the values of number)
 vcl 4.1;
 import debug;
 backend default { .host = "127.0.0.1"; }
