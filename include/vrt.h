@@ -27,6 +27,7 @@
  *        return (vcl(...)) statements use) and VRT_vcl_select().
  *   3.2  the purge module (purge.hard(), purge.soft()) and the veneer
  *        module (veneer.purge_key(), veneer.softpurge_key()).
+ *   3.3  bereq.is_hitmiss and bereq.is_hitpass.
  */
 
 #ifndef VENEER_VRT_H
@@ -38,7 +39,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	2U
+#define VRT_MINOR_VERSION	3U
 
 struct busyobj;
 struct director;
