@@ -72,8 +72,8 @@ static void
 check_sub(struct vcc *tl, struct vsub *s)
 {
 	const struct vcheck *c;
-	unsigned bad, u;
-	const char *in;
+	unsigned bad, u, direct;
+	const char *in, *vx;
 	size_t i;
 
 	for (i = 0; i < s->nchecks; i++) {
@@ -84,12 +84,16 @@ check_sub(struct vcc *tl, struct vsub *s)
 		for (u = 0; u < NMETHS; u++)
 			if (bad & (1U << vcc_meths[u].idx))
 				break;
-		if (s->method >= 0 && (int)u == s->method)
+		direct = s->method >= 0 && (int)u == s->method;
+		if (direct)
 			in = vcc_meths[u].name;
 		else
 			in = cat3(tl, s->method >= 0 ? "" : "sub ", s->name,
 			    cat3(tl, " (called from ", vcc_meths[u].name,
 			    ")"));
+		/* Varnish's sentence first, for scripts that look for it. */
+		vx = cat3(tl, direct ? " in subroutine '" : " from subroutine '",
+		    vcc_meths[u].name, "'.");
 		switch (c->kind) {
 		case CK_RET:
 			vcc_error(tl, c->t, "return (%s) is not allowed in "
@@ -107,11 +111,13 @@ check_sub(struct vcc *tl, struct vsub *s)
 				    c->kind == CK_READ ? "read" :
 				    c->kind == CK_SET ? "set" : "unset");
 			if (c->kind == CK_READ)
-				vcc_error(tl, c->t, "%s is not available in "
-				    "%s; it exists in %s", c->what, in,
+				vcc_error(tl, c->t, "Not available%s %s is not "
+				    "available in %s; it exists in %s", vx,
+				    c->what, in,
 				    meth_list(tl, c->mask, " and "));
-			vcc_error(tl, c->t, "%s cannot be %s in %s; it can be "
-			    "%s in %s", c->what,
+			vcc_error(tl, c->t, "Cannot be %s%s %s cannot be %s "
+			    "in %s; it can be %s in %s",
+			    c->kind == CK_SET ? "set" : "unset", vx, c->what,
 			    c->kind == CK_SET ? "set" : "unset", in,
 			    c->kind == CK_SET ? "set" : "unset",
 			    meth_list(tl, c->mask, " and "));

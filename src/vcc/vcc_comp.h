@@ -118,6 +118,7 @@ struct vparse {
 	unsigned		nbackends, nprobes, nacls, nhdrs, nres;
 	struct vsym		*default_be;
 	unsigned		imported;	/* bit per module: mod_bit() */
+	unsigned		syntax;		/* 40 or 41: the last `vcl N.N;` */
 	unsigned		nanon;
 	const char		*mainname;
 	struct vsub		*cur;		/* being parsed */

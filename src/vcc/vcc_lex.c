@@ -434,7 +434,8 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 			TOK_AT(T_NUM, p);
 			for (q = p; isdigit((unsigned char)*q); q++)
 				continue;
-			if (*q == '.' && isdigit((unsigned char)q[1])) {
+			/* "1." is a REAL too, as Varnish reads it. */
+			if (*q == '.') {
 				t->is_real = 1;
 				for (q++; isdigit((unsigned char)*q); q++)
 					continue;

@@ -495,6 +495,33 @@ e_ip_literal(struct vcc *tl, const struct expr *e, const char *what)
 	return (vcc_strdup(tl, buf));
 }
 
+/*
+ * A bare number where a DURATION or BYTES belongs: when a word or string
+ * follows it, that was meant as its unit; say so in Varnish's words.
+ */
+static void
+unit_check(struct vcc *tl, const struct expr *e, enum vtype want)
+{
+	const struct token *u;
+
+	if ((want != V_DURATION && want != V_BYTES) || !e->constant ||
+	    (e->t != V_INT && e->t != V_REAL) || e->t0 == NULL ||
+	    e->t0->tok != T_NUM)
+		return;
+	u = e->t0 + 1;
+	if (want == V_BYTES && u->tok != T_ID && u->tok != T_EOF)
+		vcc_error(tl, u, "Expected BYTES unit (B, KB, MB...) got '%s': "
+		    "a size is a number with a unit (512B, 10KB, 1MB)",
+		    tk_str(tl, u));
+	if (u->tok != T_ID)
+		return;
+	if (want == V_BYTES)
+		vcc_error(tl, u, "Unknown BYTES unit '%s': the units are B KB "
+		    "MB GB TB", tk_str(tl, u));
+	vcc_error(tl, u, "Unknown duration unit '%s': the units are ms s m h "
+	    "d w y", tk_str(tl, u));
+}
+
 /* e converted for a place of type want, or an error that says why not. */
 const char *
 e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
@@ -510,6 +537,7 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 		return (cat3(tl, "(VCL_REAL)(", e->c, ")"));
 	if (want == V_IP && e->t == V_STRING && e->lit != NULL)
 		return (e_ip_literal(tl, e, what));
+	unit_check(tl, e, want);
 	if ((want == V_DURATION || want == V_BYTES) &&
 	    (e->t == V_INT || e->t == V_REAL) && e->constant)
 		vcc_error(tl, e->t0, "%s needs %s: a number with a unit "
@@ -580,6 +608,14 @@ static void
 var_flags(struct vcc *tl, const struct token *t, const struct vvar *v)
 {
 
+	if ((v->flags & VV_ONLY_40) && P(tl)->syntax > 40)
+		vcc_error(tl, t, "Symbol not found: '%s' (Only available when "
+		    "VCL syntax <= 4.0): %s is VCL 4.0's; this file says "
+		    "`vcl 4.1;`", v->name, v->name);
+	if ((v->flags & VV_ONLY_41) && P(tl)->syntax < 41)
+		vcc_error(tl, t, "Symbol not found: '%s' (Only available when "
+		    "4.1 <= VCL syntax): %s came with VCL 4.1; this file "
+		    "says `vcl 4.0;`", v->name, v->name);
 	if (v->flags & VV_MISSING)
 		vcc_warn(tl, t, "%s is accepted but does nothing yet: the "
 		    "feature behind it is not in veneerd", v->name);
@@ -931,9 +967,9 @@ parse_var(struct vcc *tl, const struct token *t)
 	}
 	v = var_find(t);
 	if (v != NULL) {
+		var_flags(tl, t, v);
 		if (v->rd == VM_NONE)
 			vcc_error(tl, t, "%s cannot be read", v->name);
-		var_flags(tl, t, v);
 		sub_check(tl, t, CK_READ, v->rd, v->name);
 		e = e_new(tl, v->t, t, "VRT_r_%s(ctx)", v->cname);
 		if (v->t == V_STRING)
@@ -1320,6 +1356,7 @@ parse_cmp(struct vcc *tl)
 	    (vcc_is(op, "==") || vcc_is(op, "!=")))
 		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(VRT_IP_string(ctx, "
 		    "%s), VRT_IP_string(ctx, %s)) %s 0)", a->c, b->c, cop));
+	unit_check(tl, b, a->t);
 	if (a->t != b->t)
 		vcc_error(tl, op, "Comparison of different types: %s '%s' %s; "
 		    "cannot compare %s with %s", vtype_name[a->t], cop,
@@ -1495,10 +1532,13 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		return;
 	}
 	v = var_need(tl, t);
+	var_flags(tl, t, v);
 	if (v->wr == VM_NONE)
 		vcc_error(tl, t, "Variable is read only. %s cannot be "
 		    "set", v->name);
-	var_flags(tl, t, v);
+	if ((v->flags & VV_RO_41) && P(tl)->syntax > 40)
+		vcc_error(tl, t, "Variable is read only. %s cannot be set "
+		    "in VCL 4.1 (VCL 4.0 allowed it)", v->name);
 	sub_check(tl, t, CK_SET, v->wr, v->name);
 	e = parse_expr(tl);
 	if (vcc_is(op, "=")) {
@@ -1553,9 +1593,9 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 		return;
 	}
 	v = var_need(tl, t);
+	var_flags(tl, t, v);
 	if (v->un == VM_NONE)
 		vcc_error(tl, t, "%s cannot be unset", v->name);
-	var_flags(tl, t, v);
 	sub_check(tl, t, CK_UNSET, v->un, v->name);
 	emit(tl, out, ind, "VRT_u_%s(ctx);\n", v->cname);
 	OPT_WriteVar(tl, out, ind, v->name);
@@ -1986,6 +2026,7 @@ parse_vcl_version(struct vcc *tl, const struct token *t)
 	if (strncmp(v->b, "4.0", 3) && strncmp(v->b, "4.1", 3))
 		vcc_error(tl, v, "VCL version %.3s not supported. This is "
 		    "VCL 4.0 or 4.1", v->b);
+	P(tl)->syntax = v->b[2] == '0' ? 40 : 41;
 	tl->pos++;
 	if (!vcc_is(tk(tl), ";"))
 		vcc_error(tl, tk(tl), "Expected 'vcl N.N;' found no "

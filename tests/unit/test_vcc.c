@@ -27,6 +27,8 @@
 
 #define BE	"vcl 4.1;\nimport std;\n" \
 		"backend default { .host = \"127.0.0.1\"; }\n"
+#define BE40	"vcl 4.0;\nimport std;\n" \
+		"backend default { .host = \"127.0.0.1\"; }\n"
 
 static struct vcc_opts opts = { .vcl_path = "", .err_unref = 1,
     .optimize = 1 };
@@ -78,9 +80,9 @@ bad(const char *src, const char *where, const char *what)
 static const struct {
 	const char	*name;
 	const char	*type;
-	unsigned	rd, wr, un;
+	unsigned	rd, wr, un, flags;
 } vars[] = {
-#define VCL_VAR(c, n, T, rd, wr, un, fl, doc)	{ n, #T, rd, wr, un },
+#define VCL_VAR(c, n, T, rd, wr, un, fl, doc)	{ n, #T, rd, wr, un, fl },
 #include "vcl_vars.h"
 };
 
@@ -131,8 +133,8 @@ value_of(const char *type)
 }
 
 static void
-legality(const char *name, const char *type, unsigned rd, unsigned wr,
-    unsigned un, int hdr)
+legality(const char *be, const char *name, const char *type, unsigned rd,
+    unsigned wr, unsigned un, int hdr)
 {
 	char src[1024], mname[64], *msg;
 	const char *v;
@@ -143,8 +145,8 @@ legality(const char *name, const char *type, unsigned rd, unsigned wr,
 		bit = 1U << meths[m].idx;
 		(void)snprintf(mname, sizeof mname, "in %s", meths[m].name);
 		/* read */
-		(void)snprintf(src, sizeof src, BE "sub %s {\n"
-		    "\tstd.log(\"\" + %s);\n}\n", meths[m].name, name);
+		(void)snprintf(src, sizeof src, "%ssub %s {\n"
+		    "\tstd.log(\"\" + %s);\n}\n", be, meths[m].name, name);
 		r = comp(src, NULL, &msg);
 		if (rd & bit)
 			ck_assert_msg(r == 0, "%s readable %s:\n%s", name,
@@ -158,8 +160,9 @@ legality(const char *name, const char *type, unsigned rd, unsigned wr,
 		/* set */
 		v = hdr ? "\"x\"" : value_of(type);
 		if (v != NULL) {
-			(void)snprintf(src, sizeof src, BE "sub %s {\n"
-			    "\tset %s = %s;\n}\n", meths[m].name, name, v);
+			(void)snprintf(src, sizeof src, "%ssub %s {\n"
+			    "\tset %s = %s;\n}\n", be, meths[m].name, name,
+			    v);
 			r = comp(src, NULL, &msg);
 			if (wr & bit)
 				ck_assert_msg(r == 0, "%s settable %s:\n%s",
@@ -174,8 +177,8 @@ legality(const char *name, const char *type, unsigned rd, unsigned wr,
 			free(msg);
 		}
 		/* unset */
-		(void)snprintf(src, sizeof src, BE "sub %s {\n"
-		    "\tunset %s;\n}\n", meths[m].name, name);
+		(void)snprintf(src, sizeof src, "%ssub %s {\n"
+		    "\tunset %s;\n}\n", be, meths[m].name, name);
 		r = comp(src, NULL, &msg);
 		if (un & bit)
 			ck_assert_msg(r == 0, "%s unsettable %s:\n%s", name,
@@ -190,7 +193,9 @@ legality(const char *name, const char *type, unsigned rd, unsigned wr,
 
 START_TEST(test_legality_vars)
 {
-	legality(vars[_i].name, vars[_i].type, vars[_i].rd, vars[_i].wr,
+	/* The table's sets are VCL 4.0's where the versions differ. */
+	legality(vars[_i].flags & (VV_ONLY_40 | VV_RO_41) ? BE40 : BE,
+	    vars[_i].name, vars[_i].type, vars[_i].rd, vars[_i].wr,
 	    vars[_i].un, 0);
 }
 END_TEST
@@ -200,7 +205,8 @@ START_TEST(test_legality_headers)
 	char name[64];
 
 	(void)snprintf(name, sizeof name, "%sX-Test", hdrs[_i].prefix);
-	legality(name, "STRING", hdrs[_i].rd, hdrs[_i].wr, hdrs[_i].un, 1);
+	legality(BE, name, "STRING", hdrs[_i].rd, hdrs[_i].wr, hdrs[_i].un,
+	    1);
 }
 END_TEST
 
@@ -539,6 +545,38 @@ START_TEST(test_varnish_phrases)
 	    "4:8", "Unknown ACL flag:");
 	bad(BE "sub vcl_recv { if (req.url == 1) { } }\n", "4:28",
 	    "Comparison of different types: STRING '==' INT");
+	/* Variables that differ between VCL 4.0 and 4.1. */
+	bad(BE "sub vcl_recv { set req.esi = false; }\n", "4:20",
+	    "Symbol not found: 'req.esi' (Only available when VCL syntax "
+	    "<= 4.0)");
+	ok(BE40 "sub vcl_recv { set req.esi = false; }\n");
+	bad(BE40 "sub vcl_deliver { set resp.do_esi = false; }\n", "4:23",
+	    "(Only available when 4.1 <= VCL syntax)");
+	bad(BE40 "sub vcl_recv { std.log(sess.xid); }\n", "4:24",
+	    "Symbol not found: 'sess.xid' (Only available when 4.1 <= VCL "
+	    "syntax)");
+	bad(BE "sub vcl_deliver { set resp.proto = \"HTTP/1.0\"; }\n",
+	    "4:23", "Variable is read only. resp.proto cannot be set in "
+	    "VCL 4.1");
+	ok(BE40 "sub vcl_deliver { set resp.proto = \"HTTP/1.0\"; }\n");
+	/* The Varnish sentence where a variable is not available. */
+	bad(BE "sub vcl_pipe { set bereq.first_byte_timeout = 1s; }\n",
+	    "4:20", "Cannot be set in subroutine 'vcl_pipe'.");
+	bad(BE "sub vcl_recv { if (beresp.ttl > 1s) { } }\n", "4:20",
+	    "Not available in subroutine 'vcl_recv'.");
+	bad(BE "sub s { if (beresp.ttl > 1s) { } }\n"
+	    "sub vcl_recv { call s; }\n", "4:13",
+	    "Not available from subroutine 'vcl_recv'.");
+	bad(BE "sub vcl_deliver { unset bereq.http.X; }\n", "4:25",
+	    "Cannot be unset in subroutine 'vcl_deliver'.");
+	/* A number where a unit belongs. */
+	bad(BE "sub vcl_recv { if (storage.s0.free_space > 4 \"X\") { } }\n",
+	    "4:46", "Expected BYTES unit (B, KB, MB...) got '\"X\"'");
+	bad(BE "sub vcl_recv { if (storage.s0.free_space > 4 X) { } }\n",
+	    "4:46", "Unknown BYTES unit 'X'");
+	bad(BE "sub vcl_backend_response { set beresp.ttl = 1. k; }\n",
+	    "4:48", "Unknown duration unit 'k'");
+	ok(BE "sub vcl_backend_response { set beresp.ttl = 1. s; }\n");
 	opts.err_unref = 0;
 	ck_assert_int_eq(comp(BE "acl a { }\n", NULL, &msg), 0);
 	ck_assert_ptr_nonnull(strstr(msg, "warning: Unused acl a, defined:"));
