@@ -194,6 +194,8 @@ vcc_warn(struct vcc *tl, const struct token *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vcc_report(tl, t, "warning", fmt, ap);
 	va_end(ap);
+	/* Varnish's closing line, which scripts look for. */
+	vbuf_cat(tl, &tl->msg, "(That was just a warning)\n");
 }
 
 int

@@ -361,7 +361,7 @@ START_TEST(test_decls)
 	    " else { set req.backend_hint = b3; } }\n");
 	bad(BE "backend b { .port = \"80\"; }\n", "4:9", "needs .host");
 	bad(BE "backend b { .hots = \"x\"; }\n", "4:14",
-	    "unknown backend field .hots");
+	    "Unknown field: '.hots'");
 	bad(BE "backend default { .host = \"x\"; }\n", "4:9",
 	    "declared twice");
 	bad(BE "backend b { .host = \"x\"; }\n", "4:9",
@@ -378,7 +378,7 @@ START_TEST(test_decls)
 	bad(BE "sub vcl_foo { }\n", "4:5", "not a builtin subroutine");
 	bad(BE "probe p { .window = 3; .threshold = 4; }\n"
 	    "backend b { .host = \"x\"; .probe = p; }\n"
-	    "sub vcl_recv { set req.backend_hint = b; }\n", "4:40",
+	    "sub vcl_recv { set req.backend_hint = b; }\n", "4:37",
 	    ".threshold (4) is more than .window (3)");
 	bad("backend default { .host = \"x\"; }\n", "1:1",
 	    "starts with `vcl 4.1;`");
@@ -577,9 +577,44 @@ START_TEST(test_varnish_phrases)
 	bad(BE "sub vcl_backend_response { set beresp.ttl = 1. k; }\n",
 	    "4:48", "Unknown duration unit 'k'");
 	ok(BE "sub vcl_backend_response { set beresp.ttl = 1. s; }\n");
+	/* Backends and probes. */
+	bad(BE "backend b { .host = \"[::1\"; }\n", "4:9",
+	    "IPv6 address lacks ']'");
+	bad(BE "backend b { .host = \"[::1]/80\"; }\n", "4:9",
+	    "IPv6 address has wrong port separator");
+	bad(BE "backend b { set .host = \"x\"; }\n", "4:13",
+	    "NB: Backend Syntax has changed:");
+	bad(BE "backend b { .host = \"x\"; .probe = \"p\"; }\n", "4:35",
+	    "Expected '{' or name of probe, got");
+	bad(BE "backend b { .host = \"x\"; .host = \"y\"; }\n", "4:27",
+	    "Field 'host' redefined at:");
+	bad(BE "backend b { .port = \"80\"; }\n", "4:9",
+	    "Expected .host or .path.");
+	bad(BE "backend b { .host = \"x\"; .path = \"/s\"; }\n", "4:9",
+	    "Address redefinition at:");
+	bad(BE "backend b { .path = \"s.sock\"; }\n", "4:9",
+	    "Must be an absolute path:");
+	bad(BE "backend b { .path = \"/\"; }\n", "4:9", "Not a socket:");
+	bad(BE "backend b { .host = \"x\"; .probe = default; }\n", "4:35",
+	    "No default probe defined");
+	bad(BE "backend default { .host = \"y\"; }\n", "4:9",
+	    "Only one default director possible.");
+	bad(BE "probe p { .expected_response = 1000; }\n", "4:32",
+	    "with exactly three digits");
+	bad(BE "probe p { .expected_response = 99; }\n", "4:32",
+	    "with exactly three digits");
+	bad(BE "probe p { .window = 32; }\n", "4:21",
+	    "Must specify .threshold with .window");
+	bad(BE "probe p { .threshold = 65; }\n", "4:24",
+	    "Threshold must be 64 or less.");
+	bad(BE "probe p { .window = 65; .threshold = 64; }\n", "4:21",
+	    "Window must be 64 or less.");
+	bad(BE "probe p { .window = 63; .threshold = 64; }\n", "4:38",
+	    "Threshold can not be greater than window");
 	opts.err_unref = 0;
 	ck_assert_int_eq(comp(BE "acl a { }\n", NULL, &msg), 0);
 	ck_assert_ptr_nonnull(strstr(msg, "warning: Unused acl a, defined:"));
+	ck_assert_ptr_nonnull(strstr(msg, "(That was just a warning)"));
 	free(msg);
 	opts.err_unref = 1;
 }
