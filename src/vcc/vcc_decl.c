@@ -3,8 +3,8 @@
  *
  * vcc_decl.c -- the VCL compiler's declarations: backends (.host emitted
  * as a name, resolved when the VCL loads), probes with their defaults and
- * checks, and ACLs (numeric entries checked now, names resolved at
- * load).  Each emits its static data and its LOAD and DISCARD steps.
+ * checks, and ACLs (numeric entries checked now; a name must resolve
+ * now too, as in Varnish, and is resolved again when the VCL loads).  Each emits its static data and its LOAD and DISCARD steps.
  */
 
 #include "config.h"
@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -434,17 +435,93 @@ parse_backend(struct vcc *tl)
 	(void)t;
 }
 
+/* A numeric ACL entry, to find two that say opposite things. */
+struct acl_num {
+	int			fam;
+	unsigned char		addr[16];
+	long			bits;
+	unsigned		neg;
+	const struct token	*t;
+	struct acl_num		*next;
+};
+
+/* +log -pedantic...: the sign and the word, with nothing between. */
+static void
+acl_flags(struct vcc *tl)
+{
+	const struct token *sign, *t;
+
+	while (vcc_is(tk(tl), "+") || vcc_is(tk(tl), "-")) {
+		sign = tk_next(tl);
+		t = tk(tl);
+		if (t->tok != T_ID || t->b != sign->e)
+			vcc_error(tl, t, "Expected a flag at: the caret; write "
+			    "it next to its sign (+log, -pedantic, +table)");
+		if (!vcc_is(t, "log") && !vcc_is(t, "pedantic") &&
+		    !vcc_is(t, "table"))
+			vcc_error(tl, t, "Unknown ACL flag: %s (the flags are "
+			    "log, pedantic and table)", tk_str(tl, t));
+		tl->pos++;
+	}
+}
+
+/*
+ * A numeric entry's address as written (bits past the mask kept: two
+ * entries conflict only when they are written alike), or -1 when the
+ * entry is a name (to be resolved at load).  Digits and dots are read as inet_aton(3) and
+ * getaddrinfo(3) read them ("10.1.2" is 10.1.0.2).
+ */
+static int
+acl_numeric(struct vcc *tl, const struct token *at, const char *a, long mask,
+    struct acl_num *n)
+{
+	struct in_addr in;
+
+	memset(n, 0, sizeof *n);
+	if (strspn(a, "0123456789.") == strlen(a)) {
+		if (inet_aton(a, &in) == 0)
+			vcc_error(tl, at, "DNS lookup(%s): \"%s\" is not an "
+			    "IPv4 address", a, a);
+		n->fam = AF_INET;
+		memcpy(n->addr, &in, sizeof in);
+	} else if (strchr(a, ':') != NULL) {
+		if (inet_pton(AF_INET6, a, n->addr) != 1)
+			vcc_error(tl, at, "DNS lookup(%s): \"%s\" is not an "
+			    "IPv6 address", a, a);
+		n->fam = AF_INET6;
+	} else
+		return (-1);
+	n->bits = mask < 0 ? (n->fam == AF_INET ? 32 : 128) : mask;
+	return (0);
+}
+
+/* A name in an ACL resolves now, or the VCL fails as Varnish's does. */
+static void
+acl_lookup(struct vcc *tl, const struct token *at, const char *a)
+{
+	struct addrinfo hints, *res;
+	int r;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	r = getaddrinfo(a, NULL, &hints, &res);
+	if (r != 0)
+		vcc_error(tl, at, "DNS lookup(%s): %s; put the entry in ( ) "
+		    "if it may be left out", a, gai_strerror(r));
+	freeaddrinfo(res);
+}
+
 void
 parse_acl(struct vcc *tl)
 {
-	const struct token *nt, *t, *at;
+	const struct token *nt, *t, *at, *mt;
 	struct vsym *s;
 	struct vbuf vb = { NULL, 0, 0 };
+	struct acl_num num, *nums = NULL, *o;
 	unsigned n = 0, neg, opt;
-	unsigned char buf[16];
 	long mask;
-	int fam;
-	const char *a;
+	char *a, *sl, *e;
 
 	nt = tk_expect_id(tl, "the acl's name");
 	s = sym_find_t(P(tl)->acls, nt);
@@ -453,22 +530,12 @@ parse_acl(struct vcc *tl)
 	 * Read and checked; matches are always logged here, and an entry
 	 * is taken as written.
 	 */
-	while (vcc_is(tk(tl), "+") || vcc_is(tk(tl), "-")) {
-		tl->pos++;
-		t = tk(tl);
-		if (t->tok != T_ID)
-			vcc_error(tl, t, "Expected a flag at: the caret (log, "
-			    "pedantic or table)");
-		if (!vcc_is(t, "log") && !vcc_is(t, "pedantic") &&
-		    !vcc_is(t, "table"))
-			vcc_error(tl, t, "Unknown ACL flag: %s (the flags are "
-			    "log, pedantic and table)", tk_str(tl, t));
-		tl->pos++;
-	}
+	acl_flags(tl);
 	tk_expect(tl, "{");
 	while (!vcc_is(tk(tl), "}")) {
 		neg = opt = 0;
 		mask = -1;
+		/* !"a", ("a"), !("a") and (!"a"), as Varnish reads them. */
 		if (vcc_is(tk(tl), "!")) {
 			neg = 1;
 			tl->pos++;
@@ -477,36 +544,61 @@ parse_acl(struct vcc *tl)
 			opt = 1;
 			tl->pos++;
 		}
+		if (!neg && vcc_is(tk(tl), "!")) {
+			neg = 1;
+			tl->pos++;
+		}
 		at = tk(tl);
 		if (at->tok != T_STR)
 			vcc_error(tl, at, "expected an address in quotes, "
 			    "found '%s'", tk_desc(tl, at));
 		tl->pos++;
-		a = at->dec;
-		if (opt)
-			tk_expect(tl, ")");
-		fam = strchr(a, ':') != NULL ? AF_INET6 : AF_INET;
-		if (vcc_is(tk(tl), "/")) {
+		mt = at;
+		a = vcc_strdup(tl, at->dec);
+		/* "10.0.0.0/8": the mask inside the string. */
+		if ((sl = strchr(a, '/')) != NULL) {
+			*sl++ = '\0';
+			mask = strtol(sl, &e, 10);
+			if (*sl == '\0' || *e != '\0' || mask < 0)
+				vcc_error(tl, at, ".../mask is not numeric. "
+				    "\"%s\" needs a prefix length after '/'",
+				    at->dec);
+			if (vcc_is(tk(tl), "/"))
+				vcc_error(tl, tk(tl), "/mask only allowed "
+				    "once. \"%s\" has one already", at->dec);
+		} else if (vcc_is(tk(tl), "/")) {
 			tl->pos++;
 			t = tk(tl);
 			if (t->tok != T_NUM || t->is_real)
 				vcc_error(tl, t, "expected a prefix length "
 				    "after '/'");
 			tl->pos++;
-			if (t->num > (fam == AF_INET ? 32 : 128))
-				vcc_error(tl, t, "Too wide mask (/%.0f) for "
-				    "%s address: it has %s bits", t->num,
-				    fam == AF_INET ? "IPv4" : "IPv6",
-				    fam == AF_INET ? "32" : "128");
 			mask = (long)t->num;
-			if (inet_pton(fam, a, buf) != 1)
-				vcc_error(tl, at, "\"%s\" is not an IP "
-				    "address; a /mask needs one", a);
-		} else if (strspn(a, "0123456789.") == strlen(a) &&
-		    inet_pton(AF_INET, a, buf) != 1)
-			vcc_error(tl, at, "\"%s\" is not an IPv4 address", a);
-		else if (fam == AF_INET6 && inet_pton(AF_INET6, a, buf) != 1)
-			vcc_error(tl, at, "\"%s\" is not an IPv6 address", a);
+			mt = t;
+		}
+		if (opt)
+			tk_expect(tl, ")");
+		if (acl_numeric(tl, at, a, mask, &num) == 0) {
+			if (mask > (num.fam == AF_INET ? 32 : 128))
+				vcc_error(tl, mt, "Too wide mask (/%ld) for "
+				    "%s address: it has %s bits", mask,
+				    num.fam == AF_INET ? "IPv4" : "IPv6",
+				    num.fam == AF_INET ? "32" : "128");
+			num.neg = neg;
+			num.t = at;
+			for (o = nums; o != NULL; o = o->next)
+				if (o->fam == num.fam && o->bits == num.bits &&
+				    !memcmp(o->addr, num.addr, 16) &&
+				    o->neg != num.neg)
+					vcc_error(tl, at, "Conflicting ACL "
+					    "entries: this one vs line %u's; "
+					    "one of them must go", o->t->line);
+			o = vcc_alloc(tl, sizeof *o);
+			*o = num;
+			o->next = nums;
+			nums = o;
+		} else if (!opt)
+			acl_lookup(tl, at, a);
 		tk_expect(tl, ";");
 		vbuf_printf(tl, &vb, "\t{ %u, %u, %s, %ld, %s },\n",
 		    neg, opt, vcc_cstr(tl, a), mask, vcc_where(tl, at));

@@ -1322,6 +1322,12 @@ parse_cmp(struct vcc *tl)
 	tl->pos++;
 	cop = tk_str(tl, op);
 	b = parse_add(tl);
+	/* Only strings and numbers have an order. */
+	if (!vcc_is(op, "==") && !vcc_is(op, "!=") && a->t != V_STRING &&
+	    !is_num(a->t))
+		vcc_error(tl, op, "Operator %s not possible on %s: cannot "
+		    "compare %s with %s; only == and != work", cop,
+		    vtype_name[a->t], vtype_a[a->t], cop);
 	eb = FOLD_Cmp(tl, a, b, op, cop);
 	if (eb != NULL)
 		return (eb);

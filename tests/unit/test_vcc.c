@@ -577,6 +577,30 @@ START_TEST(test_varnish_phrases)
 	bad(BE "sub vcl_backend_response { set beresp.ttl = 1. k; }\n",
 	    "4:48", "Unknown duration unit 'k'");
 	ok(BE "sub vcl_backend_response { set beresp.ttl = 1. s; }\n");
+	/* ACLs, read as Varnish reads them. */
+#define ACL_USE	"sub vcl_recv { if (client.ip ~ a) { } }\n"
+	bad(BE "acl a { \"1.2.3.4\"; !\"1.2.3.4\"; }\n" ACL_USE, "4:21",
+	    "Conflicting ACL entries:");
+	ok(BE "acl a { \"1.2.3.4\"/31; \"1.2.3.4\"/31; }\n" ACL_USE);
+	bad(BE "acl a { \"...com\"; }\n" ACL_USE, "4:9",
+	    "DNS lookup(...com): ");
+	bad(BE "acl a { \"10.1..2\"; }\n" ACL_USE, "4:9",
+	    "DNS lookup(10.1..2): ");
+	ok(BE "acl a { ! \"10.1.3\"; (\"...com\" / 22); (!\"...com\"); "
+	    "\"10.1.1\"/25; \"10.0.0.0/8\"; }\n" ACL_USE);
+	bad(BE "acl a { \"10.1.2\" ); }\n" ACL_USE, "4:18",
+	    "Expected ';' got ')'");
+	bad(BE "acl a { \"10.0.1.0/1bc\"; }\n" ACL_USE, "4:9",
+	    ".../mask is not numeric.");
+	bad(BE "acl a { \"10.0.1.0/22\" / 22; }\n" ACL_USE, "4:23",
+	    "/mask only allowed once");
+	bad(BE "acl a + log { }\n" ACL_USE, "4:9", "Expected a flag at:");
+	bad(BE "acl a +foo { }\n" ACL_USE, "4:8", "Unknown ACL flag:");
+#undef ACL_USE
+	bad(BE "sub vcl_recv { if (client.ip > \"1.2.3.4\") { } }\n", "4:30",
+	    "Operator > not possible on IP");
+	bad(BE "sub vcl_recv { if (req.backend_hint < default) { } }\n",
+	    "4:37", "Operator < not possible on BACKEND");
 	/* Backends and probes. */
 	bad(BE "backend b { .host = \"[::1\"; }\n", "4:9",
 	    "IPv6 address lacks ']'");
