@@ -1732,6 +1732,12 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		}
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_error(ctx, %s, %s);\n", e->c, reason);
+	} else if (r == VCL_RET_FAIL && vcc_is(tk(tl), "(")) {
+		/* return (fail("why")): the reason goes to VCL_Error. */
+		tl->pos++;
+		reason = e_string1(tl, parse_expr(tl));
+		tk_expect(tl, ")");
+		emit(tl, out, ind, "VRT_fail(ctx, \"%%s\", %s);\n", reason);
 	} else if (r == VCL_RET_PASS && vcc_is(tk(tl), "(")) {
 		tl->pos++;
 		e = parse_expr(tl);

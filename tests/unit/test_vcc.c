@@ -577,6 +577,16 @@ START_TEST(test_varnish_phrases)
 	bad(BE "sub vcl_backend_response { set beresp.ttl = 1. k; }\n",
 	    "4:48", "Unknown duration unit 'k'");
 	ok(BE "sub vcl_backend_response { set beresp.ttl = 1. s; }\n");
+	/* return (fail("why")), as Varnish 7.1 takes it. */
+	{
+		char *c;
+
+		ck_assert_int_eq(comp(BE "sub vcl_init { return (fail(\"no\" "
+		    "+ \"pe\")); }\n", &c, &msg), 0);
+		ck_assert_ptr_nonnull(strstr(c, "VRT_fail(ctx, \"%s\","));
+		free(c);
+		free(msg);
+	}
 	/* ACLs, read as Varnish reads them. */
 #define ACL_USE	"sub vcl_recv { if (client.ip ~ a) { } }\n"
 	bad(BE "acl a { \"1.2.3.4\"; !\"1.2.3.4\"; }\n" ACL_USE, "4:21",
