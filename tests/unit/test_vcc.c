@@ -453,7 +453,36 @@ START_TEST(test_include)
 	opts.vcl_path = dir;
 	bad(BE "include \"inc.vcl\";\n", "", "unknown variable 'req.nope'");
 	bad(BE "include \"nope.vcl\";\n", "4:9", "cannot find \"nope.vcl\"");
+	/* include +glob: every match, in order; none is an error. */
+	bad(BE "include +glob \"n*.vcl\";\n", "4:15",
+	    "glob pattern matched no files.");
+	bad(BE "include +glob \"i*.vcl\";\n", "", "unknown variable "
+	    "'req.nope'");
 	opts.vcl_path = "";
+	(void)snprintf(path, sizeof path, "%s/g1.vcl", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	(void)fputs("sub vcl_deliver { set resp.http.a = \"1\"; }\n", f);
+	(void)fclose(f);
+	(void)snprintf(path, sizeof path, "%s/g2.vcl", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	(void)fputs("sub vcl_deliver { set resp.http.b = \"2\"; }\n", f);
+	(void)fclose(f);
+	(void)snprintf(src, sizeof src, BE "include +glob \"%s/g*.vcl\";\n",
+	    dir);
+	ck_assert_int_eq(comp(src, &c, &msg), 0);
+	ck_assert_ptr_nonnull(strstr(c, "\"a:\""));
+	ck_assert_ptr_nonnull(strstr(strstr(c, "\"a:\""), "\"b:\""));
+	free(c);
+	free(msg);
+	bad(BE "include +glob \"./g*.vcl\";\n", "4:15",
+	    "needs absolute filename of including file.");
+	bad(BE "include +blob \"x\";\n", "4:10", "Unknown include flag");
+	(void)snprintf(path, sizeof path, "%s/g1.vcl", dir);
+	(void)unlink(path);
+	(void)snprintf(path, sizeof path, "%s/g2.vcl", dir);
+	(void)unlink(path);
 	(void)snprintf(path, sizeof path, "%s/inc.vcl", dir);
 	(void)unlink(path);
 	(void)snprintf(path, sizeof path, "%s/main.vcl", dir);
