@@ -119,6 +119,8 @@ struct vparse {
 	struct vsym		*default_be;
 	unsigned		imported;	/* bit per module: mod_bit() */
 	unsigned		syntax;		/* 40 or 41: the last `vcl N.N;` */
+	unsigned		want_string;	/* the expression becomes a
+						   STRING: + concatenates */
 	unsigned		nanon;
 	const char		*mainname;
 	struct vsub		*cur;		/* being parsed */

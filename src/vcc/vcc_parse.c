@@ -549,6 +549,7 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 }
 
 static struct expr *parse_expr(struct vcc *tl);
+static struct expr *parse_expr_string(struct vcc *tl);
 
 static const char *
 hdr_ref(struct vcc *tl, const char *where, const char *name)
@@ -783,7 +784,10 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0)
 				vcc_error(tl, t, "expected req, bereq, resp "
 				    "or beresp");
 			vals[u] = e_new(tl, V_HTTP, t, "%s", c);
-		} else
+		} else if (f->args[u].t == V_STRING ||
+		    f->args[u].t == V_STRANDS)
+			vals[u] = parse_expr_string(tl);
+		else
 			vals[u] = parse_expr(tl);
 		if (!vcc_is(tk(tl), ","))
 			break;
@@ -1178,10 +1182,17 @@ parse_mul(struct vcc *tl)
 		    a->t == V_REAL) && (b->t == V_DURATION ||
 		    b->t == V_BYTES))
 			rt = b->t;
+		else if (a->t == V_STRING || a->t == V_BOOL ||
+		    a->t == V_IP || a->t == V_BACKEND || a->t == V_TIME)
+			vcc_error(tl, op, "Operator %c not possible on type "
+			    "%s. VCL cannot %s %s and %s", *op->b,
+			    vtype_name[a->t], vcc_is(op, "*") ? "multiply" :
+			    "divide", vtype_a[a->t], vtype_a[b->t]);
 		else
-			vcc_error(tl, op, "cannot %s %s and %s",
-			    vcc_is(op, "*") ? "multiply" : "divide",
-			    vtype_a[a->t], vtype_a[b->t]);
+			vcc_error(tl, op, "%s %c %s not possible. VCL cannot %s "
+			    "%s and %s", vtype_name[a->t], *op->b,
+			    vtype_name[b->t], vcc_is(op, "*") ? "multiply" :
+			    "divide", vtype_a[a->t], vtype_a[b->t]);
 		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
 		    "((VCL_INT)0)"))
 			vcc_error(tl, op, "division by zero");
@@ -1214,6 +1225,20 @@ vcc_int_divide(struct vcc *tl, const struct token *op, const struct expr *a,
 	    "(0ULL - (unsigned long long)vgc_n_)", mod ? "%" : "/"));
 }
 
+/* Whether a op b is arithmetic (not string joining). */
+static int
+addable(enum vtype a, enum vtype b, char op)
+{
+
+	if ((a == V_INT || a == V_REAL) && (b == V_INT || b == V_REAL))
+		return (1);
+	if (a == b && (a == V_DURATION || a == V_BYTES))
+		return (1);
+	if (a == V_TIME && b == V_DURATION)
+		return (1);
+	return (a == V_TIME && b == V_TIME && op == '-');
+}
+
 static struct expr *
 parse_add(struct vcc *tl)
 {
@@ -1229,8 +1254,8 @@ parse_add(struct vcc *tl)
 		else
 			op = tk_next(tl);
 		b = parse_mul(tl);
-		if ((a->t == V_STRING || b->t == V_STRING) &&
-		    *op->b != '-') {
+		if ((a->t == V_STRING || (P(tl)->want_string &&
+		    !addable(a->t, b->t, *op->b))) && *op->b != '-') {
 			a = e_tostring(tl, a);
 			b = e_tostring(tl, b);
 			e = vcc_alloc(tl, sizeof *e);
@@ -1256,9 +1281,10 @@ parse_add(struct vcc *tl)
 		else if (a->t == V_TIME && b->t == V_TIME && *op->b == '-')
 			rt = V_DURATION;
 		else
-			vcc_error(tl, op, "cannot %s %s and %s",
-			    *op->b == '+' ? "add" : "subtract",
-			    vtype_a[a->t], vtype_a[b->t]);
+			vcc_error(tl, op, "%s %c %s not possible. VCL cannot %s "
+			    "%s and %s", vtype_name[a->t], *op->b,
+			    vtype_name[b->t], *op->b == '+' ? "add" :
+			    "subtract", vtype_a[a->t], vtype_a[b->t]);
 		e = FOLD_Arith(tl, a, b, op, rt);
 		if (e == NULL && vcc_is(op, "/") && (a->t == V_INT ||
 		    a->t == V_BYTES) && b->t == V_INT)
@@ -1276,6 +1302,7 @@ parse_cmp(struct vcc *tl)
 	const struct token *op, *rt;
 	const char *cop, *re, *pat;
 	struct vsym *acl;
+	unsigned saved;
 	int neg;
 
 	a = parse_add(tl);
@@ -1321,7 +1348,11 @@ parse_cmp(struct vcc *tl)
 		return (a);
 	tl->pos++;
 	cop = tk_str(tl, op);
+	/* The right side is joined as text only against a string. */
+	saved = P(tl)->want_string;
+	P(tl)->want_string = a->t == V_STRING;
 	b = parse_add(tl);
+	P(tl)->want_string = saved;
 	/* Only strings and numbers have an order. */
 	if (!vcc_is(op, "==") && !vcc_is(op, "!=") && a->t != V_STRING &&
 	    !is_num(a->t))
@@ -1407,6 +1438,23 @@ parse_and(struct vcc *tl)
 		    e_bool(tl, a), e_bool(tl, b));
 	}
 	return (a);
+}
+
+/*
+ * An expression whose value becomes a STRING (a header, a STRING
+ * variable or argument, a reason): there, as in Varnish, + joins the
+ * text of what cannot be added (1 + 1s is "11.000").
+ */
+static struct expr *
+parse_expr_string(struct vcc *tl)
+{
+	struct expr *e;
+	unsigned saved = P(tl)->want_string;
+
+	P(tl)->want_string = 1;
+	e = parse_expr(tl);
+	P(tl)->want_string = saved;
+	return (e);
 }
 
 static struct expr *
@@ -1523,7 +1571,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 			    "cannot be set", what);
 		sub_check(tl, t, CK_SET, h->wr, what);
 		ref = hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl));
-		e = parse_expr(tl);
+		e = parse_expr_string(tl);
 		if (vcc_is(op, "+=")) {
 			sub_check(tl, t, CK_READ, h->rd, what);
 			e = e_append(tl, cat3(tl, "VRT_GetHdr(ctx, ", ref,
@@ -1546,7 +1594,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		vcc_error(tl, t, "Variable is read only. %s cannot be set "
 		    "in VCL 4.1 (VCL 4.0 allowed it)", v->name);
 	sub_check(tl, t, CK_SET, v->wr, v->name);
-	e = parse_expr(tl);
+	e = v->t == V_STRING ? parse_expr_string(tl) : parse_expr(tl);
 	if (vcc_is(op, "=")) {
 		/* Setters of strings take strands (VCL_STRING_SET). */
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
@@ -1716,7 +1764,7 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 			    "(INT) first, not %s", vtype_a[e->t]);
 		if (vcc_is(tk(tl), ",")) {
 			tl->pos++;
-			reason = e_string1(tl, parse_expr(tl));
+			reason = e_string1(tl, parse_expr_string(tl));
 		}
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_synth(ctx, %s, %s);\n", e->c, reason);
@@ -1728,14 +1776,14 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 			    "(INT) first, not %s", vtype_a[e->t]);
 		if (vcc_is(tk(tl), ",")) {
 			tl->pos++;
-			reason = e_string1(tl, parse_expr(tl));
+			reason = e_string1(tl, parse_expr_string(tl));
 		}
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_error(ctx, %s, %s);\n", e->c, reason);
 	} else if (r == VCL_RET_FAIL && vcc_is(tk(tl), "(")) {
 		/* return (fail("why")): the reason goes to VCL_Error. */
 		tl->pos++;
-		reason = e_string1(tl, parse_expr(tl));
+		reason = e_string1(tl, parse_expr_string(tl));
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_fail(ctx, \"%%s\", %s);\n", reason);
 	} else if (r == VCL_RET_PASS && vcc_is(tk(tl), "(")) {
@@ -1898,7 +1946,7 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		sub_check(tl, t, CK_USE, VM_(SYNTH) | VM_(BACKEND_ERROR),
 		    "synthetic()");
 		tk_expect(tl, "(");
-		e = parse_expr(tl);
+		e = parse_expr_string(tl);
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_synth_strands(ctx, %s);\n",
 		    e_strands(tl, e));
@@ -1906,14 +1954,14 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	} else if (vcc_is(t, "hash_data")) {
 		sub_check(tl, t, CK_USE, VM_(HASH), "hash_data()");
 		tk_expect(tl, "(");
-		e = parse_expr(tl);
+		e = parse_expr_string(tl);
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_hashdata(ctx, %s);\n",
 		    e_strands(tl, e));
 		emit_failcheck(tl, out, ind);
 	} else if (vcc_is(t, "ban")) {
 		tk_expect(tl, "(");
-		e = parse_expr(tl);
+		e = parse_expr_string(tl);
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_ban_string(ctx, %s);\n",
 		    e_string1(tl, e));

@@ -616,6 +616,19 @@ START_TEST(test_varnish_phrases)
 		free(c);
 		free(msg);
 	}
+	/* Where a STRING is made, + joins what does not add. */
+	ok(BE "sub vcl_recv { set req.http.a = 1 + 1s; std.log(1 + \"a\");\n"
+	    "set req.http.b = \"x\" + 1 + 1s; }\n");
+	bad(BE "sub vcl_recv { set req.ttl = now + \"foo\"; }\n", "4:34",
+	    "TIME + STRING not possible.");
+	bad(BE "sub vcl_backend_response { set beresp.status = 1 + "
+	    "\"foo\"; }\n", "4:50", "INT + STRING not possible.");
+	bad(BE "sub vcl_recv { set req.http.a = \"foo\" - \"bar\"; }\n",
+	    "4:39", "STRING - STRING not possible.");
+	bad(BE "sub vcl_recv { set req.http.a = \"bla\" * \"foo\"; }\n",
+	    "4:39", "Operator * not possible on type STRING.");
+	bad(BE "sub vcl_recv { if (req.ttl > 1 + 1s) { } }\n", "4:32",
+	    "INT + DURATION not possible.");
 	/* ACLs, read as Varnish reads them. */
 #define ACL_USE	"sub vcl_recv { if (client.ip ~ a) { } }\n"
 	bad(BE "acl a { \"1.2.3.4\"; !\"1.2.3.4\"; }\n" ACL_USE, "4:21",
