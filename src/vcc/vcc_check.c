@@ -96,18 +96,27 @@ check_sub(struct vcc *tl, struct vsub *s)
 		    vcc_meths[u].name, "'.");
 		switch (c->kind) {
 		case CK_RET:
-			vcc_error(tl, c->t, "return (%s) is not allowed in "
-			    "%s; %s may return %s", c->what, in,
-			    vcc_meths[u].name, ret_list(tl, u));
+			vcc_error(tl, c->t, "Invalid return \"%s\"%s return "
+			    "(%s) is not allowed in %s; %s may return %s",
+			    c->what, vx, c->what, in, vcc_meths[u].name,
+			    ret_list(tl, u));
+			break;
+		case CK_SETRO:
+			vcc_error(tl, c->t, "Not available%s %s cannot be set, "
+			    "and exists in %s only", vx, c->what,
+			    meth_list(tl, c->mask, " and "));
 			break;
 		case CK_USE:
-			vcc_error(tl, c->t, "%s is not allowed in %s; it "
-			    "may be used in %s", c->what, in,
-			    meth_list(tl, c->mask, " and "));
+			vcc_error(tl, c->t, "Not a valid action%s %s is not "
+			    "allowed in %s; it may be used in %s", vx, c->what,
+			    in, meth_list(tl, c->mask, " and "));
 			break;
 		default:
 			if (c->mask == 0)
-				vcc_error(tl, c->t, "%s cannot be %s", c->what,
+				vcc_error(tl, c->t, "%s%s cannot be %s",
+				    c->kind == CK_SET ? "Variable is read only. " :
+				    c->kind == CK_UNSET ? "Variable cannot be "
+				    "unset. " : "", c->what,
 				    c->kind == CK_READ ? "read" :
 				    c->kind == CK_SET ? "set" : "unset");
 			if (c->kind == CK_READ)

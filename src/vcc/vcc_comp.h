@@ -21,7 +21,8 @@ enum vtype {
 
 /* The parser's state ----------------------------------------------------*/
 
-enum ckind { CK_READ, CK_SET, CK_UNSET, CK_RET, CK_USE };
+/* CK_SETRO: a read-only variable set in a sub; mask: where it exists. */
+enum ckind { CK_READ, CK_SET, CK_UNSET, CK_RET, CK_USE, CK_SETRO };
 
 struct vcheck {
 	const struct token	*t;

@@ -607,6 +607,16 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 		    tl->toks[tl->ntoks - 2].tok == T_STR)
 			vcc_lex_include(tl, src, first, depth);
 	}
+	/*
+	 * An include left over was not followed by its string: say so
+	 * before the parser trips on what is around it, as Varnish does.
+	 */
+	for (l = first; l + 1 < tl->ntoks; l++)
+		if (tl->toks[l].tok == T_ID && vcc_is(&tl->toks[l], "include") &&
+		    tl->toks[l + 1].tok != T_STR &&
+		    !vcc_is(&tl->toks[l + 1], "+"))
+			vcc_error(tl, &tl->toks[l + 1], "include not followed by "
+			    "string constant. Say `include \"file\";`");
 #undef TOK_AT
 }
 

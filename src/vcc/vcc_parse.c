@@ -574,6 +574,17 @@ hdr_ref(struct vcc *tl, const char *where, const char *name)
 	return (vcc_strdup(tl, key));
 }
 
+/* The name's length travels in one byte of struct gethdr_s. */
+static void
+hdr_name_check(struct vcc *tl, const struct token *t, const char *hn,
+    size_t hl)
+{
+
+	if (hl >= 127)
+		vcc_error(tl, t, "HTTP header (%.20s..) is too long. A header "
+		    "name here has at most 126 characters", hn);
+}
+
 /* A header variable: req.http.X-Foo.  NULL if t is not one. */
 static const struct vhdrp *
 hdr_match(const struct token *t, const char **namep, size_t *lenp)
@@ -657,7 +668,8 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat,
 			et.e = et.b + 1;
 			et.col = t->col + 1 + (unsigned)off;
 		}
-		vcc_error(tl, &et, "bad regular expression: %s", (char *)msg);
+		vcc_error(tl, &et, "Regexp compilation error: %s",
+		    (char *)msg);
 	}
 	pcre2_code_free(re);
 	match_only = match_only && tl->opts->optimize;
@@ -719,8 +731,17 @@ parse_lit(struct vcc *tl, const struct token **tp)
 static const char *
 parse_regex_lit(struct vcc *tl, const struct token **tp)
 {
+	const char *s;
 
-	return (parse_lit_cat(tl, tp, 1));
+	if (tk(tl)->tok != T_STR)
+		vcc_error(tl, tk(tl), "Expected CSTR got '%s': a regular "
+		    "expression is a constant string", tk_desc(tl, tk(tl)));
+	s = parse_lit_cat(tl, tp, 1);
+	if (vcc_is(tk(tl), "+"))
+		vcc_error(tl, tk_peek(tl, 1), "Expected CSTR got '%s': a "
+		    "regular expression is made of constant strings only",
+		    tk_desc(tl, tk_peek(tl, 1)));
+	return (s);
 }
 
 static struct expr *
@@ -931,7 +952,7 @@ parse_var(struct vcc *tl, const struct token *t)
 	const struct vfunc *f;
 	struct vsym *s;
 	struct expr *e;
-	const char *hn, *ref, *what;
+	const char *hn, *ref, *what, *dot;
 	size_t hl;
 	char *name;
 
@@ -949,14 +970,17 @@ parse_var(struct vcc *tl, const struct token *t)
 	if (vcc_is(tk(tl), "(")) {
 		f = func_find(tl, t);
 		if (f == NULL)
-			vcc_error(tl, t, "unknown function %s()", name);
+			vcc_error(tl, t, "Symbol not found: '%s': unknown "
+			    "function %s()", name, name);
 		e = parse_call(tl, f, t);
 		if (e->t == V_VOID)
-			vcc_error(tl, t, "%s() returns nothing: call it as a "
-			    "statement", name);
+			vcc_error(tl, t, "Function returns VOID: %s() "
+			    "returns nothing; call it as a statement", name);
 		return (e);
 	}
 	h = hdr_match(t, &hn, &hl);
+	if (h != NULL)
+		hdr_name_check(tl, t, hn, hl);
 	if (h != NULL) {
 		what = vcc_strndup(tl, t->b, (size_t)(t->e - t->b));
 		sub_check(tl, t, CK_READ, h->rd, what);
@@ -983,8 +1007,7 @@ parse_var(struct vcc *tl, const struct token *t)
 		return (e);
 	}
 	if (!strncmp(name, "storage.", 8)) {
-		const char *dot = strrchr(name, '.');
-
+		dot = strrchr(name, '.');
 		/* storage.NAME: a store, for beresp.storage. */
 		if (dot == name + 7 && name[8] != '\0')
 			return (e_new(tl, V_STRING, t, "%s",
@@ -1024,7 +1047,34 @@ parse_var(struct vcc *tl, const struct token *t)
 		return (e);
 	}
 	hn = var_suggest(tl, name);
-	vcc_error(tl, t, "unknown name '%s'%s%s%s", name,
+	/* req.foo: Varnish reads it as a property of the HTTP req. */
+	dot = strchr(name, '.');
+	if (dot != NULL && strchr(dot + 1, '.') == NULL &&
+	    (!strncmp(name, "req.", 4) || !strncmp(name, "bereq.", 6) ||
+	    !strncmp(name, "resp.", 5) || !strncmp(name, "beresp.", 7) ||
+	    !strncmp(name, "obj.", 4) || !strncmp(name, "req_top.", 8)))
+		vcc_error(tl, t, "Unknown property '%s' for type HTTP: no "
+		    "variable %s%s%s%s", dot + 1, name,
+		    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
+	if (sub_find(tl, t) != NULL)
+		vcc_error(tl, t, "Symbol '%s' can only be used as a SUB "
+		    "expression: call it with `call %s;`", name, name);
+	if (!strcmp(name, "default"))
+		vcc_error(tl, t, "Symbol 'default' is a reserved word. It "
+		    "names the default backend, and this VCL has none so "
+		    "named");
+	if (!strcmp(name, "acl") || !strcmp(name, "sub") ||
+	    !strcmp(name, "backend") || !strcmp(name, "probe"))
+		vcc_error(tl, t, "Symbol '%s' type (reserved) can not be used "
+		    "in expression.", name);
+	if (!strcmp(name, "req") || !strcmp(name, "bereq") ||
+	    !strcmp(name, "resp") || !strcmp(name, "beresp") ||
+	    !strcmp(name, "obj") || !strcmp(name, "req_top"))
+		vcc_error(tl, t, "Cannot convert HTTP to %s: %s is a whole "
+		    "message; name one of its fields (%s.http.NAME)",
+		    P(tl)->want_string ? "STRING" : "a value", name, name);
+	vcc_error(tl, t, "Symbol not found: '%s' (no variable, backend or "
+	    "acl has that name%s%s%s)", name,
 	    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
 }
 
@@ -1295,6 +1345,30 @@ parse_add(struct vcc *tl)
 	return (a);
 }
 
+/* What may not name an acl after ~, in Varnish's words. */
+static void
+acl_name_check(struct vcc *tl, const struct token *t)
+{
+
+	if (t->tok == T_ID && (vcc_is(t, "true") || vcc_is(t, "false")))
+		vcc_error(tl, t, "Expression has type BOOL, expected ACL: "
+		    "~ takes the name of an acl");
+	if (t->tok == T_ID && vcc_is(t, "acl"))
+		vcc_error(tl, t, "Symbol 'acl' type (reserved) can not be "
+		    "used in expression. ~ takes the name of an acl");
+	if (t->tok == T_ID && vcc_is(t, "default") &&
+	    sym_find_t(P(tl)->acls, t) == NULL)
+		vcc_error(tl, t, "Symbol 'default' is a reserved word. Name "
+		    "default must have type 'acl'. It names the default "
+		    "backend");
+	if (t->tok == T_ID && t->e - t->b > 4 && !strncmp(t->b, "vcl_", 4))
+		vcc_error(tl, t, "Symbols named 'vcl_*' are reserved. ~ takes "
+		    "the name of an acl");
+	if (t->tok != T_ID)
+		vcc_error(tl, t, "Expected the name of an acl, found '%s'",
+		    tk_desc(tl, t));
+}
+
 static struct expr *
 parse_cmp(struct vcc *tl)
 {
@@ -1311,15 +1385,25 @@ parse_cmp(struct vcc *tl)
 		tl->pos++;
 		neg = vcc_is(op, "!~");
 		if (a->t == V_IP) {
-			rt = tk_expect_id(tl, "the name of an acl");
+			rt = tk(tl);
+			acl_name_check(tl, rt);
+			tl->pos++;
 			acl = sym_find_t(P(tl)->acls, rt);
 			if (acl == NULL && (sym_find_t(P(tl)->backends,
 			    rt) != NULL || sym_find_t(P(tl)->probes, rt) !=
 			    NULL || sub_find(tl, rt) != NULL))
-				vcc_error(tl, rt, "Name %s must have type "
-				    "'acl'. It names something else: no acl "
+				/* Varnish's words, as its order of checks
+				   has them: the name is used as an acl. */
+				vcc_error(tl, rt, "Symbol '%s' has wrong type "
+				    "(acl), expected %s: Name %s must have "
+				    "type 'acl'. It names a %s, and no acl "
 				    "is named %s", tk_str(tl, rt),
-				    tk_str(tl, rt));
+				    sub_find(tl, rt) != NULL ? "sub" :
+				    sym_find_t(P(tl)->probes, rt) != NULL ?
+				    "probe" : "backend", tk_str(tl, rt),
+				    sub_find(tl, rt) != NULL ? "sub" :
+				    sym_find_t(P(tl)->probes, rt) != NULL ?
+				    "probe" : "backend", tk_str(tl, rt));
 			if (acl == NULL)
 				vcc_error(tl, rt, "no acl named %s",
 				    tk_str(tl, rt));
@@ -1403,6 +1487,23 @@ parse_cmp(struct vcc *tl)
 }
 
 /* ! binds looser than ~ and ==: `!client.ip ~ acl` negates the match. */
+/*
+ * An operand of ! && ||: a BOOL, or what Varnish turns into one (INT,
+ * DURATION, STRING, BACKEND); a REAL is never compared with 0 silently.
+ * "preceeded" is Varnish's spelling, which scripts grep for.
+ */
+static void
+bool_operand(struct vcc *tl, const struct token *op, const struct expr *e,
+    const char *how)
+{
+
+	if (e->t == V_BOOL || e->t == V_INT || e->t == V_DURATION ||
+	    e->t == V_STRING || e->t == V_BACKEND)
+		return;
+	vcc_error(tl, op, "'%s' must be %s by BOOL, found %s. Compare it "
+	    "(x > 0) to make one", tk_str(tl, op), how, vtype_name[e->t]);
+}
+
 static struct expr *
 parse_not(struct vcc *tl)
 {
@@ -1415,6 +1516,7 @@ parse_not(struct vcc *tl)
 	nest_in(tl, t);
 	e = parse_not(tl);
 	P(tl)->nest--;
+	bool_operand(tl, t, e, "followed");
 	f = FOLD_Not(tl, e, t);
 	if (f != NULL)
 		return (f);
@@ -1430,7 +1532,9 @@ parse_and(struct vcc *tl)
 	a = parse_not(tl);
 	while (vcc_is(tk(tl), "&&")) {
 		op = tk_next(tl);
+		bool_operand(tl, op, a, "preceeded");
 		b = parse_not(tl);
+		bool_operand(tl, op, b, "followed");
 		if (b->t != V_BOOL)
 			b = e_new(tl, V_BOOL, b->t0, "%s", e_bool(tl, b));
 		e = FOLD_Logic(tl, a, b, 1, op);
@@ -1467,7 +1571,9 @@ parse_expr(struct vcc *tl)
 	a = parse_and(tl);
 	while (vcc_is(tk(tl), "||")) {
 		op = tk_next(tl);
+		bool_operand(tl, op, a, "preceeded");
 		b = parse_and(tl);
+		bool_operand(tl, op, b, "followed");
 		if (b->t != V_BOOL)
 			b = e_new(tl, V_BOOL, b->t0, "%s", e_bool(tl, b));
 		e = FOLD_Logic(tl, a, b, 0, op);
@@ -1539,8 +1645,8 @@ var_need(struct vcc *tl, const struct token *t)
 	v = var_find(t);
 	if (v == NULL) {
 		hn = var_suggest(tl, tk_str(tl, t));
-		vcc_error(tl, t, "unknown variable '%s'%s%s%s",
-		    tk_str(tl, t), *hn ? "; did you mean " : "", hn,
+		vcc_error(tl, t, "Symbol not found: '%s' (unknown variable%s"
+		    "%s%s)", tk_str(tl, t), *hn ? "; did you mean " : "", hn,
 		    *hn ? "?" : "");
 	}
 	return (v);
@@ -1564,6 +1670,8 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    "+= -= *= or /=)", tk_desc(tl, op), tk_str(tl, t));
 	tl->pos++;
 	h = hdr_match(t, &hn, &hl);
+	if (h != NULL)
+		hdr_name_check(tl, t, hn, hl);
 	if (h != NULL) {
 		what = tk_str(tl, t);
 		if (h->wr == VM_NONE)
@@ -1587,9 +1695,23 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 	}
 	v = var_need(tl, t);
 	var_flags(tl, t, v);
-	if (v->wr == VM_NONE)
+	if (v->wr == VM_NONE && v->un != VM_NONE)
+		vcc_error(tl, t, "Variable cannot be set. %s can only be "
+		    "unset", v->name);
+	if (v->wr == VM_NONE && v->rd == VM_NONE)
 		vcc_error(tl, t, "Variable is read only. %s cannot be "
 		    "set", v->name);
+	if (v->wr == VM_NONE) {
+		/*
+		 * Read only: where it does not exist either, Varnish says
+		 * that first. Checked with the methods that run the sub.
+		 */
+		sub_check(tl, t, CK_SETRO, v->rd, v->name);
+		sub_check(tl, t, CK_SET, VM_NONE, v->name);
+		(void)parse_expr(tl);
+		emit(tl, out, ind, "/* %s is read only */\n", v->name);
+		return;
+	}
 	if ((v->flags & VV_RO_41) && P(tl)->syntax > 40)
 		vcc_error(tl, t, "Variable is read only. %s cannot be set "
 		    "in VCL 4.1 (VCL 4.0 allowed it)", v->name);
@@ -1635,6 +1757,8 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 
 	t = tk_expect_id(tl, "a variable to unset");
 	h = hdr_match(t, &hn, &hl);
+	if (h != NULL)
+		hdr_name_check(tl, t, hn, hl);
 	if (h != NULL) {
 		what = tk_str(tl, t);
 		if (h->un == VM_NONE)
@@ -1649,7 +1773,8 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 	v = var_need(tl, t);
 	var_flags(tl, t, v);
 	if (v->un == VM_NONE)
-		vcc_error(tl, t, "%s cannot be unset", v->name);
+		vcc_error(tl, t, "Variable cannot be unset. %s cannot be "
+		    "unset", v->name);
 	sub_check(tl, t, CK_UNSET, v->un, v->name);
 	emit(tl, out, ind, "VRT_u_%s(ctx);\n", v->cname);
 	OPT_WriteVar(tl, out, ind, v->name);
@@ -1694,6 +1819,10 @@ parse_return_vcl(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    tl->opts->labels[u] != NULL; u++)
 			vbuf_printf(tl, &known, "%s%s", u > 0 ? ", " : "",
 			    tl->opts->labels[u]);
+		if (sub_find(tl, t) != NULL)
+			vcc_error(tl, t, "Symbol '%s' has wrong type (sub), "
+			    "expected vcl: return (vcl(...)) names a VCL "
+			    "label", name);
 		vcc_error(tl, t, "Symbol not found: '%s': return (vcl(...)) "
 		    "names a label made with `vcl.label %s <vcl>` before this "
 		    "VCL is loaded (labels now: %s)", name, name,
@@ -1731,7 +1860,11 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 	t = tk_expect_id(tl, "an action");
 	r = ret_find(t);
 	if (r < 0)
-		vcc_error(tl, t, "unknown action '%s'", tk_str(tl, t));
+		vcc_error(tl, t, "Expected return action name. '%s' is "
+		    "none; the actions are %s", tk_str(tl, t),
+		    "abandon, deliver, error, fail, fetch, hash, lookup, "
+		    "miss, ok, pass, pipe, purge, restart, retry, synth "
+		    "and vcl");
 	/* Actions VCL 4.0 had, with their old meaning. */
 	if (s->method >= 0 && vcc_meths[s->method].idx == VCL_MET_HIT &&
 	    (r == VCL_RET_FETCH || r == VCL_RET_MISS)) {
@@ -1757,6 +1890,9 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		return;
 	}
 	if (r == VCL_RET_SYNTH) {
+		if (!vcc_is(tk(tl), "("))
+			vcc_error(tl, tk(tl), "Missing argument. synth takes "
+			    "a status: return (synth(404));");
 		tk_expect(tl, "(");
 		e = parse_expr(tl);
 		if (e->t != V_INT)
@@ -1795,6 +1931,9 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		emit(tl, out, ind, "VRT_hit_for_pass(ctx, %s);\n",
 		    e_convert(tl, e, V_DURATION, "pass()"));
 	}
+	if (vcc_is(tk(tl), "("))
+		vcc_error(tl, tk(tl), "Arguments not allowed. return (%s) "
+		    "takes none", vcc_rets[r]);
 	tk_expect(tl, ")");
 	{
 		char up[32];
@@ -1869,8 +2008,14 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	} else if (vcc_is(t, "call")) {
 		n = tk_expect_id(tl, "the name of a sub");
 		to = sub_find(tl, n);
+		if (to == NULL && (vcc_is(n, "acl") || vcc_is(n, "sub") ||
+		    vcc_is(n, "backend") || vcc_is(n, "probe")))
+			vcc_error(tl, n, "Symbol '%s' type (reserved) can not "
+			    "be used in expression. call takes a sub's name",
+			    tk_str(tl, n));
 		if (to == NULL || !to->defined)
-			vcc_error(tl, n, "no sub named %s", tk_str(tl, n));
+			vcc_error(tl, n, "Undefined sub %s: no sub named %s",
+			    tk_str(tl, n), tk_str(tl, n));
 		if (s->ncalls == s->ccalls) {
 			s->ccalls = s->ccalls ? s->ccalls * 2 : 8;
 			s->calls = realloc(s->calls,
@@ -1987,12 +2132,13 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 			OPT_Clobber(tl, out, ind);
 		emit_failcheck(tl, out, ind);
 	} else if (vcc_is(tk(tl), "(")) {
-		vcc_error(tl, t, "unknown function %s()%s", tk_str(tl, t),
+		vcc_error(tl, t, "Symbol not found: '%s': unknown function "
+		    "%s()%s", tk_str(tl, t), tk_str(tl, t),
 		    memchr(t->b, '.', (size_t)(t->e - t->b)) != NULL ?
 		    " (is its module imported?)" : "");
 	} else {
-		vcc_error(tl, t, "expected a statement (set, unset, if, "
-		    "return, call, ...), found '%s'", tk_str(tl, t));
+		vcc_error(tl, t, "Symbol not found: '%s': expected a statement "
+		    "(set, unset, if, return, call, ...)", tk_str(tl, t));
 	}
 	tk_expect(tl, ";");
 }
@@ -2164,9 +2310,11 @@ scan_names(struct vcc *tl)
 				continue;
 			if (m < 0 && !strncmp(n->b, "vcl_", 4) &&
 			    !builtin_defines(tl, n))
-				vcc_error(tl, n, "%s is not a builtin "
-				    "subroutine, and names starting with vcl_ "
-				    "are kept for those", tk_str(tl, n));
+				vcc_error(tl, n, "The names 'vcl_*' are "
+				    "reserved for subroutines. %s is not a "
+				    "builtin subroutine, and names starting "
+				    "with vcl_ are kept for those",
+				    tk_str(tl, n));
 			s = vcc_alloc(tl, sizeof *s);
 			s->name = tk_str(tl, n);
 			s->t = n;

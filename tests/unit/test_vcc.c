@@ -260,7 +260,7 @@ START_TEST(test_returns)
 				    rets[r], meths[m].name, msg);
 			else
 				ck_assert_msg(rc != 0 &&
-				    strstr(msg, "t.vcl:5:10: error: return") &&
+				    strstr(msg, "t.vcl:5:10: error: Invalid return") &&
 				    strstr(msg, " may return "),
 				    "%s in %s:\n%s", rets[r], meths[m].name,
 				    msg);
@@ -271,7 +271,7 @@ START_TEST(test_returns)
 	    "vcl_recv may return fail, hash, pass, pipe, purge, restart, "
 	    "synth or vcl");
 	bad(BE "sub vcl_recv { return (nonsense); }\n", "4:24",
-	    "unknown action");
+	    "Expected return action name.");
 }
 END_TEST
 
@@ -335,7 +335,7 @@ START_TEST(test_types)
 	bad(BE "sub vcl_recv { set req.url = 1s; if (req.url == 1) { } }\n",
 	    "4:46", "cannot compare a STRING with an INT");
 	bad(BE "sub vcl_recv { if (req.url ~ \"(\") { } }\n", "4:32",
-	    "bad regular expression");
+	    "Regexp compilation error");
 	bad(BE "sub vcl_recv { set req.http.X = std.log(\"1\"); }\n",
 	    "4:33", "returns nothing");
 	bad(BE "sub vcl_recv { set req.url = 2x; }\n", "4:31",
@@ -451,12 +451,12 @@ START_TEST(test_include)
 	free(msg);
 	/* Through vcl_path when not beside it. */
 	opts.vcl_path = dir;
-	bad(BE "include \"inc.vcl\";\n", "", "unknown variable 'req.nope'");
+	bad(BE "include \"inc.vcl\";\n", "", "Symbol not found: 'req.nope'");
 	bad(BE "include \"nope.vcl\";\n", "4:9", "cannot find \"nope.vcl\"");
 	/* include +glob: every match, in order; none is an error. */
 	bad(BE "include +glob \"n*.vcl\";\n", "4:15",
 	    "glob pattern matched no files.");
-	bad(BE "include +glob \"i*.vcl\";\n", "", "unknown variable "
+	bad(BE "include +glob \"i*.vcl\";\n", "", "Symbol not found: "
 	    "'req.nope'");
 	opts.vcl_path = "";
 	(void)snprintf(path, sizeof path, "%s/g1.vcl", dir);
@@ -629,6 +629,72 @@ START_TEST(test_varnish_phrases)
 	    "4:39", "Operator * not possible on type STRING.");
 	bad(BE "sub vcl_recv { if (req.ttl > 1 + 1s) { } }\n", "4:32",
 	    "INT + DURATION not possible.");
+	/* Names, statements and actions, in Varnish's words. */
+	bad(BE "sub vcl_recv { set req.http.a = mu; }\n", "4:33",
+	    "Symbol not found: 'mu'");
+	bad(BE "sub vcl_recv { if (req.foo) { } }\n", "4:20",
+	    "Unknown property 'foo' for type HTTP");
+	bad(BE "sub vcl_recv { set req.foobar = 3; }\n", "4:20",
+	    "Symbol not found: 'req.foobar'");
+	bad(BE "sub vcl_recv { kluf; }\n", "4:16", "Symbol not found: 'kluf'");
+	bad(BE "sub vcl_recv { ban_hash(\"x\"); }\n", "4:16",
+	    "Symbol not found: 'ban_hash'");
+	bad(BE "sub vcl_recv { call foo; }\n", "4:21", "Undefined sub foo");
+	bad(BE "sub vcl_recv { call acl; }\n", "4:21",
+	    "Symbol 'acl' type (reserved) can not be used in expression.");
+	bad(BE "sub vcl_recv { set req.http.a = vcl_recv; }\n", "4:33",
+	    "Symbol 'vcl_recv' can only be used as a SUB expression");
+	bad(BE "sub vcl_synth { set resp.http.a = resp; }\n", "4:35",
+	    "Cannot convert HTTP to STRING");
+	bad(BE "import vtc;\nsub vcl_recv { set req.http.a = "
+	    "vtc.sleep(1s); }\n", "5:33", "Function returns VOID");
+	bad(BE "sub vcl_backend_fetch { set bereq.body = \"x\"; }\n", "4:29",
+	    "Variable cannot be set.");
+	bad(BE "sub vcl_backend_response { unset beresp.do_gzip; }\n",
+	    "4:34", "Variable cannot be unset");
+	bad(BE "sub vcl_recv { set obj.ttl = 1s; }\n", "4:20",
+	    "Not available in subroutine 'vcl_recv'.");
+	bad(BE "sub s { set obj.ttl = 1s; }\nsub vcl_recv { call s; }\n",
+	    "4:13", "Not available from subroutine 'vcl_recv'.");
+	bad(BE "sub s { set obj.ttl = 1s; }\nsub vcl_deliver { call s; }\n",
+	    "4:13", "Variable is read only.");
+	bad(BE "sub vcl_recv { return (synth); }\n", "4:29",
+	    "Missing argument.");
+	bad(BE "sub vcl_recv { return (pipe(1)); }\n", "4:28",
+	    "Arguments not allowed.");
+	bad(BE "sub vcl_recv { return (foobar); }\n", "4:24",
+	    "Expected return action name.");
+	bad(BE "sub vcl_recv { synthetic(\"x\"); }\n", "4:16",
+	    "Not a valid action in subroutine 'vcl_recv'.");
+	bad(BE "sub vcl_recv { return (deliver); }\n", "4:24",
+	    "Invalid return \"deliver\"");
+	bad(BE "sub vcl_recv { return (vcl(vcl_recv)); }\n", "4:28",
+	    "Symbol 'vcl_recv' has wrong type (sub), expected vcl:");
+	bad(BE "sub vcl_bar { }\nsub vcl_recv { call vcl_bar; }\n", "4:5",
+	    "The names 'vcl_*' are reserved for subroutines.");
+	bad(BE "sub vcl_recv { if (req.url ~ \"[a\") { } }\n", "4:33",
+	    "Regexp compilation error:");
+	bad(BE "sub vcl_recv { if (req.url ~ \"a\" + req.url) { } }\n",
+	    "4:36", "Expected CSTR got 'req.url'");
+	bad(BE "include if;\n", "4:9", "include not followed by string "
+	    "constant.");
+	bad(BE "sub vcl_recv { if (client.ip ~ s) { } }\nsub s { }\n", "4:32",
+	    "Symbol 's' has wrong type (acl), expected sub:");
+	bad(BE "sub vcl_recv { if (client.ip ~ true) { } }\n", "4:32",
+	    "Expression has type BOOL, expected ACL");
+	bad(BE "sub vcl_recv { if (client.ip ~ vcl_foo) { } }\n", "4:32",
+	    "Symbols named 'vcl_*' are reserved.");
+	bad(BE "sub vcl_recv { set req.http.a = !1.5; }\n", "4:33",
+	    "'!' must be followed by BOOL, found REAL.");
+	bad(BE "sub vcl_recv { if (1.5 && true) { } }\n", "4:24",
+	    "'&&' must be preceeded by BOOL, found REAL.");
+	bad(BE "sub vcl_recv { if (true || 1.5) { } }\n", "4:25",
+	    "'||' must be followed by BOOL, found REAL.");
+	bad(BE "sub vcl_recv { set req.http.x"
+	    "0123456789012345678901234567890123456789012345678901234567890123"
+	    "456789012345678901234567890123456789012345678901234567890123456"
+	    " = \"1\"; }\n", "4:20", "HTTP header (x0123456789012345678..) "
+	    "is too long.");
 	/* ACLs, read as Varnish reads them. */
 #define ACL_USE	"sub vcl_recv { if (client.ip ~ a) { } }\n"
 	bad(BE "acl a { \"1.2.3.4\"; !\"1.2.3.4\"; }\n" ACL_USE, "4:21",

@@ -154,7 +154,7 @@ END_TEST
 START_TEST(suggestions)
 {
 	expect_err(HEAD "sub vcl_recv { unset req.htp.x; }\n", "t.vcl:3:22",
-	    "unknown variable 'req.htp.x'");
+	    "Symbol not found: 'req.htp.x'");
 	expect_err(HEAD "sub vcl_recv { if (req.methd) { } }\n",
 	    "t.vcl:3:20", "req.method");
 }
@@ -439,7 +439,7 @@ START_TEST(types)
 	expect_err(HEAD "sub vcl_recv { if (req.url ~ \"a(b\") { } }\n",
 	    "t.vcl:3:34", "missing closing parenthesis");
 	expect_err(HEAD "sub vcl_recv { set req.http.x = regsub(req.url, "
-	    "\"[\", \"\"); }\n", "t.vcl:3:", "regular expression");
+	    "\"[\", \"\"); }\n", "t.vcl:3:", "Regexp compilation error");
 	expect_err(HEAD "import std;\nsub vcl_recv { std.nothing(); }\n",
 	    "t.vcl:4:16", NULL);
 	expect_err(HEAD "sub vcl_recv { set req.url -= \"x\"; }\n",
