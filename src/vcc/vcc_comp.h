@@ -122,6 +122,8 @@ struct vparse {
 	unsigned		syntax;		/* 40 or 41: the last `vcl N.N;` */
 	unsigned		want_string;	/* the expression becomes a
 						   STRING: + concatenates */
+	enum vtype		want_type;	/* what it becomes, for
+						   messages; V_VOID: unknown */
 	unsigned		nanon;
 	const char		*mainname;
 	struct vsub		*cur;		/* being parsed */

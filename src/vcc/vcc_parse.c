@@ -1158,8 +1158,10 @@ parse_prim(struct vcc *tl)
 		tl->pos++;
 		return (parse_var(tl, t));
 	}
-	vcc_error(tl, t, "expected a value (a string, a number, a variable "
-	    "or a function call), found '%s'", tk_desc(tl, t));
+	vcc_error(tl, t, "Unknown token '%s' when looking for %s: expected a "
+	    "value (a string, a number, a variable or a function call)",
+	    tk_desc(tl, t), P(tl)->want_type != V_VOID ?
+	    vtype_name[P(tl)->want_type] : "a value");
 }
 
 static void
@@ -1554,10 +1556,13 @@ parse_expr_string(struct vcc *tl)
 {
 	struct expr *e;
 	unsigned saved = P(tl)->want_string;
+	enum vtype saved_type = P(tl)->want_type;
 
 	P(tl)->want_string = 1;
+	P(tl)->want_type = V_STRING;
 	e = parse_expr(tl);
 	P(tl)->want_string = saved;
+	P(tl)->want_type = saved_type;
 	return (e);
 }
 
@@ -1716,7 +1721,9 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		vcc_error(tl, t, "Variable is read only. %s cannot be set "
 		    "in VCL 4.1 (VCL 4.0 allowed it)", v->name);
 	sub_check(tl, t, CK_SET, v->wr, v->name);
+	P(tl)->want_type = v->t;
 	e = v->t == V_STRING ? parse_expr_string(tl) : parse_expr(tl);
+	P(tl)->want_type = V_VOID;
 	if (vcc_is(op, "=")) {
 		/* Setters of strings take strands (VCL_STRING_SET). */
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,

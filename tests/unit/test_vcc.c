@@ -695,6 +695,10 @@ START_TEST(test_varnish_phrases)
 	    "456789012345678901234567890123456789012345678901234567890123456"
 	    " = \"1\"; }\n", "4:20", "HTTP header (x0123456789012345678..) "
 	    "is too long.");
+	bad(BE "sub vcl_recv { ban(<<); }\n", "4:20",
+	    "Unknown token '<<' when looking for STRING");
+	bad(BE "sub vcl_synth { set resp.status = --200; }\n", "4:35",
+	    "Unknown token '--' when looking for INT");
 	/* ACLs, read as Varnish reads them. */
 #define ACL_USE	"sub vcl_recv { if (client.ip ~ a) { } }\n"
 	bad(BE "acl a { \"1.2.3.4\"; !\"1.2.3.4\"; }\n" ACL_USE, "4:21",
