@@ -2271,6 +2271,29 @@ builtin_defines(const struct vcc *tl, const struct token *n)
 	return (0);
 }
 
+/* A declared name is one word: "sub foo.bar" is refused, as in Varnish. */
+static void
+decl_name_check(struct vcc *tl, const struct token *kw, const struct token *n)
+{
+	const char *kind, *dot;
+
+	if (vcc_is(kw, "sub"))
+		kind = "subroutine";
+	else if (vcc_is(kw, "acl"))
+		kind = "ACL";
+	else if (vcc_is(kw, "backend"))
+		kind = "backend";
+	else if (vcc_is(kw, "probe"))
+		kind = "probe";
+	else
+		return;
+	dot = memchr(n->b, '.', (size_t)(n->e - n->b));
+	if (dot != NULL)
+		vcc_error(tl, n, "Name of %s, '%s', contains illegal character "
+		    "'.': a name is letters, digits, _ and -", kind,
+		    tk_str(tl, n));
+}
+
 /* Every declared name first, so that order does not matter. */
 void
 scan_names(struct vcc *tl)
@@ -2296,6 +2319,7 @@ scan_names(struct vcc *tl)
 		if (i > 0 && (vcc_is(&tl->toks[i - 1], ".") ||
 		    vcc_is(&tl->toks[i - 1], "=")))
 			continue;
+		decl_name_check(tl, t, n);
 		if (vcc_is(t, "backend"))
 			(void)sym_add(tl, &p->backends, &p->nbackends, n,
 			    "backend");

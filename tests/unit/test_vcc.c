@@ -699,6 +699,10 @@ START_TEST(test_varnish_phrases)
 	    "Unknown token '<<' when looking for STRING");
 	bad(BE "sub vcl_synth { set resp.status = --200; }\n", "4:35",
 	    "Unknown token '--' when looking for INT");
+	bad(BE "sub foo.bar { }\nsub vcl_recv { call foo.bar; }\n", "4:5",
+	    "Name of subroutine, 'foo.bar', contains illegal character '.'");
+	bad(BE "acl a.b { }\n", "4:5",
+	    "Name of ACL, 'a.b', contains illegal character '.'");
 	/* ACLs, read as Varnish reads them. */
 #define ACL_USE	"sub vcl_recv { if (client.ip ~ a) { } }\n"
 	bad(BE "acl a { \"1.2.3.4\"; !\"1.2.3.4\"; }\n" ACL_USE, "4:21",
