@@ -1826,7 +1826,8 @@ parse_return_vcl(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    tl->opts->labels[u] != NULL; u++)
 			vbuf_printf(tl, &known, "%s%s", u > 0 ? ", " : "",
 			    tl->opts->labels[u]);
-		if (sub_find(tl, t) != NULL)
+		/* VCL 4.0 has no labels: Varnish says not found there. */
+		if (sub_find(tl, t) != NULL && P(tl)->syntax > 40)
 			vcc_error(tl, t, "Symbol '%s' has wrong type (sub), "
 			    "expected vcl: return (vcl(...)) names a VCL "
 			    "label", name);

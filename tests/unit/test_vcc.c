@@ -670,6 +670,8 @@ START_TEST(test_varnish_phrases)
 	    "Invalid return \"deliver\"");
 	bad(BE "sub vcl_recv { return (vcl(vcl_recv)); }\n", "4:28",
 	    "Symbol 'vcl_recv' has wrong type (sub), expected vcl:");
+	bad(BE40 "sub vcl_recv { return (vcl(vcl_recv)); }\n", "4:28",
+	    "Symbol not found: 'vcl_recv'");
 	bad(BE "sub vcl_bar { }\nsub vcl_recv { call vcl_bar; }\n", "4:5",
 	    "The names 'vcl_*' are reserved for subroutines.");
 	bad(BE "sub vcl_recv { if (req.url ~ \"[a\") { } }\n", "4:33",
