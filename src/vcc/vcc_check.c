@@ -92,8 +92,8 @@ check_sub(struct vcc *tl, struct vsub *s)
 			    cat3(tl, " (called from ", vcc_meths[u].name,
 			    ")"));
 		/* Varnish's sentence first, for scripts that look for it. */
-		vx = cat3(tl, direct ? " in subroutine '" : " from subroutine '",
-		    vcc_meths[u].name, "'.");
+		vx = cat3(tl, direct ? " in subroutine '" :
+		    " from subroutine '", vcc_meths[u].name, "'.");
 		switch (c->kind) {
 		case CK_RET:
 			vcc_error(tl, c->t, "Invalid return \"%s\"%s return "
@@ -114,7 +114,8 @@ check_sub(struct vcc *tl, struct vsub *s)
 		default:
 			if (c->mask == 0)
 				vcc_error(tl, c->t, "%s%s cannot be %s",
-				    c->kind == CK_SET ? "Variable is read only. " :
+				    c->kind == CK_SET ?
+				    "Variable is read only. " :
 				    c->kind == CK_UNSET ? "Variable cannot be "
 				    "unset. " : "", c->what,
 				    c->kind == CK_READ ? "read" :

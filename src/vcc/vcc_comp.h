@@ -119,7 +119,8 @@ struct vparse {
 	unsigned		nbackends, nprobes, nacls, nhdrs, nres;
 	struct vsym		*default_be;
 	unsigned		imported;	/* bit per module: mod_bit() */
-	unsigned		syntax;		/* 40 or 41: the last `vcl N.N;` */
+	unsigned		syntax;		/* 40 or 41: the last
+						   `vcl N.N;` */
 	unsigned		want_string;	/* the expression becomes a
 						   STRING: + concatenates */
 	enum vtype		want_type;	/* what it becomes, for

@@ -4,7 +4,8 @@
  * vcc_decl.c -- the VCL compiler's declarations: backends (.host emitted
  * as a name, resolved when the VCL loads), probes with their defaults and
  * checks, and ACLs (numeric entries checked now; a name must resolve
- * now too, as in Varnish, and is resolved again when the VCL loads).  Each emits its static data and its LOAD and DISCARD steps.
+ * now too, as in Varnish, and is resolved again when the VCL loads).
+ * Each emits its static data and its LOAD and DISCARD steps.
  */
 
 #include "config.h"
@@ -326,7 +327,8 @@ parse_backend(struct vcc *tl)
 				t = tk(tl);
 				if (t->tok != T_ID)
 					vcc_error(tl, t, "Expected '{' or name "
-					    "of probe, got '%s'", tk_desc(tl, t));
+					    "of probe, got '%s'",
+					    tk_desc(tl, t));
 				tl->pos++;
 				ps = sym_find_t(P(tl)->probes, t);
 				if (ps == NULL && vcc_is(t, "default"))
@@ -468,8 +470,8 @@ acl_flags(struct vcc *tl)
 /*
  * A numeric entry's address as written (bits past the mask kept: two
  * entries conflict only when they are written alike), or -1 when the
- * entry is a name (to be resolved at load).  Digits and dots are read as inet_aton(3) and
- * getaddrinfo(3) read them ("10.1.2" is 10.1.0.2).
+ * entry is a name (to be resolved at load).  Digits and dots are read
+ * as inet_aton(3) and getaddrinfo(3) read them ("10.1.2" is 10.1.0.2).
  */
 static int
 acl_numeric(struct vcc *tl, const struct token *at, const char *a, long mask,

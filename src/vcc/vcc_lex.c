@@ -612,11 +612,12 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 	 * before the parser trips on what is around it, as Varnish does.
 	 */
 	for (l = first; l + 1 < tl->ntoks; l++)
-		if (tl->toks[l].tok == T_ID && vcc_is(&tl->toks[l], "include") &&
+		if (tl->toks[l].tok == T_ID &&
+		    vcc_is(&tl->toks[l], "include") &&
 		    tl->toks[l + 1].tok != T_STR &&
 		    !vcc_is(&tl->toks[l + 1], "+"))
-			vcc_error(tl, &tl->toks[l + 1], "include not followed by "
-			    "string constant. Say `include \"file\";`");
+			vcc_error(tl, &tl->toks[l + 1], "include not followed "
+			    "by string constant. Say `include \"file\";`");
 #undef TOK_AT
 }
 

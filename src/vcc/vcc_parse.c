@@ -1241,8 +1241,8 @@ parse_mul(struct vcc *tl)
 			    vtype_name[a->t], vcc_is(op, "*") ? "multiply" :
 			    "divide", vtype_a[a->t], vtype_a[b->t]);
 		else
-			vcc_error(tl, op, "%s %c %s not possible. VCL cannot %s "
-			    "%s and %s", vtype_name[a->t], *op->b,
+			vcc_error(tl, op, "%s %c %s not possible. VCL "
+			    "cannot %s %s and %s", vtype_name[a->t], *op->b,
 			    vtype_name[b->t], vcc_is(op, "*") ? "multiply" :
 			    "divide", vtype_a[a->t], vtype_a[b->t]);
 		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
@@ -1333,8 +1333,8 @@ parse_add(struct vcc *tl)
 		else if (a->t == V_TIME && b->t == V_TIME && *op->b == '-')
 			rt = V_DURATION;
 		else
-			vcc_error(tl, op, "%s %c %s not possible. VCL cannot %s "
-			    "%s and %s", vtype_name[a->t], *op->b,
+			vcc_error(tl, op, "%s %c %s not possible. VCL "
+			    "cannot %s %s and %s", vtype_name[a->t], *op->b,
 			    vtype_name[b->t], *op->b == '+' ? "add" :
 			    "subtract", vtype_a[a->t], vtype_a[b->t]);
 		e = FOLD_Arith(tl, a, b, op, rt);

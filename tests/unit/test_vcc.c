@@ -260,7 +260,8 @@ START_TEST(test_returns)
 				    rets[r], meths[m].name, msg);
 			else
 				ck_assert_msg(rc != 0 &&
-				    strstr(msg, "t.vcl:5:10: error: Invalid return") &&
+				    strstr(msg,
+				    "t.vcl:5:10: error: Invalid return") &&
 				    strstr(msg, " may return "),
 				    "%s in %s:\n%s", rets[r], meths[m].name,
 				    msg);
