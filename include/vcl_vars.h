@@ -22,6 +22,10 @@
  *		documented neutral value and sets do nothing
  *		VV_4_0: a name VCL 4.0 had, accepted with a warning naming
  *		the modern one
+ *		VV_ONLY_40: exists only in `vcl 4.0;` files, as in Varnish
+ *		VV_ONLY_41: exists only in `vcl 4.1;` files, as in Varnish
+ *		VV_RO_41: may be set in `vcl 4.0;` files only (Varnish made
+ *		the protocols read only in 4.1)
  *   doc	one line for the manual
  *
  * VCL_HDR(WHERE, "prefix.", rd, wr, un, "doc")
@@ -33,13 +37,16 @@
 #ifndef VV_MISSING
 #define VV_MISSING	(1U << 0)
 #define VV_4_0		(1U << 1)
+#define VV_ONLY_40	(1U << 2)
+#define VV_ONLY_41	(1U << 3)
+#define VV_RO_41	(1U << 4)
 #endif
 
 #ifdef VCL_VAR
 VCL_VAR(local_endpoint, "local.endpoint", STRING,
     VM_CLIENT | VM_BACKEND,
     VM_NONE,
-    VM_NONE, 0,
+    VM_NONE, VV_ONLY_41,
     "The address of the -a socket the session came in on.")
 VCL_VAR(local_ip, "local.ip", IP,
     VM_CLIENT | VM_BACKEND,
@@ -49,7 +56,7 @@ VCL_VAR(local_ip, "local.ip", IP,
 VCL_VAR(local_socket, "local.socket", STRING,
     VM_CLIENT | VM_BACKEND,
     VM_NONE,
-    VM_NONE, 0,
+    VM_NONE, VV_ONLY_41,
     "The name of the -a socket the session came in on.")
 VCL_VAR(remote_ip, "remote.ip", IP,
     VM_CLIENT | VM_BACKEND,
@@ -105,7 +112,7 @@ VCL_VAR(req_can_gzip, "req.can_gzip", BOOL,
 VCL_VAR(req_esi, "req.esi", BOOL,
     VM_CLIENT,
     VM_CLIENT,
-    VM_NONE, 0,
+    VM_NONE, VV_ONLY_40,
     "Whether ESI is processed for this request (true unless set false).")
 VCL_VAR(req_esi_level, "req.esi_level", INT,
     VM_CLIENT,
@@ -123,18 +130,18 @@ VCL_VAR(req_hash, "req.hash", BLOB,
     VM_NONE, 0,
     "The lookup key hash_data() made.")
 VCL_VAR(req_hash_always_miss, "req.hash_always_miss", BOOL,
-    VM_(RECV),
-    VM_(RECV),
+    VM_CLIENT,
+    VM_CLIENT,
     VM_NONE, 0,
     "Forces a miss, so that the fetch replaces the object.")
 VCL_VAR(req_hash_ignore_busy, "req.hash_ignore_busy", BOOL,
-    VM_(RECV),
-    VM_(RECV),
+    VM_CLIENT,
+    VM_CLIENT,
     VM_NONE, 0,
     "Neither waits for nor joins a fetch in progress at lookup.")
 VCL_VAR(req_hash_ignore_vary, "req.hash_ignore_vary", BOOL,
-    VM_(RECV),
-    VM_(RECV),
+    VM_CLIENT,
+    VM_CLIENT,
     VM_NONE, 0,
     "Ignores Vary at lookup: the newest fresh variant is a hit.")
 VCL_VAR(req_is_hitmiss, "req.is_hitmiss", BOOL,
@@ -155,7 +162,7 @@ VCL_VAR(req_method, "req.method", STRING,
 VCL_VAR(req_proto, "req.proto", STRING,
     VM_CLIENT,
     VM_CLIENT,
-    VM_NONE, 0,
+    VM_NONE, VV_RO_41,
     "The request protocol, \"HTTP/1.1\".")
 VCL_VAR(req_restarts, "req.restarts", INT,
     VM_CLIENT,
@@ -252,6 +259,16 @@ VCL_VAR(bereq_is_bgfetch, "bereq.is_bgfetch", BOOL,
     VM_NONE,
     VM_NONE, 0,
     "Whether this is a background fetch (grace).")
+VCL_VAR(bereq_is_hitmiss, "bereq.is_hitmiss", BOOL,
+    VM_BACKEND,
+    VM_NONE,
+    VM_NONE, 0,
+    "Whether the fetch is for a request that hit a hit-for-miss object.")
+VCL_VAR(bereq_is_hitpass, "bereq.is_hitpass", BOOL,
+    VM_BACKEND,
+    VM_NONE,
+    VM_NONE, 0,
+    "Whether the fetch is for a request that hit a hit-for-pass object.")
 VCL_VAR(bereq_method, "bereq.method", STRING,
     VM_(PIPE) | VM_BACKEND,
     VM_(PIPE) | VM_BACKEND,
@@ -260,7 +277,7 @@ VCL_VAR(bereq_method, "bereq.method", STRING,
 VCL_VAR(bereq_proto, "bereq.proto", STRING,
     VM_(PIPE) | VM_BACKEND,
     VM_(PIPE) | VM_BACKEND,
-    VM_NONE, 0,
+    VM_NONE, VV_RO_41,
     "The backend request protocol.")
 VCL_VAR(bereq_retries, "bereq.retries", INT,
     VM_BACKEND,
@@ -358,7 +375,7 @@ VCL_VAR(beresp_keep, "beresp.keep", DURATION,
 VCL_VAR(beresp_proto, "beresp.proto", STRING,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
-    VM_NONE, 0,
+    VM_NONE, VV_RO_41,
     "The backend response protocol.")
 VCL_VAR(beresp_reason, "beresp.reason", STRING,
     VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR),
@@ -479,7 +496,7 @@ VCL_VAR(resp_time, "resp.time", TIME,
 VCL_VAR(resp_do_esi, "resp.do_esi", BOOL,
     VM_(DELIVER) | VM_(SYNTH),
     VM_(DELIVER) | VM_(SYNTH),
-    VM_NONE, 0,
+    VM_NONE, VV_ONLY_41,
     "Process ESI on delivery: obj.can_esi unless set false.")
 VCL_VAR(resp_filters, "resp.filters", STRING,
     VM_(DELIVER) | VM_(SYNTH),
@@ -494,7 +511,7 @@ VCL_VAR(resp_is_streaming, "resp.is_streaming", BOOL,
 VCL_VAR(resp_proto, "resp.proto", STRING,
     VM_(DELIVER) | VM_(SYNTH),
     VM_(DELIVER) | VM_(SYNTH),
-    VM_NONE, 0,
+    VM_NONE, VV_RO_41,
     "The response protocol.")
 VCL_VAR(resp_reason, "resp.reason", STRING,
     VM_(DELIVER) | VM_(SYNTH),
@@ -509,7 +526,7 @@ VCL_VAR(resp_status, "resp.status", INT,
 VCL_VAR(sess_xid, "sess.xid", STRING,
     VM_CLIENT | VM_BACKEND,
     VM_NONE,
-    VM_NONE, 0,
+    VM_NONE, VV_ONLY_41,
     "The transaction id of the session.")
 VCL_VAR(sess_timeout_idle, "sess.timeout_idle", DURATION,
     VM_CLIENT,

@@ -31,7 +31,8 @@
  *        struct vmod_priv, VRT_priv_task/_top (and _get), VRT_priv_fini,
  *        ctx->privs, ctx->msg; the debug module (Varnish's test-only
  *        functions and objects); module functions may take and return
- *        REGEX and return STRANDS.
+ *        REGEX and return STRANDS; bereq.is_hitmiss and
+ *        bereq.is_hitpass.
  */
 
 #ifndef VENEER_VRT_H

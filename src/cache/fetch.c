@@ -91,6 +91,9 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	bo->req = req;
 	bo->interim_req = req;
 	bo->gzip_mode = -1;
+	/* bereq.is_hitmiss and bereq.is_hitpass: what the lookup found */
+	bo->is_hitmiss = req->is_hitmiss;
+	bo->is_hitpass = req->is_hitpass;
 	bo->vcl = req->vcl;
 	bo->vxid = WRK_NewVxid(wrk);
 	VSL_SetId(bo->vsl, bo->vxid | VSL_BACKENDMARKER);

@@ -82,6 +82,8 @@ struct busyobj {
 	unsigned		reval;		/* 304: body from stale_oc */
 	uint16_t		fwd_status;	/* the failure stale covers */
 	unsigned		is_bg;		/* nobody waits: grace refresh */
+	unsigned		is_hitmiss;	/* bereq.is_hitmiss */
+	unsigned		is_hitpass;	/* bereq.is_hitpass */
 	unsigned		uncacheable;	/* beresp.uncacheable */
 	struct stevedore	*stv_vcl;	/* beresp.storage, or NULL */
 	struct stevedore	*stv_default;	/* read by VCL before it chose */

@@ -981,6 +981,26 @@ VRT_r_bereq_is_bgfetch(VRT_CTX)
 	return (ctx->bo != NULL && ctx->bo->is_bg);
 }
 
+VCL_BOOL
+VRT_r_bereq_is_hitmiss(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_is_hitmiss, VRTV_READ))
+		return (0);
+	return (ctx->bo != NULL && ctx->bo->is_hitmiss);
+}
+
+VCL_BOOL
+VRT_r_bereq_is_hitpass(VRT_CTX)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	if (!VRTV_Check(ctx, VRTV_bereq_is_hitpass, VRTV_READ))
+		return (0);
+	return (ctx->bo != NULL && ctx->bo->is_hitpass);
+}
+
 void
 VRT_l_bereq_method(VRT_CTX, VCL_STRING_SET v)
 {

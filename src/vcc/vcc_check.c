@@ -72,8 +72,8 @@ static void
 check_sub(struct vcc *tl, struct vsub *s)
 {
 	const struct vcheck *c;
-	unsigned bad, u;
-	const char *in, *vsay;
+	unsigned bad, u, direct;
+	const char *in, *vx;
 	size_t i;
 
 	for (i = 0; i < s->nchecks; i++) {
@@ -84,38 +84,55 @@ check_sub(struct vcc *tl, struct vsub *s)
 		for (u = 0; u < NMETHS; u++)
 			if (bad & (1U << vcc_meths[u].idx))
 				break;
-		if (s->method >= 0 && (int)u == s->method)
+		direct = s->method >= 0 && (int)u == s->method;
+		if (direct)
 			in = vcc_meths[u].name;
 		else
 			in = cat3(tl, s->method >= 0 ? "" : "sub ", s->name,
 			    cat3(tl, " (called from ", vcc_meths[u].name,
 			    ")"));
-		/* What Varnish says, for scripts that look for it. */
-		vsay = cat3(tl, s->method >= 0 ? " (Not available in "
-		    "subroutine '" : " (Not available from subroutine '",
-		    vcc_meths[u].name, "'.)");
+		/* Varnish's sentence first, for scripts that look for it. */
+		vx = cat3(tl, direct ? " in subroutine '" :
+		    " from subroutine '", vcc_meths[u].name, "'.");
 		switch (c->kind) {
 		case CK_RET:
-			vcc_error(tl, c->t, "return (%s) is not allowed in "
-			    "%s; %s may return %s", c->what, in,
-			    vcc_meths[u].name, ret_list(tl, u));
+			vcc_error(tl, c->t, "Invalid return \"%s\"%s return "
+			    "(%s) is not allowed in %s; %s may return %s",
+			    c->what, vx, c->what, in, vcc_meths[u].name,
+			    ret_list(tl, u));
+			break;
+		case CK_SETRO:
+			vcc_error(tl, c->t, "Not available%s %s cannot be set, "
+			    "and exists in %s only", vx, c->what,
+			    meth_list(tl, c->mask, " and "));
 			break;
 		case CK_USE:
-			vcc_error(tl, c->t, "%s is not allowed in %s; it "
-			    "may be used in %s%s", c->what, in,
-			    meth_list(tl, c->mask, " and "), vsay);
+			/*
+			 * Varnish's words: a module function "Not
+			 * available", a statement "Not a valid action".
+			 */
+			vcc_error(tl, c->t, "%s%s %s is not allowed in %s; it "
+			    "may be used in %s", strchr(c->what, '.') != NULL ?
+			    "Not available" : "Not a valid action", vx,
+			    c->what, in, meth_list(tl, c->mask, " and "));
 			break;
 		default:
 			if (c->mask == 0)
-				vcc_error(tl, c->t, "%s cannot be %s", c->what,
+				vcc_error(tl, c->t, "%s%s cannot be %s",
+				    c->kind == CK_SET ?
+				    "Variable is read only. " :
+				    c->kind == CK_UNSET ? "Variable cannot be "
+				    "unset. " : "", c->what,
 				    c->kind == CK_READ ? "read" :
 				    c->kind == CK_SET ? "set" : "unset");
 			if (c->kind == CK_READ)
-				vcc_error(tl, c->t, "%s is not available in "
-				    "%s; it exists in %s%s", c->what, in,
-				    meth_list(tl, c->mask, " and "), vsay);
-			vcc_error(tl, c->t, "%s cannot be %s in %s; it can be "
-			    "%s in %s", c->what,
+				vcc_error(tl, c->t, "Not available%s %s is not "
+				    "available in %s; it exists in %s", vx,
+				    c->what, in,
+				    meth_list(tl, c->mask, " and "));
+			vcc_error(tl, c->t, "Cannot be %s%s %s cannot be %s "
+			    "in %s; it can be %s in %s",
+			    c->kind == CK_SET ? "set" : "unset", vx, c->what,
 			    c->kind == CK_SET ? "set" : "unset", in,
 			    c->kind == CK_SET ? "set" : "unset",
 			    meth_list(tl, c->mask, " and "));

@@ -21,7 +21,8 @@ enum vtype {
 
 /* The parser's state ----------------------------------------------------*/
 
-enum ckind { CK_READ, CK_SET, CK_UNSET, CK_RET, CK_USE };
+/* CK_SETRO: a read-only variable set in a sub; mask: where it exists. */
+enum ckind { CK_READ, CK_SET, CK_UNSET, CK_RET, CK_USE, CK_SETRO };
 
 struct vcheck {
 	const struct token	*t;
@@ -154,6 +155,12 @@ struct vparse {
 	struct vbuf		privfini;
 	struct vsym		*default_be;
 	unsigned		imported;	/* bit per module: mod_bit() */
+	unsigned		syntax;		/* 40 or 41: the last
+						   `vcl N.N;` */
+	unsigned		want_string;	/* the expression becomes a
+						   STRING: + concatenates */
+	enum vtype		want_type;	/* what it becomes, for
+						   messages; V_VOID: unknown */
 	unsigned		nanon;
 	const char		*mainname;
 	struct vsub		*cur;		/* being parsed */

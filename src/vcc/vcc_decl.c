@@ -3,19 +3,23 @@
  *
  * vcc_decl.c -- the VCL compiler's declarations: backends (.host emitted
  * as a name, resolved when the VCL loads), probes with their defaults and
- * checks, and ACLs (numeric entries checked now, names resolved at
- * load).  Each emits its static data and its LOAD and DISCARD steps.
+ * checks, and ACLs (numeric entries checked now; a name must resolve
+ * now too, as in Varnish, and is resolved again when the VCL loads).
+ * Each emits its static data and its LOAD and DISCARD steps.
  */
 
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "common/addr.h"
 #include "vcc/vcc_comp.h"
@@ -31,8 +35,11 @@ sym_add(struct vcc *tl, struct vsym **list, unsigned *n,
 
 	s = sym_find_t(*list, t);
 	if (s != NULL)
-		vcc_error(tl, t, "%c%s '%s' redefined: %s %s is declared "
-		    "twice (first at %s:%u)", toupper((unsigned char)kind[0]),
+		vcc_error(tl, t, "%s%c%s '%s' redefined: %s %s is declared "
+		    "twice (first at %s:%u)",
+		    !strcmp(kind, "backend") && vcc_is(t, "default") ?
+		    "Only one default director possible. " : "",
+		    toupper((unsigned char)kind[0]),
 		    kind + 1, tk_str(tl, t), kind, tk_str(tl, t),
 		    s->t->src->name, s->t->line);
 	s = vcc_alloc(tl, sizeof *s);
@@ -89,6 +96,29 @@ field_uint(struct vcc *tl, const char *field, unsigned max)
 	return ((unsigned)t->num);
 }
 
+/* .window and .threshold, checked as Varnish checks them. */
+static void
+probe_window(struct vcc *tl, const struct token *t_window, unsigned *window,
+    const struct token *t_threshold, unsigned threshold)
+{
+
+	if (t_window != NULL && t_threshold == NULL)
+		vcc_error(tl, t_window, "Must specify .threshold with .window: "
+		    "how many of the last .window probes must succeed");
+	if (t_window != NULL && *window > 64)
+		vcc_error(tl, t_window, "Window must be 64 or less.");
+	if (t_threshold != NULL && threshold > 64)
+		vcc_error(tl, t_threshold, "Threshold must be 64 or less.");
+	/* A .threshold alone brings the .window just above it. */
+	if (t_threshold != NULL && t_window == NULL)
+		*window = threshold < 64 ? threshold + 1 : 64;
+	if (threshold > *window)
+		vcc_error(tl, t_threshold != NULL ? t_threshold : t_window,
+		    "Threshold can not be greater than window: probe "
+		    ".threshold (%u) is more than .window (%u)", threshold,
+		    *window);
+}
+
 const char *
 parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 {
@@ -97,6 +127,7 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	double timeout = 2, interval = 5;
 	unsigned window = 8, threshold = 3, initial = ~0U, exp = 200;
 	unsigned seen = 0;
+	const struct token *t_window = NULL, *t_threshold = NULL;
 	struct vbuf vb = { NULL, 0, 0 };
 
 	tk_expect(tl, "{");
@@ -124,14 +155,24 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 			timeout = field_duration(tl, "timeout");
 		else if (vcc_is(ft, "interval"))
 			interval = field_duration(tl, "interval");
-		else if (vcc_is(ft, "window"))
-			window = field_uint(tl, "window", 64);
-		else if (vcc_is(ft, "threshold"))
-			threshold = field_uint(tl, "threshold", 64);
+		else if (vcc_is(ft, "window")) {
+			t_window = tk_peek(tl, 1);
+			window = field_uint(tl, "window", ~0U);
+		} else if (vcc_is(ft, "threshold")) {
+			t_threshold = tk_peek(tl, 1);
+			threshold = field_uint(tl, "threshold", ~0U);
+		}
 		else if (vcc_is(ft, "initial"))
 			initial = field_uint(tl, "initial", 64);
-		else if (vcc_is(ft, "expected_response"))
-			exp = field_uint(tl, "expected_response", 999);
+		else if (vcc_is(ft, "expected_response")) {
+			t = tk_peek(tl, 1);
+			exp = field_uint(tl, "expected_response", ~0U);
+			if (exp < 100 || exp > 999)
+				vcc_error(tl, t, "Must specify "
+				    ".expected_response with exactly three "
+				    "digits (100 <= x <= 999): it is the "
+				    "status a healthy backend answers");
+		}
 		else
 			vcc_error(tl, ft, "unknown probe field .%s; a probe "
 			    "has .url .request .timeout .interval .window "
@@ -141,9 +182,7 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	}
 	t = tk(tl);
 	tl->pos++;
-	if (threshold > window)
-		vcc_error(tl, t, "probe .threshold (%u) is more than .window "
-		    "(%u)", threshold, window);
+	probe_window(tl, t_window, &window, t_threshold, threshold);
 	if (initial == ~0U)
 		initial = threshold > 0 ? threshold - 1 : 0;
 	if (initial > threshold)
@@ -163,6 +202,32 @@ parse_probe_body(struct vcc *tl, const char *cname, const char *vname)
 	    req != NULL ? vcc_cstr(tl, req) : "NULL",
 	    timeout, interval, exp, window, threshold, initial);
 	return (cname);
+}
+
+/*
+ * .path: absolute, and a socket if it exists already (one that does not
+ * may yet be made before the VCL is used, as in Varnish).
+ */
+static void
+backend_path(struct vcc *tl, const struct token *nt, const char *name,
+    const char *path)
+{
+	struct stat st;
+
+	if (path[0] != '/')
+		vcc_error(tl, nt, "Must be an absolute path: backend %s's "
+		    ".path is %s", name, path);
+	if (stat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode))
+			vcc_error(tl, nt, "Not a socket: backend %s's .path "
+			    "%s is there but is no Unix socket", name, path);
+	} else if (errno == ENOENT || errno == EACCES)
+		vcc_warn(tl, nt, "Cannot stat: %s: backend %s's .path %s; "
+		    "connections fail until it is a socket", strerror(errno),
+		    name, path);
+	else
+		vcc_error(tl, nt, "Cannot stat: %s: backend %s's .path %s",
+		    strerror(errno), name, path);
 }
 
 void
@@ -195,14 +260,19 @@ parse_backend(struct vcc *tl)
 	}
 	tk_expect(tl, "{");
 	while (!vcc_is(tk(tl), "}")) {
+		if (vcc_is(tk(tl), "set"))
+			vcc_error(tl, tk(tl), "NB: Backend Syntax has changed: "
+			    "remove \"set\" in front of backend fields "
+			    "(.host = \"...\";)");
 		tk_expect(tl, ".");
 		ft = tk_expect_id(tl, "a backend field");
 		/* A field given twice is a mistake either way. */
 		for (u = 0; u < nseen; u++)
 			if (vcc_idlen(seen[u]) == vcc_idlen(ft) &&
 			    !strncmp(seen[u]->b, ft->b, vcc_idlen(ft)))
-				vcc_error(tl, ft, "backend %s has .%s twice",
-				    s->name, tk_str(tl, ft));
+				vcc_error(tl, ft, "Field '%s' redefined at: "
+				    "here; backend %s has .%s twice",
+				    tk_str(tl, ft), s->name, tk_str(tl, ft));
 		if (nseen < 16)
 			seen[nseen++] = ft;
 		if (vcc_is(ft, "host") || vcc_is(ft, "host_header") ||
@@ -254,8 +324,17 @@ parse_backend(struct vcc *tl)
 				if (vcc_is(tk(tl), ";"))
 					tl->pos++;
 			} else {
-				t = tk_expect_id(tl, "a probe's name or { }");
+				t = tk(tl);
+				if (t->tok != T_ID)
+					vcc_error(tl, t, "Expected '{' or name "
+					    "of probe, got '%s'",
+					    tk_desc(tl, t));
+				tl->pos++;
 				ps = sym_find_t(P(tl)->probes, t);
+				if (ps == NULL && vcc_is(t, "default"))
+					vcc_error(tl, t, "No default probe "
+					    "defined: declare `probe default "
+					    "{ ... }` or name another");
 				if (ps == NULL)
 					vcc_error(tl, t, "no probe named %s",
 					    tk_str(tl, t));
@@ -270,7 +349,7 @@ parse_backend(struct vcc *tl)
 				tk_expect(tl, ";");
 			}
 		} else
-			vcc_error(tl, ft, "unknown backend field .%s; a "
+			vcc_error(tl, ft, "Unknown field: '.%s'; a "
 			    "backend has .host .port .path "
 			    ".connect_timeout .first_byte_timeout "
 			    ".between_bytes_timeout .max_connections "
@@ -289,14 +368,21 @@ parse_backend(struct vcc *tl)
 		probe = vcc_strdup(tl, buf);
 	}
 	if (host == NULL && path == NULL)
-		vcc_error(tl, nt, "backend %s needs .host (or .path for a "
-		    "Unix socket)", s->name);
+		vcc_error(tl, nt, "Expected .host or .path. backend %s needs "
+		    ".host (or .path for a Unix socket)", s->name);
 	if (host != NULL && path != NULL)
-		vcc_error(tl, nt, "backend %s has both .host and .path",
-		    s->name);
-	if (path != NULL && path[0] != '/')
-		vcc_error(tl, nt, "backend %s: .path must be absolute",
-		    s->name);
+		vcc_error(tl, nt, "Address redefinition at: backend %s has "
+		    "both .host and .path; give one", s->name);
+	if (path != NULL)
+		backend_path(tl, nt, s->name, path);
+	if (host != NULL && host[0] == '[' && strchr(host, ']') == NULL)
+		vcc_error(tl, nt, "IPv6 address lacks ']': backend %s's .host "
+		    "is %s; write [address]:port", s->name, host);
+	if (host != NULL && host[0] == '[' && strchr(host, ']')[1] != '\0' &&
+	    strchr(host, ']')[1] != ':')
+		vcc_error(tl, nt, "IPv6 address has wrong port separator: "
+		    "backend %s's .host is %s; write [address]:port", s->name,
+		    host);
 	/* "host:port" or "[v6]:port" in .host, as varnishd takes it. */
 	if (host != NULL && (host[0] == '[' || (strchr(host, ':') != NULL &&
 	    strchr(host, ':') == strrchr(host, ':')))) {
@@ -351,17 +437,93 @@ parse_backend(struct vcc *tl)
 	(void)t;
 }
 
+/* A numeric ACL entry, to find two that say opposite things. */
+struct acl_num {
+	int			fam;
+	unsigned char		addr[16];
+	long			bits;
+	unsigned		neg;
+	const struct token	*t;
+	struct acl_num		*next;
+};
+
+/* +log -pedantic...: the sign and the word, with nothing between. */
+static void
+acl_flags(struct vcc *tl)
+{
+	const struct token *sign, *t;
+
+	while (vcc_is(tk(tl), "+") || vcc_is(tk(tl), "-")) {
+		sign = tk_next(tl);
+		t = tk(tl);
+		if (t->tok != T_ID || t->b != sign->e)
+			vcc_error(tl, t, "Expected a flag at: the caret; write "
+			    "it next to its sign (+log, -pedantic, +table)");
+		if (!vcc_is(t, "log") && !vcc_is(t, "pedantic") &&
+		    !vcc_is(t, "table"))
+			vcc_error(tl, t, "Unknown ACL flag: %s (the flags are "
+			    "log, pedantic and table)", tk_str(tl, t));
+		tl->pos++;
+	}
+}
+
+/*
+ * A numeric entry's address as written (bits past the mask kept: two
+ * entries conflict only when they are written alike), or -1 when the
+ * entry is a name (to be resolved at load).  Digits and dots are read
+ * as inet_aton(3) and getaddrinfo(3) read them ("10.1.2" is 10.1.0.2).
+ */
+static int
+acl_numeric(struct vcc *tl, const struct token *at, const char *a, long mask,
+    struct acl_num *n)
+{
+	struct in_addr in;
+
+	memset(n, 0, sizeof *n);
+	if (strspn(a, "0123456789.") == strlen(a)) {
+		if (inet_aton(a, &in) == 0)
+			vcc_error(tl, at, "DNS lookup(%s): \"%s\" is not an "
+			    "IPv4 address", a, a);
+		n->fam = AF_INET;
+		memcpy(n->addr, &in, sizeof in);
+	} else if (strchr(a, ':') != NULL) {
+		if (inet_pton(AF_INET6, a, n->addr) != 1)
+			vcc_error(tl, at, "DNS lookup(%s): \"%s\" is not an "
+			    "IPv6 address", a, a);
+		n->fam = AF_INET6;
+	} else
+		return (-1);
+	n->bits = mask < 0 ? (n->fam == AF_INET ? 32 : 128) : mask;
+	return (0);
+}
+
+/* A name in an ACL resolves now, or the VCL fails as Varnish's does. */
+static void
+acl_lookup(struct vcc *tl, const struct token *at, const char *a)
+{
+	struct addrinfo hints, *res;
+	int r;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	r = getaddrinfo(a, NULL, &hints, &res);
+	if (r != 0)
+		vcc_error(tl, at, "DNS lookup(%s): %s; put the entry in ( ) "
+		    "if it may be left out", a, gai_strerror(r));
+	freeaddrinfo(res);
+}
+
 void
 parse_acl(struct vcc *tl)
 {
-	const struct token *nt, *t, *at;
+	const struct token *nt, *t, *at, *mt;
 	struct vsym *s;
 	struct vbuf vb = { NULL, 0, 0 };
+	struct acl_num num, *nums = NULL, *o;
 	unsigned n = 0, neg, opt;
-	unsigned char buf[16];
 	long mask;
-	int fam;
-	const char *a;
+	char *a, *sl, *e;
 
 	nt = tk_expect_id(tl, "the acl's name");
 	s = sym_find_t(P(tl)->acls, nt);
@@ -370,22 +532,12 @@ parse_acl(struct vcc *tl)
 	 * Read and checked; matches are always logged here, and an entry
 	 * is taken as written.
 	 */
-	while (vcc_is(tk(tl), "+") || vcc_is(tk(tl), "-")) {
-		tl->pos++;
-		t = tk(tl);
-		if (t->tok != T_ID)
-			vcc_error(tl, t, "Expected a flag at: the caret (log, "
-			    "pedantic or table)");
-		if (!vcc_is(t, "log") && !vcc_is(t, "pedantic") &&
-		    !vcc_is(t, "table"))
-			vcc_error(tl, t, "Unknown ACL flag: %s (the flags are "
-			    "log, pedantic and table)", tk_str(tl, t));
-		tl->pos++;
-	}
+	acl_flags(tl);
 	tk_expect(tl, "{");
 	while (!vcc_is(tk(tl), "}")) {
 		neg = opt = 0;
 		mask = -1;
+		/* !"a", ("a"), !("a") and (!"a"), as Varnish reads them. */
 		if (vcc_is(tk(tl), "!")) {
 			neg = 1;
 			tl->pos++;
@@ -394,36 +546,61 @@ parse_acl(struct vcc *tl)
 			opt = 1;
 			tl->pos++;
 		}
+		if (!neg && vcc_is(tk(tl), "!")) {
+			neg = 1;
+			tl->pos++;
+		}
 		at = tk(tl);
 		if (at->tok != T_STR)
 			vcc_error(tl, at, "expected an address in quotes, "
 			    "found '%s'", tk_desc(tl, at));
 		tl->pos++;
-		a = at->dec;
-		if (opt)
-			tk_expect(tl, ")");
-		fam = strchr(a, ':') != NULL ? AF_INET6 : AF_INET;
-		if (vcc_is(tk(tl), "/")) {
+		mt = at;
+		a = vcc_strdup(tl, at->dec);
+		/* "10.0.0.0/8": the mask inside the string. */
+		if ((sl = strchr(a, '/')) != NULL) {
+			*sl++ = '\0';
+			mask = strtol(sl, &e, 10);
+			if (*sl == '\0' || *e != '\0' || mask < 0)
+				vcc_error(tl, at, ".../mask is not numeric. "
+				    "\"%s\" needs a prefix length after '/'",
+				    at->dec);
+			if (vcc_is(tk(tl), "/"))
+				vcc_error(tl, tk(tl), "/mask only allowed "
+				    "once. \"%s\" has one already", at->dec);
+		} else if (vcc_is(tk(tl), "/")) {
 			tl->pos++;
 			t = tk(tl);
 			if (t->tok != T_NUM || t->is_real)
 				vcc_error(tl, t, "expected a prefix length "
 				    "after '/'");
 			tl->pos++;
-			if (t->num > (fam == AF_INET ? 32 : 128))
-				vcc_error(tl, t, "Too wide mask (/%.0f) for "
-				    "%s address: it has %s bits", t->num,
-				    fam == AF_INET ? "IPv4" : "IPv6",
-				    fam == AF_INET ? "32" : "128");
 			mask = (long)t->num;
-			if (inet_pton(fam, a, buf) != 1)
-				vcc_error(tl, at, "\"%s\" is not an IP "
-				    "address; a /mask needs one", a);
-		} else if (strspn(a, "0123456789.") == strlen(a) &&
-		    inet_pton(AF_INET, a, buf) != 1)
-			vcc_error(tl, at, "\"%s\" is not an IPv4 address", a);
-		else if (fam == AF_INET6 && inet_pton(AF_INET6, a, buf) != 1)
-			vcc_error(tl, at, "\"%s\" is not an IPv6 address", a);
+			mt = t;
+		}
+		if (opt)
+			tk_expect(tl, ")");
+		if (acl_numeric(tl, at, a, mask, &num) == 0) {
+			if (mask > (num.fam == AF_INET ? 32 : 128))
+				vcc_error(tl, mt, "Too wide mask (/%ld) for "
+				    "%s address: it has %s bits", mask,
+				    num.fam == AF_INET ? "IPv4" : "IPv6",
+				    num.fam == AF_INET ? "32" : "128");
+			num.neg = neg;
+			num.t = at;
+			for (o = nums; o != NULL; o = o->next)
+				if (o->fam == num.fam && o->bits == num.bits &&
+				    !memcmp(o->addr, num.addr, 16) &&
+				    o->neg != num.neg)
+					vcc_error(tl, at, "Conflicting ACL "
+					    "entries: this one vs line %u's; "
+					    "one of them must go", o->t->line);
+			o = vcc_alloc(tl, sizeof *o);
+			*o = num;
+			o->next = nums;
+			nums = o;
+		} else if (!opt)
+			acl_lookup(tl, at, a);
 		tk_expect(tl, ";");
 		vbuf_printf(tl, &vb, "\t{ %u, %u, %s, %ld, %s },\n",
 		    neg, opt, vcc_cstr(tl, a), mask, vcc_where(tl, at));

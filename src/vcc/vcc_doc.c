@@ -95,6 +95,13 @@ doc_var(const char *name, const char *type, unsigned rd, unsigned wr,
 	if (flags & VV_4_0)
 		(void)fputs(" A VCL 4.0 name, accepted with a warning.",
 		    stdout);
+	if (flags & VV_ONLY_40)
+		(void)fputs(" Only in \\fBvcl 4.0;\\fR files.", stdout);
+	if (flags & VV_ONLY_41)
+		(void)fputs(" Only in \\fBvcl 4.1;\\fR files.", stdout);
+	if (flags & VV_RO_41)
+		(void)fputs(" May be set in \\fBvcl 4.0;\\fR files only.",
+		    stdout);
 	(void)fputs("\n", stdout);
 }
 

@@ -13,6 +13,7 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,8 @@ vcc_warn(struct vcc *tl, const struct token *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vcc_report(tl, t, "warning", fmt, ap);
 	va_end(ap);
+	/* Varnish's closing line, which scripts look for. */
+	vbuf_cat(tl, &tl->msg, "(That was just a warning)\n");
 }
 
 int
@@ -338,14 +341,137 @@ vcc_find_include(struct vcc *tl, const struct vsrc *from, const char *name,
 	return (NULL);
 }
 
+/*
+ * include "+glob" "pattern": every file the pattern matches, in glob(3)'s
+ * order; a relative pattern is looked for beside the includer, then in
+ * each vcl_path directory, and the first place with a match wins.
+ */
+static void
+vcc_lex_glob(struct vcc *tl, const struct vsrc *src, const struct token *inc,
+    unsigned depth)
+{
+	const char *p, *e, *slash;
+	char pat[4096], *text;
+	glob_t g;
+	size_t u;
+	int r = GLOB_NOMATCH;
+
+	memset(&g, 0, sizeof g);
+	slash = src->builtin ? NULL : strrchr(src->name, '/');
+	if (inc->dec[0] == '/')
+		r = glob(inc->dec, 0, NULL, &g);
+	else if (slash != NULL) {
+		(void)snprintf(pat, sizeof pat, "%.*s/%s",
+		    (int)(slash - src->name), src->name, inc->dec);
+		r = glob(pat, 0, NULL, &g);
+	}
+	p = tl->opts->vcl_path != NULL ? tl->opts->vcl_path : "";
+	for (; r == GLOB_NOMATCH && inc->dec[0] != '/' &&
+	    strncmp(inc->dec, "./", 2) && *p != '\0'; p = e) {
+		e = strchr(p, ':');
+		if (e == NULL)
+			e = p + strlen(p);
+		if (e > p) {
+			globfree(&g);
+			(void)snprintf(pat, sizeof pat, "%.*s/%s",
+			    (int)(e - p), p, inc->dec);
+			r = glob(pat, 0, NULL, &g);
+		}
+		if (*e == ':')
+			e++;
+	}
+	if (r != 0) {
+		globfree(&g);
+		vcc_error(tl, inc, "glob pattern matched no files. (\"%s\", "
+		    "looked beside %s and in vcl_path %s)", inc->dec,
+		    src->name, tl->opts->vcl_path != NULL ?
+		    tl->opts->vcl_path : "(empty)");
+	}
+	/* Into the arena first: an error in one file must not leak g. */
+	for (u = 0; u < g.gl_pathc; u++)
+		g.gl_pathv[u] = vcc_strdup(tl, g.gl_pathv[u]);
+	for (u = 0; u < g.gl_pathc; u++) {
+		text = vcc_readfile(g.gl_pathv[u]);
+		if (text == NULL)
+			vcc_error(tl, inc, "cannot read \"%s\" (matched by "
+			    "\"%s\"): %s", g.gl_pathv[u], inc->dec,
+			    strerror(errno));
+		p = vcc_strdup(tl, text);
+		free(text);
+		vcc_lex_source(tl, g.gl_pathv[u], p, 0, depth + 1);
+	}
+}
+
+/*
+ * The tokens just read end `include "file";` or `include +glob "pat";`:
+ * replace them with the tokens of what they name.
+ */
+static void
+vcc_lex_include(struct vcc *tl, const struct vsrc *src, size_t first,
+    unsigned depth)
+{
+	const struct token *inc, *g;
+	struct token itok;
+	char *ipath, *itext, *itext_a;
+	size_t n = tl->ntoks;
+	unsigned u, glob_it = 0;
+
+	inc = &tl->toks[n - 2];
+	if (!vcc_is(&tl->toks[n - 3], "include")) {
+		if (n - first < 5 || !vcc_is(&tl->toks[n - 4], "+") ||
+		    !vcc_is(&tl->toks[n - 5], "include"))
+			return;
+		g = &tl->toks[n - 3];
+		if (!vcc_is(g, "glob") || g->b != tl->toks[n - 4].e)
+			vcc_error(tl, g, "Unknown include flag: '%s' (the "
+			    "one flag is +glob)", vcc_strndup(tl, g->b,
+			    (size_t)(g->e - g->b)));
+		glob_it = 1;
+	}
+	if (depth >= 10)
+		vcc_error(tl, inc, "includes nested more than 10 deep (an "
+		    "include loop?)");
+	for (u = 0; u < tl->nincl; u++)
+		if (!strcmp(tl->incl_stack[u], inc->dec))
+			vcc_error(tl, inc, "\"%s\" includes itself",
+			    inc->dec);
+	/* "./x": beside the includer, which needs a place. */
+	if (!strncmp(inc->dec, "./", 2) &&
+	    (src->builtin || src->name[0] != '/'))
+		vcc_error(tl, inc, "include \"%s\" needs absolute filename "
+		    "of including file. %s has none; say where from vcl_path, "
+		    "without ./", inc->dec, src->name);
+	tl->ntoks -= glob_it ? 5 : 3;
+	tl->incl_stack[tl->nincl++] = inc->dec;
+	if (glob_it) {
+		/* A copy: lexing the files may move tl->toks. */
+		itok = *inc;
+		vcc_lex_glob(tl, src, &itok, depth);
+		tl->nincl--;
+		return;
+	}
+	ipath = vcc_find_include(tl, src, inc->dec, &itext);
+	if (ipath == NULL || itext == NULL) {
+		free(itext);
+		vcc_error(tl, inc, "cannot find \"%s\" to include (looked "
+		    "beside %s and in vcl_path %s)", inc->dec, src->name,
+		    tl->opts->vcl_path != NULL ? tl->opts->vcl_path :
+		    "(empty)");
+	}
+	/* In the arena before anything can fail. */
+	itext_a = vcc_strdup(tl, itext);
+	free(itext);
+	vcc_lex_source(tl, ipath, itext_a, 0, depth + 1);
+	tl->nincl--;
+}
+
 static void
 vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 {
 	const char *p = src->text, *q, *ls = src->text;
 	unsigned line = 1, u;
-	struct token *t, *inc;
+	struct token *t;
 	size_t first = tl->ntoks, l, ol;
-	char *ipath, *itext, *itext_a;
 
 #define TOK_AT(tt, bb)	do {						\
 		t = vcc_newtok(tl);					\
@@ -434,7 +560,8 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 			TOK_AT(T_NUM, p);
 			for (q = p; isdigit((unsigned char)*q); q++)
 				continue;
-			if (*q == '.' && isdigit((unsigned char)q[1])) {
+			/* "1." is a REAL too, as Varnish reads it. */
+			if (*q == '.') {
 				t->is_real = 1;
 				for (q++; isdigit((unsigned char)*q); q++)
 					continue;
@@ -477,41 +604,20 @@ vcc_tokenize(struct vcc *tl, struct vsrc *src, unsigned depth)
 
 		/* include "file"; -- as soon as its ';' is read */
 		if (vcc_is(t, ";") && tl->ntoks - first >= 3 &&
-		    vcc_is(&tl->toks[tl->ntoks - 3], "include") &&
-		    tl->toks[tl->ntoks - 2].tok == T_STR) {
-			inc = &tl->toks[tl->ntoks - 2];
-			if (depth >= 10)
-				vcc_error(tl, inc, "includes nested more than "
-				    "10 deep (an include loop?)");
-			for (u = 0; u < tl->nincl; u++)
-				if (!strcmp(tl->incl_stack[u], inc->dec))
-					vcc_error(tl, inc, "\"%s\" includes "
-					    "itself", inc->dec);
-			/* "./x": beside the includer, which needs a place. */
-			if (!strncmp(inc->dec, "./", 2) &&
-			    (src->builtin || src->name[0] != '/'))
-				vcc_error(tl, inc, "include \"%s\" needs "
-				    "absolute filename of including file. "
-				    "%s has none; say where from vcl_path, "
-				    "without ./", inc->dec, src->name);
-			ipath = vcc_find_include(tl, src, inc->dec, &itext);
-			if (ipath == NULL || itext == NULL) {
-				free(itext);
-				vcc_error(tl, inc, "cannot find \"%s\" to "
-				    "include (looked beside %s and in "
-				    "vcl_path %s)", inc->dec, src->name,
-				    tl->opts->vcl_path != NULL ?
-				    tl->opts->vcl_path : "(empty)");
-			}
-			tl->ntoks -= 3;
-			tl->incl_stack[tl->nincl++] = inc->dec;
-			/* In the arena before anything can fail. */
-			itext_a = vcc_strdup(tl, itext);
-			free(itext);
-			vcc_lex_source(tl, ipath, itext_a, 0, depth + 1);
-			tl->nincl--;
-		}
+		    tl->toks[tl->ntoks - 2].tok == T_STR)
+			vcc_lex_include(tl, src, first, depth);
 	}
+	/*
+	 * An include left over was not followed by its string: say so
+	 * before the parser trips on what is around it, as Varnish does.
+	 */
+	for (l = first; l + 1 < tl->ntoks; l++)
+		if (tl->toks[l].tok == T_ID &&
+		    vcc_is(&tl->toks[l], "include") &&
+		    tl->toks[l + 1].tok != T_STR &&
+		    !vcc_is(&tl->toks[l + 1], "+"))
+			vcc_error(tl, &tl->toks[l + 1], "include not followed "
+			    "by string constant. Say `include \"file\";`");
 #undef TOK_AT
 }
 

@@ -519,6 +519,33 @@ e_ip_literal(struct vcc *tl, const struct expr *e, const char *what)
 	return (vcc_strdup(tl, buf));
 }
 
+/*
+ * A bare number where a DURATION or BYTES belongs: when a word or string
+ * follows it, that was meant as its unit; say so in Varnish's words.
+ */
+static void
+unit_check(struct vcc *tl, const struct expr *e, enum vtype want)
+{
+	const struct token *u;
+
+	if ((want != V_DURATION && want != V_BYTES) || !e->constant ||
+	    (e->t != V_INT && e->t != V_REAL) || e->t0 == NULL ||
+	    e->t0->tok != T_NUM)
+		return;
+	u = e->t0 + 1;
+	if (want == V_BYTES && u->tok != T_ID && u->tok != T_EOF)
+		vcc_error(tl, u, "Expected BYTES unit (B, KB, MB...) got '%s': "
+		    "a size is a number with a unit (512B, 10KB, 1MB)",
+		    tk_str(tl, u));
+	if (u->tok != T_ID)
+		return;
+	if (want == V_BYTES)
+		vcc_error(tl, u, "Unknown BYTES unit '%s': the units are B KB "
+		    "MB GB TB", tk_str(tl, u));
+	vcc_error(tl, u, "Unknown duration unit '%s': the units are ms s m h "
+	    "d w y", tk_str(tl, u));
+}
+
 /* e converted for a place of type want, or an error that says why not. */
 const char *
 e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
@@ -536,6 +563,7 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 		return (cat3(tl, "(VCL_REAL)(", e->c, ")"));
 	if (want == V_IP && e->t == V_STRING && e->lit != NULL)
 		return (e_ip_literal(tl, e, what));
+	unit_check(tl, e, want);
 	if ((want == V_DURATION || want == V_BYTES) &&
 	    (e->t == V_INT || e->t == V_REAL) && e->constant)
 		vcc_error(tl, e->t0, "%s needs %s: a number with a unit "
@@ -547,6 +575,7 @@ e_convert(struct vcc *tl, struct expr *e, enum vtype want, const char *what)
 }
 
 static struct expr *parse_expr(struct vcc *tl);
+static struct expr *parse_expr_string(struct vcc *tl);
 
 static const char *
 hdr_ref(struct vcc *tl, const char *where, const char *name)
@@ -569,6 +598,17 @@ hdr_ref(struct vcc *tl, const char *where, const char *name)
 	}
 	(void)snprintf(key, sizeof key, "&vgc_hdr_%u", s->idx);
 	return (vcc_strdup(tl, key));
+}
+
+/* The name's length travels in one byte of struct gethdr_s. */
+static void
+hdr_name_check(struct vcc *tl, const struct token *t, const char *hn,
+    size_t hl)
+{
+
+	if (hl >= 127)
+		vcc_error(tl, t, "HTTP header (%.20s..) is too long. A header "
+		    "name here has at most 126 characters", hn);
 }
 
 /* A header variable: req.http.X-Foo.  NULL if t is not one. */
@@ -606,6 +646,14 @@ static void
 var_flags(struct vcc *tl, const struct token *t, const struct vvar *v)
 {
 
+	if ((v->flags & VV_ONLY_40) && P(tl)->syntax > 40)
+		vcc_error(tl, t, "Symbol not found: '%s' (Only available when "
+		    "VCL syntax <= 4.0): %s is VCL 4.0's; this file says "
+		    "`vcl 4.1;`", v->name, v->name);
+	if ((v->flags & VV_ONLY_41) && P(tl)->syntax < 41)
+		vcc_error(tl, t, "Symbol not found: '%s' (Only available when "
+		    "4.1 <= VCL syntax): %s came with VCL 4.1; this file "
+		    "says `vcl 4.0;`", v->name, v->name);
 	if (v->flags & VV_MISSING)
 		vcc_warn(tl, t, "%s is accepted but does nothing yet: the "
 		    "feature behind it is not in veneerd", v->name);
@@ -646,7 +694,8 @@ regex_ref(struct vcc *tl, const struct token *t, const char *pat,
 			et.e = et.b + 1;
 			et.col = t->col + 1 + (unsigned)off;
 		}
-		vcc_error(tl, &et, "bad regular expression: %s", (char *)msg);
+		vcc_error(tl, &et, "Regexp compilation error: %s",
+		    (char *)msg);
 	}
 	pcre2_code_free(re);
 	match_only = match_only && tl->opts->optimize;
@@ -708,8 +757,17 @@ parse_lit(struct vcc *tl, const struct token **tp)
 static const char *
 parse_regex_lit(struct vcc *tl, const struct token **tp)
 {
+	const char *s;
 
-	return (parse_lit_cat(tl, tp, 1));
+	if (tk(tl)->tok != T_STR)
+		vcc_error(tl, tk(tl), "Expected CSTR got '%s': a regular "
+		    "expression is a constant string", tk_desc(tl, tk(tl)));
+	s = parse_lit_cat(tl, tp, 1);
+	if (vcc_is(tk(tl), "+"))
+		vcc_error(tl, tk_peek(tl, 1), "Expected CSTR got '%s': a "
+		    "regular expression is made of constant strings only",
+		    tk_desc(tl, tk_peek(tl, 1)));
+	return (s);
 }
 
 static struct expr *parse_unary(struct vcc *tl);
@@ -737,9 +795,10 @@ parse_regex(struct vcc *tl, int match_only, const char *what)
 	}
 	e = parse_unary(tl);
 	if (e->t != V_REGEX)
-		vcc_error(tl, t, "%s needs a regular expression: expected "
-		    "a string literal (\"^/a\") or a REGEX (a module "
-		    "function's), found %s", what, vtype_a[e->t]);
+		vcc_error(tl, t, "Expected CSTR got '%s': %s needs a regular "
+		    "expression: a string literal (\"^/a\") or a REGEX (a "
+		    "module function's), not %s", tk_desc(tl, t), what,
+		    vtype_a[e->t]);
 	return (e);
 }
 
@@ -890,7 +949,10 @@ parse_call(struct vcc *tl, const struct vfunc *f, const struct token *t0,
 				vcc_error(tl, t, "expected req, bereq, resp "
 				    "or beresp");
 			vals[u] = e_new(tl, V_HTTP, t, "%s", c);
-		} else
+		} else if (f->args[u].t == V_STRING ||
+		    f->args[u].t == V_STRANDS)
+			vals[u] = parse_expr_string(tl);
+		else
 			vals[u] = parse_expr(tl);
 		if (!vcc_is(tk(tl), ","))
 			break;
@@ -1125,7 +1187,7 @@ parse_var(struct vcc *tl, const struct token *t)
 	const struct vvar *v;
 	struct vsym *s;
 	struct expr *e;
-	const char *hn, *ref, *what;
+	const char *hn, *ref, *what, *dot;
 	size_t hl;
 	char *name;
 
@@ -1143,13 +1205,16 @@ parse_var(struct vcc *tl, const struct token *t)
 	if (vcc_is(tk(tl), "(")) {
 		e = parse_fcall(tl, t);
 		if (e == NULL)
-			vcc_error(tl, t, "unknown function %s()", name);
+			vcc_error(tl, t, "Symbol not found: '%s': unknown "
+			    "function %s()", name, name);
 		if (e->t == V_VOID)
-			vcc_error(tl, t, "%s() returns nothing: call it as a "
-			    "statement", name);
+			vcc_error(tl, t, "Function returns VOID: %s() "
+			    "returns nothing; call it as a statement", name);
 		return (e);
 	}
 	h = hdr_match(t, &hn, &hl);
+	if (h != NULL)
+		hdr_name_check(tl, t, hn, hl);
 	if (h != NULL) {
 		what = vcc_strndup(tl, t->b, (size_t)(t->e - t->b));
 		sub_check(tl, t, CK_READ, h->rd, what);
@@ -1164,9 +1229,9 @@ parse_var(struct vcc *tl, const struct token *t)
 	}
 	v = var_find(t);
 	if (v != NULL) {
+		var_flags(tl, t, v);
 		if (v->rd == VM_NONE)
 			vcc_error(tl, t, "%s cannot be read", v->name);
-		var_flags(tl, t, v);
 		sub_check(tl, t, CK_READ, v->rd, v->name);
 		e = e_new(tl, v->t, t, "VRT_r_%s(ctx)", v->cname);
 		if (v->t == V_STRING)
@@ -1176,8 +1241,7 @@ parse_var(struct vcc *tl, const struct token *t)
 		return (e);
 	}
 	if (!strncmp(name, "storage.", 8)) {
-		const char *dot = strrchr(name, '.');
-
+		dot = strrchr(name, '.');
 		/* storage.NAME: a store, for beresp.storage. */
 		if (dot == name + 7 && name[8] != '\0')
 			return (e_new(tl, V_STRING, t, "%s",
@@ -1225,7 +1289,34 @@ parse_var(struct vcc *tl, const struct token *t)
 		return (e);
 	}
 	hn = var_suggest(tl, name);
-	vcc_error(tl, t, "unknown name '%s'%s%s%s", name,
+	/* req.foo: Varnish reads it as a property of the HTTP req. */
+	dot = strchr(name, '.');
+	if (dot != NULL && strchr(dot + 1, '.') == NULL &&
+	    (!strncmp(name, "req.", 4) || !strncmp(name, "bereq.", 6) ||
+	    !strncmp(name, "resp.", 5) || !strncmp(name, "beresp.", 7) ||
+	    !strncmp(name, "obj.", 4) || !strncmp(name, "req_top.", 8)))
+		vcc_error(tl, t, "Unknown property '%s' for type HTTP: no "
+		    "variable %s%s%s%s", dot + 1, name,
+		    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
+	if (sub_find(tl, t) != NULL)
+		vcc_error(tl, t, "Symbol '%s' can only be used as a SUB "
+		    "expression: call it with `call %s;`", name, name);
+	if (!strcmp(name, "default"))
+		vcc_error(tl, t, "Symbol 'default' is a reserved word. It "
+		    "names the default backend, and this VCL has none so "
+		    "named");
+	if (!strcmp(name, "acl") || !strcmp(name, "sub") ||
+	    !strcmp(name, "backend") || !strcmp(name, "probe"))
+		vcc_error(tl, t, "Symbol '%s' type (reserved) can not be used "
+		    "in expression.", name);
+	if (!strcmp(name, "req") || !strcmp(name, "bereq") ||
+	    !strcmp(name, "resp") || !strcmp(name, "beresp") ||
+	    !strcmp(name, "obj") || !strcmp(name, "req_top"))
+		vcc_error(tl, t, "Cannot convert HTTP to %s: %s is a whole "
+		    "message; name one of its fields (%s.http.NAME)",
+		    P(tl)->want_string ? "STRING" : "a value", name, name);
+	vcc_error(tl, t, "Symbol not found: '%s' (no variable, backend or "
+	    "acl has that name%s%s%s)", name,
 	    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
 }
 
@@ -1316,8 +1407,10 @@ parse_prim(struct vcc *tl)
 		tl->pos++;
 		return (parse_var(tl, t));
 	}
-	vcc_error(tl, t, "expected a value (a string, a number, a variable "
-	    "or a function call), found '%s'", tk_desc(tl, t));
+	vcc_error(tl, t, "Unknown token '%s' when looking for %s: expected a "
+	    "value (a string, a number, a variable or a function call)",
+	    tk_desc(tl, t), P(tl)->want_type != V_VOID ?
+	    vtype_name[P(tl)->want_type] : "a value");
 }
 
 static void
@@ -1390,10 +1483,17 @@ parse_mul(struct vcc *tl)
 		    a->t == V_REAL) && (b->t == V_DURATION ||
 		    b->t == V_BYTES))
 			rt = b->t;
+		else if (a->t == V_STRING || a->t == V_BOOL ||
+		    a->t == V_IP || a->t == V_BACKEND || a->t == V_TIME)
+			vcc_error(tl, op, "Operator %c not possible on type "
+			    "%s. VCL cannot %s %s and %s", *op->b,
+			    vtype_name[a->t], vcc_is(op, "*") ? "multiply" :
+			    "divide", vtype_a[a->t], vtype_a[b->t]);
 		else
-			vcc_error(tl, op, "cannot %s %s and %s",
-			    vcc_is(op, "*") ? "multiply" : "divide",
-			    vtype_a[a->t], vtype_a[b->t]);
+			vcc_error(tl, op, "%s %c %s not possible. VCL "
+			    "cannot %s %s and %s", vtype_name[a->t], *op->b,
+			    vtype_name[b->t], vcc_is(op, "*") ? "multiply" :
+			    "divide", vtype_a[a->t], vtype_a[b->t]);
 		if (vcc_is(op, "/") && b->constant && !strcmp(b->c,
 		    "((VCL_INT)0)"))
 			vcc_error(tl, op, "division by zero");
@@ -1426,6 +1526,20 @@ vcc_int_divide(struct vcc *tl, const struct token *op, const struct expr *a,
 	    "(0ULL - (unsigned long long)vgc_n_)", mod ? "%" : "/"));
 }
 
+/* Whether a op b is arithmetic (not string joining). */
+static int
+addable(enum vtype a, enum vtype b, char op)
+{
+
+	if ((a == V_INT || a == V_REAL) && (b == V_INT || b == V_REAL))
+		return (1);
+	if (a == b && (a == V_DURATION || a == V_BYTES))
+		return (1);
+	if (a == V_TIME && b == V_DURATION)
+		return (1);
+	return (a == V_TIME && b == V_TIME && op == '-');
+}
+
 static struct expr *
 parse_add(struct vcc *tl)
 {
@@ -1441,8 +1555,8 @@ parse_add(struct vcc *tl)
 		else
 			op = tk_next(tl);
 		b = parse_mul(tl);
-		if ((a->t == V_STRING || b->t == V_STRING) &&
-		    *op->b != '-') {
+		if ((a->t == V_STRING || (P(tl)->want_string &&
+		    !addable(a->t, b->t, *op->b))) && *op->b != '-') {
 			a = e_tostring(tl, a);
 			b = e_tostring(tl, b);
 			e = vcc_alloc(tl, sizeof *e);
@@ -1468,9 +1582,10 @@ parse_add(struct vcc *tl)
 		else if (a->t == V_TIME && b->t == V_TIME && *op->b == '-')
 			rt = V_DURATION;
 		else
-			vcc_error(tl, op, "cannot %s %s and %s",
-			    *op->b == '+' ? "add" : "subtract",
-			    vtype_a[a->t], vtype_a[b->t]);
+			vcc_error(tl, op, "%s %c %s not possible. VCL "
+			    "cannot %s %s and %s", vtype_name[a->t], *op->b,
+			    vtype_name[b->t], *op->b == '+' ? "add" :
+			    "subtract", vtype_a[a->t], vtype_a[b->t]);
 		e = FOLD_Arith(tl, a, b, op, rt);
 		if (e == NULL && vcc_is(op, "/") && (a->t == V_INT ||
 		    a->t == V_BYTES) && b->t == V_INT)
@@ -1481,6 +1596,30 @@ parse_add(struct vcc *tl)
 	return (a);
 }
 
+/* What may not name an acl after ~, in Varnish's words. */
+static void
+acl_name_check(struct vcc *tl, const struct token *t)
+{
+
+	if (t->tok == T_ID && (vcc_is(t, "true") || vcc_is(t, "false")))
+		vcc_error(tl, t, "Expression has type BOOL, expected ACL: "
+		    "~ takes the name of an acl");
+	if (t->tok == T_ID && vcc_is(t, "acl"))
+		vcc_error(tl, t, "Symbol 'acl' type (reserved) can not be "
+		    "used in expression. ~ takes the name of an acl");
+	if (t->tok == T_ID && vcc_is(t, "default") &&
+	    sym_find_t(P(tl)->acls, t) == NULL)
+		vcc_error(tl, t, "Symbol 'default' is a reserved word. Name "
+		    "default must have type 'acl'. It names the default "
+		    "backend");
+	if (t->tok == T_ID && t->e - t->b > 4 && !strncmp(t->b, "vcl_", 4))
+		vcc_error(tl, t, "Symbols named 'vcl_*' are reserved. ~ takes "
+		    "the name of an acl");
+	if (t->tok != T_ID)
+		vcc_error(tl, t, "Expected the name of an acl, found '%s'",
+		    tk_desc(tl, t));
+}
+
 static struct expr *
 parse_cmp(struct vcc *tl)
 {
@@ -1488,6 +1627,7 @@ parse_cmp(struct vcc *tl)
 	const struct token *op, *rt;
 	const char *cop, *re, *pat;
 	struct vsym *acl;
+	unsigned saved;
 	int neg;
 
 	a = parse_add(tl);
@@ -1496,15 +1636,25 @@ parse_cmp(struct vcc *tl)
 		tl->pos++;
 		neg = vcc_is(op, "!~");
 		if (a->t == V_IP) {
-			rt = tk_expect_id(tl, "the name of an acl");
+			rt = tk(tl);
+			acl_name_check(tl, rt);
+			tl->pos++;
 			acl = sym_find_t(P(tl)->acls, rt);
 			if (acl == NULL && (sym_find_t(P(tl)->backends,
 			    rt) != NULL || sym_find_t(P(tl)->probes, rt) !=
 			    NULL || sub_find(tl, rt) != NULL))
-				vcc_error(tl, rt, "Name %s must have type "
-				    "'acl'. It names something else: no acl "
+				/* Varnish's words, as its order of checks
+				   has them: the name is used as an acl. */
+				vcc_error(tl, rt, "Symbol '%s' has wrong type "
+				    "(acl), expected %s: Name %s must have "
+				    "type 'acl'. It names a %s, and no acl "
 				    "is named %s", tk_str(tl, rt),
-				    tk_str(tl, rt));
+				    sub_find(tl, rt) != NULL ? "sub" :
+				    sym_find_t(P(tl)->probes, rt) != NULL ?
+				    "probe" : "backend", tk_str(tl, rt),
+				    sub_find(tl, rt) != NULL ? "sub" :
+				    sym_find_t(P(tl)->probes, rt) != NULL ?
+				    "probe" : "backend", tk_str(tl, rt));
 			if (acl == NULL)
 				vcc_error(tl, rt, "no acl named %s",
 				    tk_str(tl, rt));
@@ -1540,7 +1690,17 @@ parse_cmp(struct vcc *tl)
 		return (a);
 	tl->pos++;
 	cop = tk_str(tl, op);
+	/* The right side is joined as text only against a string. */
+	saved = P(tl)->want_string;
+	P(tl)->want_string = a->t == V_STRING;
 	b = parse_add(tl);
+	P(tl)->want_string = saved;
+	/* Only strings and numbers have an order. */
+	if (!vcc_is(op, "==") && !vcc_is(op, "!=") && a->t != V_STRING &&
+	    !is_num(a->t))
+		vcc_error(tl, op, "Operator %s not possible on %s: cannot "
+		    "compare %s with %s; only == and != work", cop,
+		    vtype_name[a->t], vtype_a[a->t], cop);
 	eb = FOLD_Cmp(tl, a, b, op, cop);
 	if (eb != NULL)
 		return (eb);
@@ -1575,6 +1735,7 @@ parse_cmp(struct vcc *tl)
 	    (vcc_is(op, "==") || vcc_is(op, "!=")))
 		return (e_new(tl, V_BOOL, op, "(VRT_strcmp(VRT_IP_string(ctx, "
 		    "%s), VRT_IP_string(ctx, %s)) %s 0)", a->c, b->c, cop));
+	unit_check(tl, b, a->t);
 	if (a->t != b->t)
 		vcc_error(tl, op, "Comparison of different types: %s '%s' %s; "
 		    "cannot compare %s with %s", vtype_name[a->t], cop,
@@ -1584,6 +1745,23 @@ parse_cmp(struct vcc *tl)
 }
 
 /* ! binds looser than ~ and ==: `!client.ip ~ acl` negates the match. */
+/*
+ * An operand of ! && ||: a BOOL, or what Varnish turns into one (INT,
+ * DURATION, STRING, BACKEND); a REAL is never compared with 0 silently.
+ * "preceeded" is Varnish's spelling, which scripts grep for.
+ */
+static void
+bool_operand(struct vcc *tl, const struct token *op, const struct expr *e,
+    const char *how)
+{
+
+	if (e->t == V_BOOL || e->t == V_INT || e->t == V_DURATION ||
+	    e->t == V_STRING || e->t == V_BACKEND)
+		return;
+	vcc_error(tl, op, "'%s' must be %s by BOOL, found %s. Compare it "
+	    "(x > 0) to make one", tk_str(tl, op), how, vtype_name[e->t]);
+}
+
 static struct expr *
 parse_not(struct vcc *tl)
 {
@@ -1596,6 +1774,7 @@ parse_not(struct vcc *tl)
 	nest_in(tl, t);
 	e = parse_not(tl);
 	P(tl)->nest--;
+	bool_operand(tl, t, e, "followed");
 	f = FOLD_Not(tl, e, t);
 	if (f != NULL)
 		return (f);
@@ -1611,7 +1790,9 @@ parse_and(struct vcc *tl)
 	a = parse_not(tl);
 	while (vcc_is(tk(tl), "&&")) {
 		op = tk_next(tl);
+		bool_operand(tl, op, a, "preceeded");
 		b = parse_not(tl);
+		bool_operand(tl, op, b, "followed");
 		if (b->t != V_BOOL)
 			b = e_new(tl, V_BOOL, b->t0, "%s", e_bool(tl, b));
 		e = FOLD_Logic(tl, a, b, 1, op);
@@ -1619,6 +1800,26 @@ parse_and(struct vcc *tl)
 		    e_bool(tl, a), e_bool(tl, b));
 	}
 	return (a);
+}
+
+/*
+ * An expression whose value becomes a STRING (a header, a STRING
+ * variable or argument, a reason): there, as in Varnish, + joins the
+ * text of what cannot be added (1 + 1s is "11.000").
+ */
+static struct expr *
+parse_expr_string(struct vcc *tl)
+{
+	struct expr *e;
+	unsigned saved = P(tl)->want_string;
+	enum vtype saved_type = P(tl)->want_type;
+
+	P(tl)->want_string = 1;
+	P(tl)->want_type = V_STRING;
+	e = parse_expr(tl);
+	P(tl)->want_string = saved;
+	P(tl)->want_type = saved_type;
+	return (e);
 }
 
 static struct expr *
@@ -1631,7 +1832,9 @@ parse_expr(struct vcc *tl)
 	a = parse_and(tl);
 	while (vcc_is(tk(tl), "||")) {
 		op = tk_next(tl);
+		bool_operand(tl, op, a, "preceeded");
 		b = parse_and(tl);
+		bool_operand(tl, op, b, "followed");
 		if (b->t != V_BOOL)
 			b = e_new(tl, V_BOOL, b->t0, "%s", e_bool(tl, b));
 		e = FOLD_Logic(tl, a, b, 0, op);
@@ -1703,8 +1906,8 @@ var_need(struct vcc *tl, const struct token *t)
 	v = var_find(t);
 	if (v == NULL) {
 		hn = var_suggest(tl, tk_str(tl, t));
-		vcc_error(tl, t, "unknown variable '%s'%s%s%s",
-		    tk_str(tl, t), *hn ? "; did you mean " : "", hn,
+		vcc_error(tl, t, "Symbol not found: '%s' (unknown variable%s"
+		    "%s%s)", tk_str(tl, t), *hn ? "; did you mean " : "", hn,
 		    *hn ? "?" : "");
 	}
 	return (v);
@@ -1728,6 +1931,8 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    "+= -= *= or /=)", tk_desc(tl, op), tk_str(tl, t));
 	tl->pos++;
 	h = hdr_match(t, &hn, &hl);
+	if (h != NULL)
+		hdr_name_check(tl, t, hn, hl);
 	if (h != NULL) {
 		what = tk_str(tl, t);
 		if (h->wr == VM_NONE)
@@ -1735,7 +1940,7 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 			    "cannot be set", what);
 		sub_check(tl, t, CK_SET, h->wr, what);
 		ref = hdr_ref(tl, h->where, vcc_strndup(tl, hn, hl));
-		e = parse_expr(tl);
+		e = parse_expr_string(tl);
 		if (vcc_is(op, "+=")) {
 			sub_check(tl, t, CK_READ, h->rd, what);
 			e = e_append(tl, cat3(tl, "VRT_GetHdr(ctx, ", ref,
@@ -1750,12 +1955,31 @@ parse_set(struct vcc *tl, struct vbuf *out, unsigned ind)
 		return;
 	}
 	v = var_need(tl, t);
-	if (v->wr == VM_NONE)
+	var_flags(tl, t, v);
+	if (v->wr == VM_NONE && v->un != VM_NONE)
+		vcc_error(tl, t, "Variable cannot be set. %s can only be "
+		    "unset", v->name);
+	if (v->wr == VM_NONE && v->rd == VM_NONE)
 		vcc_error(tl, t, "Variable is read only. %s cannot be "
 		    "set", v->name);
-	var_flags(tl, t, v);
+	if (v->wr == VM_NONE) {
+		/*
+		 * Read only: where it does not exist either, Varnish says
+		 * that first. Checked with the methods that run the sub.
+		 */
+		sub_check(tl, t, CK_SETRO, v->rd, v->name);
+		sub_check(tl, t, CK_SET, VM_NONE, v->name);
+		(void)parse_expr(tl);
+		emit(tl, out, ind, "/* %s is read only */\n", v->name);
+		return;
+	}
+	if ((v->flags & VV_RO_41) && P(tl)->syntax > 40)
+		vcc_error(tl, t, "Variable is read only. %s cannot be set "
+		    "in VCL 4.1 (VCL 4.0 allowed it)", v->name);
 	sub_check(tl, t, CK_SET, v->wr, v->name);
-	e = parse_expr(tl);
+	P(tl)->want_type = v->t;
+	e = v->t == V_STRING ? parse_expr_string(tl) : parse_expr(tl);
+	P(tl)->want_type = V_VOID;
 	if (vcc_is(op, "=")) {
 		/* Setters of strings take strands (VCL_STRING_SET). */
 		emit(tl, out, ind, "VRT_l_%s(ctx, %s);\n", v->cname,
@@ -1796,6 +2020,8 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 
 	t = tk_expect_id(tl, "a variable to unset");
 	h = hdr_match(t, &hn, &hl);
+	if (h != NULL)
+		hdr_name_check(tl, t, hn, hl);
 	if (h != NULL) {
 		what = tk_str(tl, t);
 		if (h->un == VM_NONE)
@@ -1808,9 +2034,10 @@ parse_unset(struct vcc *tl, struct vbuf *out, unsigned ind)
 		return;
 	}
 	v = var_need(tl, t);
-	if (v->un == VM_NONE)
-		vcc_error(tl, t, "%s cannot be unset", v->name);
 	var_flags(tl, t, v);
+	if (v->un == VM_NONE)
+		vcc_error(tl, t, "Variable cannot be unset. %s cannot be "
+		    "unset", v->name);
 	sub_check(tl, t, CK_UNSET, v->un, v->name);
 	emit(tl, out, ind, "VRT_u_%s(ctx);\n", v->cname);
 	OPT_WriteVar(tl, out, ind, v->name);
@@ -1855,6 +2082,11 @@ parse_return_vcl(struct vcc *tl, struct vbuf *out, unsigned ind)
 		    tl->opts->labels[u] != NULL; u++)
 			vbuf_printf(tl, &known, "%s%s", u > 0 ? ", " : "",
 			    tl->opts->labels[u]);
+		/* VCL 4.0 has no labels: Varnish says not found there. */
+		if (sub_find(tl, t) != NULL && P(tl)->syntax > 40)
+			vcc_error(tl, t, "Symbol '%s' has wrong type (sub), "
+			    "expected vcl: return (vcl(...)) names a VCL "
+			    "label", name);
 		vcc_error(tl, t, "Symbol not found: '%s': return (vcl(...)) "
 		    "names a label made with `vcl.label %s <vcl>` before this "
 		    "VCL is loaded (labels now: %s)", name, name,
@@ -1892,7 +2124,11 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 	t = tk_expect_id(tl, "an action");
 	r = ret_find(t);
 	if (r < 0)
-		vcc_error(tl, t, "unknown action '%s'", tk_str(tl, t));
+		vcc_error(tl, t, "Expected return action name. '%s' is "
+		    "none; the actions are %s", tk_str(tl, t),
+		    "abandon, deliver, error, fail, fetch, hash, lookup, "
+		    "miss, ok, pass, pipe, purge, restart, retry, synth "
+		    "and vcl");
 	/* Actions VCL 4.0 had, with their old meaning. */
 	if (s->method >= 0 && vcc_meths[s->method].idx == VCL_MET_HIT &&
 	    (r == VCL_RET_FETCH || r == VCL_RET_MISS)) {
@@ -1918,6 +2154,9 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		return;
 	}
 	if (r == VCL_RET_SYNTH) {
+		if (!vcc_is(tk(tl), "("))
+			vcc_error(tl, tk(tl), "Missing argument. synth takes "
+			    "a status: return (synth(404));");
 		tk_expect(tl, "(");
 		e = parse_expr(tl);
 		if (e->t != V_INT)
@@ -1925,7 +2164,7 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 			    "(INT) first, not %s", vtype_a[e->t]);
 		if (vcc_is(tk(tl), ",")) {
 			tl->pos++;
-			reason = e_string1(tl, parse_expr(tl));
+			reason = e_string1(tl, parse_expr_string(tl));
 		}
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_synth(ctx, %s, %s);\n", e->c, reason);
@@ -1937,10 +2176,16 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 			    "(INT) first, not %s", vtype_a[e->t]);
 		if (vcc_is(tk(tl), ",")) {
 			tl->pos++;
-			reason = e_string1(tl, parse_expr(tl));
+			reason = e_string1(tl, parse_expr_string(tl));
 		}
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_error(ctx, %s, %s);\n", e->c, reason);
+	} else if (r == VCL_RET_FAIL && vcc_is(tk(tl), "(")) {
+		/* return (fail("why")): the reason goes to VCL_Error. */
+		tl->pos++;
+		reason = e_string1(tl, parse_expr_string(tl));
+		tk_expect(tl, ")");
+		emit(tl, out, ind, "VRT_fail(ctx, \"%%s\", %s);\n", reason);
 	} else if (r == VCL_RET_PASS && vcc_is(tk(tl), "(")) {
 		tl->pos++;
 		e = parse_expr(tl);
@@ -1950,6 +2195,9 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 		emit(tl, out, ind, "VRT_hit_for_pass(ctx, %s);\n",
 		    e_convert(tl, e, V_DURATION, "pass()"));
 	}
+	if (vcc_is(tk(tl), "("))
+		vcc_error(tl, tk(tl), "Arguments not allowed. return (%s) "
+		    "takes none", vcc_rets[r]);
 	tk_expect(tl, ")");
 	{
 		char up[32];
@@ -2102,8 +2350,14 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	} else if (vcc_is(t, "call")) {
 		n = tk_expect_id(tl, "the name of a sub");
 		to = sub_find(tl, n);
+		if (to == NULL && (vcc_is(n, "acl") || vcc_is(n, "sub") ||
+		    vcc_is(n, "backend") || vcc_is(n, "probe")))
+			vcc_error(tl, n, "Symbol '%s' type (reserved) can not "
+			    "be used in expression. call takes a sub's name",
+			    tk_str(tl, n));
 		if (to == NULL || !to->defined)
-			vcc_error(tl, n, "no sub named %s", tk_str(tl, n));
+			vcc_error(tl, n, "Undefined sub %s: no sub named %s",
+			    tk_str(tl, n), tk_str(tl, n));
 		if (s->ncalls == s->ccalls) {
 			s->ccalls = s->ccalls ? s->ccalls * 2 : 8;
 			s->calls = realloc(s->calls,
@@ -2179,7 +2433,7 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 		sub_check(tl, t, CK_USE, VM_(SYNTH) | VM_(BACKEND_ERROR),
 		    "synthetic()");
 		tk_expect(tl, "(");
-		e = parse_expr(tl);
+		e = parse_expr_string(tl);
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_synth_strands(ctx, %s);\n",
 		    e_strands(tl, e));
@@ -2187,14 +2441,14 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 	} else if (vcc_is(t, "hash_data")) {
 		sub_check(tl, t, CK_USE, VM_(HASH), "hash_data()");
 		tk_expect(tl, "(");
-		e = parse_expr(tl);
+		e = parse_expr_string(tl);
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_hashdata(ctx, %s);\n",
 		    e_strands(tl, e));
 		emit_failcheck(tl, out, ind);
 	} else if (vcc_is(t, "ban")) {
 		tk_expect(tl, "(");
-		e = parse_expr(tl);
+		e = parse_expr_string(tl);
 		tk_expect(tl, ")");
 		emit(tl, out, ind, "VRT_ban_string(ctx, %s);\n",
 		    e_string1(tl, e));
@@ -2213,12 +2467,13 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 			OPT_Clobber(tl, out, ind);
 		emit_failcheck(tl, out, ind);
 	} else if (vcc_is(tk(tl), "(")) {
-		vcc_error(tl, t, "unknown function %s()%s", tk_str(tl, t),
+		vcc_error(tl, t, "Symbol not found: '%s': unknown function "
+		    "%s()%s", tk_str(tl, t), tk_str(tl, t),
 		    memchr(t->b, '.', (size_t)(t->e - t->b)) != NULL ?
 		    " (is its module imported?)" : "");
 	} else {
-		vcc_error(tl, t, "expected a statement (set, unset, if, "
-		    "return, call, ...), found '%s'", tk_str(tl, t));
+		vcc_error(tl, t, "Symbol not found: '%s': expected a statement "
+		    "(set, unset, if, return, call, ...)", tk_str(tl, t));
 	}
 	tk_expect(tl, ";");
 }
@@ -2312,6 +2567,7 @@ parse_vcl_version(struct vcc *tl, const struct token *t)
 	if (strncmp(v->b, "4.0", 3) && strncmp(v->b, "4.1", 3))
 		vcc_error(tl, v, "VCL version %.3s not supported. This is "
 		    "VCL 4.0 or 4.1", v->b);
+	P(tl)->syntax = v->b[2] == '0' ? 40 : 41;
 	tl->pos++;
 	if (!vcc_is(tk(tl), ";"))
 		vcc_error(tl, tk(tl), "Expected 'vcl N.N;' found no "
@@ -2377,6 +2633,29 @@ scan_imports(struct vcc *tl)
 	}
 }
 
+/* A declared name is one word: "sub foo.bar" is refused, as in Varnish. */
+static void
+decl_name_check(struct vcc *tl, const struct token *kw, const struct token *n)
+{
+	const char *kind, *dot;
+
+	if (vcc_is(kw, "sub"))
+		kind = "subroutine";
+	else if (vcc_is(kw, "acl"))
+		kind = "ACL";
+	else if (vcc_is(kw, "backend"))
+		kind = "backend";
+	else if (vcc_is(kw, "probe"))
+		kind = "probe";
+	else
+		return;
+	dot = memchr(n->b, '.', (size_t)(n->e - n->b));
+	if (dot != NULL)
+		vcc_error(tl, n, "Name of %s, '%s', contains illegal character "
+		    "'.': a name is letters, digits, _ and -", kind,
+		    tk_str(tl, n));
+}
+
 /* Every declared name first, so that order does not matter. */
 void
 scan_names(struct vcc *tl)
@@ -2424,6 +2703,7 @@ scan_names(struct vcc *tl)
 		if (i > 0 && (vcc_is(&tl->toks[i - 1], ".") ||
 		    vcc_is(&tl->toks[i - 1], "=")))
 			continue;
+		decl_name_check(tl, t, n);
 		if (vcc_is(t, "backend"))
 			(void)sym_add(tl, &p->backends, &p->nbackends, n,
 			    "backend");
@@ -2445,9 +2725,11 @@ scan_names(struct vcc *tl)
 				continue;
 			if (m < 0 && !strncmp(n->b, "vcl_", 4) &&
 			    !builtin_defines(tl, n))
-				vcc_error(tl, n, "%s is not a builtin "
-				    "subroutine, and names starting with vcl_ "
-				    "are kept for those", tk_str(tl, n));
+				vcc_error(tl, n, "The names 'vcl_*' are "
+				    "reserved for subroutines. %s is not a "
+				    "builtin subroutine, and names starting "
+				    "with vcl_ are kept for those",
+				    tk_str(tl, n));
 			s = vcc_alloc(tl, sizeof *s);
 			s->name = tk_str(tl, n);
 			s->t = n;

@@ -27,6 +27,8 @@
 
 #define BE	"vcl 4.1;\nimport std;\n" \
 		"backend default { .host = \"127.0.0.1\"; }\n"
+#define BE40	"vcl 4.0;\nimport std;\n" \
+		"backend default { .host = \"127.0.0.1\"; }\n"
 
 static struct vcc_opts opts = { .vcl_path = "", .err_unref = 1,
     .optimize = 1 };
@@ -78,9 +80,9 @@ bad(const char *src, const char *where, const char *what)
 static const struct {
 	const char	*name;
 	const char	*type;
-	unsigned	rd, wr, un;
+	unsigned	rd, wr, un, flags;
 } vars[] = {
-#define VCL_VAR(c, n, T, rd, wr, un, fl, doc)	{ n, #T, rd, wr, un },
+#define VCL_VAR(c, n, T, rd, wr, un, fl, doc)	{ n, #T, rd, wr, un, fl },
 #include "vcl_vars.h"
 };
 
@@ -131,8 +133,8 @@ value_of(const char *type)
 }
 
 static void
-legality(const char *name, const char *type, unsigned rd, unsigned wr,
-    unsigned un, int hdr)
+legality(const char *be, const char *name, const char *type, unsigned rd,
+    unsigned wr, unsigned un, int hdr)
 {
 	char src[1024], mname[64], *msg;
 	const char *v;
@@ -143,8 +145,8 @@ legality(const char *name, const char *type, unsigned rd, unsigned wr,
 		bit = 1U << meths[m].idx;
 		(void)snprintf(mname, sizeof mname, "in %s", meths[m].name);
 		/* read */
-		(void)snprintf(src, sizeof src, BE "sub %s {\n"
-		    "\tstd.log(\"\" + %s);\n}\n", meths[m].name, name);
+		(void)snprintf(src, sizeof src, "%ssub %s {\n"
+		    "\tstd.log(\"\" + %s);\n}\n", be, meths[m].name, name);
 		r = comp(src, NULL, &msg);
 		if (rd & bit)
 			ck_assert_msg(r == 0, "%s readable %s:\n%s", name,
@@ -158,8 +160,9 @@ legality(const char *name, const char *type, unsigned rd, unsigned wr,
 		/* set */
 		v = hdr ? "\"x\"" : value_of(type);
 		if (v != NULL) {
-			(void)snprintf(src, sizeof src, BE "sub %s {\n"
-			    "\tset %s = %s;\n}\n", meths[m].name, name, v);
+			(void)snprintf(src, sizeof src, "%ssub %s {\n"
+			    "\tset %s = %s;\n}\n", be, meths[m].name, name,
+			    v);
 			r = comp(src, NULL, &msg);
 			if (wr & bit)
 				ck_assert_msg(r == 0, "%s settable %s:\n%s",
@@ -174,8 +177,8 @@ legality(const char *name, const char *type, unsigned rd, unsigned wr,
 			free(msg);
 		}
 		/* unset */
-		(void)snprintf(src, sizeof src, BE "sub %s {\n"
-		    "\tunset %s;\n}\n", meths[m].name, name);
+		(void)snprintf(src, sizeof src, "%ssub %s {\n"
+		    "\tunset %s;\n}\n", be, meths[m].name, name);
 		r = comp(src, NULL, &msg);
 		if (un & bit)
 			ck_assert_msg(r == 0, "%s unsettable %s:\n%s", name,
@@ -190,7 +193,9 @@ legality(const char *name, const char *type, unsigned rd, unsigned wr,
 
 START_TEST(test_legality_vars)
 {
-	legality(vars[_i].name, vars[_i].type, vars[_i].rd, vars[_i].wr,
+	/* The table's sets are VCL 4.0's where the versions differ. */
+	legality(vars[_i].flags & (VV_ONLY_40 | VV_RO_41) ? BE40 : BE,
+	    vars[_i].name, vars[_i].type, vars[_i].rd, vars[_i].wr,
 	    vars[_i].un, 0);
 }
 END_TEST
@@ -200,7 +205,8 @@ START_TEST(test_legality_headers)
 	char name[64];
 
 	(void)snprintf(name, sizeof name, "%sX-Test", hdrs[_i].prefix);
-	legality(name, "STRING", hdrs[_i].rd, hdrs[_i].wr, hdrs[_i].un, 1);
+	legality(BE, name, "STRING", hdrs[_i].rd, hdrs[_i].wr, hdrs[_i].un,
+	    1);
 }
 END_TEST
 
@@ -254,7 +260,8 @@ START_TEST(test_returns)
 				    rets[r], meths[m].name, msg);
 			else
 				ck_assert_msg(rc != 0 &&
-				    strstr(msg, "t.vcl:5:10: error: return") &&
+				    strstr(msg,
+				    "t.vcl:5:10: error: Invalid return") &&
 				    strstr(msg, " may return "),
 				    "%s in %s:\n%s", rets[r], meths[m].name,
 				    msg);
@@ -265,7 +272,7 @@ START_TEST(test_returns)
 	    "vcl_recv may return fail, hash, pass, pipe, purge, restart, "
 	    "synth or vcl");
 	bad(BE "sub vcl_recv { return (nonsense); }\n", "4:24",
-	    "unknown action");
+	    "Expected return action name.");
 }
 END_TEST
 
@@ -329,7 +336,7 @@ START_TEST(test_types)
 	bad(BE "sub vcl_recv { set req.url = 1s; if (req.url == 1) { } }\n",
 	    "4:46", "cannot compare a STRING with an INT");
 	bad(BE "sub vcl_recv { if (req.url ~ \"(\") { } }\n", "4:32",
-	    "bad regular expression");
+	    "Regexp compilation error");
 	bad(BE "sub vcl_recv { set req.http.X = std.log(\"1\"); }\n",
 	    "4:33", "returns nothing");
 	bad(BE "sub vcl_recv { set req.url = 2x; }\n", "4:31",
@@ -355,7 +362,7 @@ START_TEST(test_decls)
 	    " else { set req.backend_hint = b3; } }\n");
 	bad(BE "backend b { .port = \"80\"; }\n", "4:9", "needs .host");
 	bad(BE "backend b { .hots = \"x\"; }\n", "4:14",
-	    "unknown backend field .hots");
+	    "Unknown field: '.hots'");
 	bad(BE "backend default { .host = \"x\"; }\n", "4:9",
 	    "declared twice");
 	bad(BE "backend b { .host = \"x\"; }\n", "4:9",
@@ -372,7 +379,7 @@ START_TEST(test_decls)
 	bad(BE "sub vcl_foo { }\n", "4:5", "not a builtin subroutine");
 	bad(BE "probe p { .window = 3; .threshold = 4; }\n"
 	    "backend b { .host = \"x\"; .probe = p; }\n"
-	    "sub vcl_recv { set req.backend_hint = b; }\n", "4:40",
+	    "sub vcl_recv { set req.backend_hint = b; }\n", "4:37",
 	    ".threshold (4) is more than .window (3)");
 	bad("backend default { .host = \"x\"; }\n", "1:1",
 	    "starts with `vcl 4.1;`");
@@ -445,9 +452,38 @@ START_TEST(test_include)
 	free(msg);
 	/* Through vcl_path when not beside it. */
 	opts.vcl_path = dir;
-	bad(BE "include \"inc.vcl\";\n", "", "unknown variable 'req.nope'");
+	bad(BE "include \"inc.vcl\";\n", "", "Symbol not found: 'req.nope'");
 	bad(BE "include \"nope.vcl\";\n", "4:9", "cannot find \"nope.vcl\"");
+	/* include +glob: every match, in order; none is an error. */
+	bad(BE "include +glob \"n*.vcl\";\n", "4:15",
+	    "glob pattern matched no files.");
+	bad(BE "include +glob \"i*.vcl\";\n", "", "Symbol not found: "
+	    "'req.nope'");
 	opts.vcl_path = "";
+	(void)snprintf(path, sizeof path, "%s/g1.vcl", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	(void)fputs("sub vcl_deliver { set resp.http.a = \"1\"; }\n", f);
+	(void)fclose(f);
+	(void)snprintf(path, sizeof path, "%s/g2.vcl", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	(void)fputs("sub vcl_deliver { set resp.http.b = \"2\"; }\n", f);
+	(void)fclose(f);
+	(void)snprintf(src, sizeof src, BE "include +glob \"%s/g*.vcl\";\n",
+	    dir);
+	ck_assert_int_eq(comp(src, &c, &msg), 0);
+	ck_assert_ptr_nonnull(strstr(c, "\"a:\""));
+	ck_assert_ptr_nonnull(strstr(strstr(c, "\"a:\""), "\"b:\""));
+	free(c);
+	free(msg);
+	bad(BE "include +glob \"./g*.vcl\";\n", "4:15",
+	    "needs absolute filename of including file.");
+	bad(BE "include +blob \"x\";\n", "4:10", "Unknown include flag");
+	(void)snprintf(path, sizeof path, "%s/g1.vcl", dir);
+	(void)unlink(path);
+	(void)snprintf(path, sizeof path, "%s/g2.vcl", dir);
+	(void)unlink(path);
 	(void)snprintf(path, sizeof path, "%s/inc.vcl", dir);
 	(void)unlink(path);
 	(void)snprintf(path, sizeof path, "%s/main.vcl", dir);
@@ -539,9 +575,199 @@ START_TEST(test_varnish_phrases)
 	    "4:8", "Unknown ACL flag:");
 	bad(BE "sub vcl_recv { if (req.url == 1) { } }\n", "4:28",
 	    "Comparison of different types: STRING '==' INT");
+	/* Variables that differ between VCL 4.0 and 4.1. */
+	bad(BE "sub vcl_recv { set req.esi = false; }\n", "4:20",
+	    "Symbol not found: 'req.esi' (Only available when VCL syntax "
+	    "<= 4.0)");
+	ok(BE40 "sub vcl_recv { set req.esi = false; }\n");
+	bad(BE40 "sub vcl_deliver { set resp.do_esi = false; }\n", "4:23",
+	    "(Only available when 4.1 <= VCL syntax)");
+	bad(BE40 "sub vcl_recv { std.log(sess.xid); }\n", "4:24",
+	    "Symbol not found: 'sess.xid' (Only available when 4.1 <= VCL "
+	    "syntax)");
+	bad(BE "sub vcl_deliver { set resp.proto = \"HTTP/1.0\"; }\n",
+	    "4:23", "Variable is read only. resp.proto cannot be set in "
+	    "VCL 4.1");
+	ok(BE40 "sub vcl_deliver { set resp.proto = \"HTTP/1.0\"; }\n");
+	/* The Varnish sentence where a variable is not available. */
+	bad(BE "sub vcl_pipe { set bereq.first_byte_timeout = 1s; }\n",
+	    "4:20", "Cannot be set in subroutine 'vcl_pipe'.");
+	bad(BE "sub vcl_recv { if (beresp.ttl > 1s) { } }\n", "4:20",
+	    "Not available in subroutine 'vcl_recv'.");
+	bad(BE "sub s { if (beresp.ttl > 1s) { } }\n"
+	    "sub vcl_recv { call s; }\n", "4:13",
+	    "Not available from subroutine 'vcl_recv'.");
+	bad(BE "sub vcl_deliver { unset bereq.http.X; }\n", "4:25",
+	    "Cannot be unset in subroutine 'vcl_deliver'.");
+	/* A number where a unit belongs. */
+	bad(BE "sub vcl_recv { if (storage.s0.free_space > 4 \"X\") { } }\n",
+	    "4:46", "Expected BYTES unit (B, KB, MB...) got '\"X\"'");
+	bad(BE "sub vcl_recv { if (storage.s0.free_space > 4 X) { } }\n",
+	    "4:46", "Unknown BYTES unit 'X'");
+	bad(BE "sub vcl_backend_response { set beresp.ttl = 1. k; }\n",
+	    "4:48", "Unknown duration unit 'k'");
+	ok(BE "sub vcl_backend_response { set beresp.ttl = 1. s; }\n");
+	/* return (fail("why")), as Varnish 7.1 takes it. */
+	{
+		char *c;
+
+		ck_assert_int_eq(comp(BE "sub vcl_init { return (fail(\"no\" "
+		    "+ \"pe\")); }\n", &c, &msg), 0);
+		ck_assert_ptr_nonnull(strstr(c, "VRT_fail(ctx, \"%s\","));
+		free(c);
+		free(msg);
+	}
+	/* Where a STRING is made, + joins what does not add. */
+	ok(BE "sub vcl_recv { set req.http.a = 1 + 1s; std.log(1 + \"a\");\n"
+	    "set req.http.b = \"x\" + 1 + 1s; }\n");
+	bad(BE "sub vcl_recv { set req.ttl = now + \"foo\"; }\n", "4:34",
+	    "TIME + STRING not possible.");
+	bad(BE "sub vcl_backend_response { set beresp.status = 1 + "
+	    "\"foo\"; }\n", "4:50", "INT + STRING not possible.");
+	bad(BE "sub vcl_recv { set req.http.a = \"foo\" - \"bar\"; }\n",
+	    "4:39", "STRING - STRING not possible.");
+	bad(BE "sub vcl_recv { set req.http.a = \"bla\" * \"foo\"; }\n",
+	    "4:39", "Operator * not possible on type STRING.");
+	bad(BE "sub vcl_recv { if (req.ttl > 1 + 1s) { } }\n", "4:32",
+	    "INT + DURATION not possible.");
+	/* Names, statements and actions, in Varnish's words. */
+	bad(BE "sub vcl_recv { set req.http.a = mu; }\n", "4:33",
+	    "Symbol not found: 'mu'");
+	bad(BE "sub vcl_recv { if (req.foo) { } }\n", "4:20",
+	    "Unknown property 'foo' for type HTTP");
+	bad(BE "sub vcl_recv { set req.foobar = 3; }\n", "4:20",
+	    "Symbol not found: 'req.foobar'");
+	bad(BE "sub vcl_recv { kluf; }\n", "4:16", "Symbol not found: 'kluf'");
+	bad(BE "sub vcl_recv { ban_hash(\"x\"); }\n", "4:16",
+	    "Symbol not found: 'ban_hash'");
+	bad(BE "sub vcl_recv { call foo; }\n", "4:21", "Undefined sub foo");
+	bad(BE "sub vcl_recv { call acl; }\n", "4:21",
+	    "Symbol 'acl' type (reserved) can not be used in expression.");
+	bad(BE "sub vcl_recv { set req.http.a = vcl_recv; }\n", "4:33",
+	    "Symbol 'vcl_recv' can only be used as a SUB expression");
+	bad(BE "sub vcl_synth { set resp.http.a = resp; }\n", "4:35",
+	    "Cannot convert HTTP to STRING");
+	bad(BE "import vtc;\nsub vcl_recv { set req.http.a = "
+	    "vtc.sleep(1s); }\n", "5:33", "Function returns VOID");
+	bad(BE "sub vcl_backend_fetch { set bereq.body = \"x\"; }\n", "4:29",
+	    "Variable cannot be set.");
+	bad(BE "sub vcl_backend_response { unset beresp.do_gzip; }\n",
+	    "4:34", "Variable cannot be unset");
+	bad(BE "sub vcl_recv { set obj.ttl = 1s; }\n", "4:20",
+	    "Not available in subroutine 'vcl_recv'.");
+	bad(BE "sub s { set obj.ttl = 1s; }\nsub vcl_recv { call s; }\n",
+	    "4:13", "Not available from subroutine 'vcl_recv'.");
+	bad(BE "sub s { set obj.ttl = 1s; }\nsub vcl_deliver { call s; }\n",
+	    "4:13", "Variable is read only.");
+	bad(BE "sub vcl_recv { return (synth); }\n", "4:29",
+	    "Missing argument.");
+	bad(BE "sub vcl_recv { return (pipe(1)); }\n", "4:28",
+	    "Arguments not allowed.");
+	bad(BE "sub vcl_recv { return (foobar); }\n", "4:24",
+	    "Expected return action name.");
+	bad(BE "sub vcl_recv { synthetic(\"x\"); }\n", "4:16",
+	    "Not a valid action in subroutine 'vcl_recv'.");
+	bad(BE "sub vcl_recv { return (deliver); }\n", "4:24",
+	    "Invalid return \"deliver\"");
+	bad(BE "sub vcl_recv { return (vcl(vcl_recv)); }\n", "4:28",
+	    "Symbol 'vcl_recv' has wrong type (sub), expected vcl:");
+	bad(BE40 "sub vcl_recv { return (vcl(vcl_recv)); }\n", "4:28",
+	    "Symbol not found: 'vcl_recv'");
+	bad(BE "sub vcl_bar { }\nsub vcl_recv { call vcl_bar; }\n", "4:5",
+	    "The names 'vcl_*' are reserved for subroutines.");
+	bad(BE "sub vcl_recv { if (req.url ~ \"[a\") { } }\n", "4:33",
+	    "Regexp compilation error:");
+	bad(BE "sub vcl_recv { if (req.url ~ \"a\" + req.url) { } }\n",
+	    "4:36", "Expected CSTR got 'req.url'");
+	bad(BE "include if;\n", "4:9", "include not followed by string "
+	    "constant.");
+	bad(BE "sub vcl_recv { if (client.ip ~ s) { } }\nsub s { }\n", "4:32",
+	    "Symbol 's' has wrong type (acl), expected sub:");
+	bad(BE "sub vcl_recv { if (client.ip ~ true) { } }\n", "4:32",
+	    "Expression has type BOOL, expected ACL");
+	bad(BE "sub vcl_recv { if (client.ip ~ vcl_foo) { } }\n", "4:32",
+	    "Symbols named 'vcl_*' are reserved.");
+	bad(BE "sub vcl_recv { set req.http.a = !1.5; }\n", "4:33",
+	    "'!' must be followed by BOOL, found REAL.");
+	bad(BE "sub vcl_recv { if (1.5 && true) { } }\n", "4:24",
+	    "'&&' must be preceeded by BOOL, found REAL.");
+	bad(BE "sub vcl_recv { if (true || 1.5) { } }\n", "4:25",
+	    "'||' must be followed by BOOL, found REAL.");
+	bad(BE "sub vcl_recv { set req.http.x"
+	    "0123456789012345678901234567890123456789012345678901234567890123"
+	    "456789012345678901234567890123456789012345678901234567890123456"
+	    " = \"1\"; }\n", "4:20", "HTTP header (x0123456789012345678..) "
+	    "is too long.");
+	bad(BE "sub vcl_recv { ban(<<); }\n", "4:20",
+	    "Unknown token '<<' when looking for STRING");
+	bad(BE "sub vcl_synth { set resp.status = --200; }\n", "4:35",
+	    "Unknown token '--' when looking for INT");
+	bad(BE "sub foo.bar { }\nsub vcl_recv { call foo.bar; }\n", "4:5",
+	    "Name of subroutine, 'foo.bar', contains illegal character '.'");
+	bad(BE "acl a.b { }\n", "4:5",
+	    "Name of ACL, 'a.b', contains illegal character '.'");
+	/* ACLs, read as Varnish reads them. */
+#define ACL_USE	"sub vcl_recv { if (client.ip ~ a) { } }\n"
+	bad(BE "acl a { \"1.2.3.4\"; !\"1.2.3.4\"; }\n" ACL_USE, "4:21",
+	    "Conflicting ACL entries:");
+	ok(BE "acl a { \"1.2.3.4\"/31; \"1.2.3.4\"/31; }\n" ACL_USE);
+	bad(BE "acl a { \"...com\"; }\n" ACL_USE, "4:9",
+	    "DNS lookup(...com): ");
+	bad(BE "acl a { \"10.1..2\"; }\n" ACL_USE, "4:9",
+	    "DNS lookup(10.1..2): ");
+	ok(BE "acl a { ! \"10.1.3\"; (\"...com\" / 22); (!\"...com\"); "
+	    "\"10.1.1\"/25; \"10.0.0.0/8\"; }\n" ACL_USE);
+	bad(BE "acl a { \"10.1.2\" ); }\n" ACL_USE, "4:18",
+	    "Expected ';' got ')'");
+	bad(BE "acl a { \"10.0.1.0/1bc\"; }\n" ACL_USE, "4:9",
+	    ".../mask is not numeric.");
+	bad(BE "acl a { \"10.0.1.0/22\" / 22; }\n" ACL_USE, "4:23",
+	    "/mask only allowed once");
+	bad(BE "acl a + log { }\n" ACL_USE, "4:9", "Expected a flag at:");
+	bad(BE "acl a +foo { }\n" ACL_USE, "4:8", "Unknown ACL flag:");
+#undef ACL_USE
+	bad(BE "sub vcl_recv { if (client.ip > \"1.2.3.4\") { } }\n", "4:30",
+	    "Operator > not possible on IP");
+	bad(BE "sub vcl_recv { if (req.backend_hint < default) { } }\n",
+	    "4:37", "Operator < not possible on BACKEND");
+	/* Backends and probes. */
+	bad(BE "backend b { .host = \"[::1\"; }\n", "4:9",
+	    "IPv6 address lacks ']'");
+	bad(BE "backend b { .host = \"[::1]/80\"; }\n", "4:9",
+	    "IPv6 address has wrong port separator");
+	bad(BE "backend b { set .host = \"x\"; }\n", "4:13",
+	    "NB: Backend Syntax has changed:");
+	bad(BE "backend b { .host = \"x\"; .probe = \"p\"; }\n", "4:35",
+	    "Expected '{' or name of probe, got");
+	bad(BE "backend b { .host = \"x\"; .host = \"y\"; }\n", "4:27",
+	    "Field 'host' redefined at:");
+	bad(BE "backend b { .port = \"80\"; }\n", "4:9",
+	    "Expected .host or .path.");
+	bad(BE "backend b { .host = \"x\"; .path = \"/s\"; }\n", "4:9",
+	    "Address redefinition at:");
+	bad(BE "backend b { .path = \"s.sock\"; }\n", "4:9",
+	    "Must be an absolute path:");
+	bad(BE "backend b { .path = \"/\"; }\n", "4:9", "Not a socket:");
+	bad(BE "backend b { .host = \"x\"; .probe = default; }\n", "4:35",
+	    "No default probe defined");
+	bad(BE "backend default { .host = \"y\"; }\n", "4:9",
+	    "Only one default director possible.");
+	bad(BE "probe p { .expected_response = 1000; }\n", "4:32",
+	    "with exactly three digits");
+	bad(BE "probe p { .expected_response = 99; }\n", "4:32",
+	    "with exactly three digits");
+	bad(BE "probe p { .window = 32; }\n", "4:21",
+	    "Must specify .threshold with .window");
+	bad(BE "probe p { .threshold = 65; }\n", "4:24",
+	    "Threshold must be 64 or less.");
+	bad(BE "probe p { .window = 65; .threshold = 64; }\n", "4:21",
+	    "Window must be 64 or less.");
+	bad(BE "probe p { .window = 63; .threshold = 64; }\n", "4:38",
+	    "Threshold can not be greater than window");
 	opts.err_unref = 0;
 	ck_assert_int_eq(comp(BE "acl a { }\n", NULL, &msg), 0);
 	ck_assert_ptr_nonnull(strstr(msg, "warning: Unused acl a, defined:"));
+	ck_assert_ptr_nonnull(strstr(msg, "(That was just a warning)"));
 	free(msg);
 	opts.err_unref = 1;
 }

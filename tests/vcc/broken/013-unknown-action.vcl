@@ -1,5 +1,5 @@
 # expect: 6:24
-# message: unknown action
+# message: Expected return action name.
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }

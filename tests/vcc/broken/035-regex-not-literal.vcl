@@ -1,5 +1,5 @@
 # expect: 6:30
-# message: expected a string
+# message: Expected CSTR
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }

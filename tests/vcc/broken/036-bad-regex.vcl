@@ -1,5 +1,5 @@
 # expect: 6:32
-# message: bad regular expression
+# message: Regexp compilation error
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }

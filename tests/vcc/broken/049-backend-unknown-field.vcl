@@ -1,5 +1,5 @@
 # expect: 6:14
-# message: unknown backend field .hots
+# message: Unknown field: '.hots'
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }

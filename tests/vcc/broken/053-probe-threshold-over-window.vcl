@@ -1,4 +1,4 @@
-# expect: 6:40
+# expect: 6:37
 # message: .threshold (3) is more than .window (2)
 vcl 4.1;
 import std;
