@@ -937,6 +937,18 @@ BOC_SetState(struct boc *boc, enum boc_state state)
 	LOCK_Unlock(&boc->mtx);
 }
 
+enum boc_state
+BOC_State(struct boc *boc)
+{
+	enum boc_state st;
+
+	CHECK_OBJ(boc, BOC_MAGIC);
+	LOCK_Lock(&boc->mtx);
+	st = boc->state;
+	LOCK_Unlock(&boc->mtx);
+	return (st);
+}
+
 void
 BOC_Extend(struct boc *boc, uint64_t len)
 {

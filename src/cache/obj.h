@@ -365,6 +365,8 @@ void BOC_Ref(struct boc *boc);
 void BOC_Deref(struct boc **bocp);
 /* Publish a state change; wakes every reader. */
 void BOC_SetState(struct boc *boc, enum boc_state state);
+/* The state now (it may move on at once). */
+enum boc_state BOC_State(struct boc *boc);
 /* Publish more body (len: the body's new length); wakes readers. */
 void BOC_Extend(struct boc *boc, uint64_t len);
 /*

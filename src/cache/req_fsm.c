@@ -1127,9 +1127,12 @@ req_conditionals(struct req *req)
 	/* Assembled from pieces: not the stored bytes (as in Varnish). */
 	if (ESI_Active(req) && req->esi_level == 0)
 		(void)RFC_WeakenEtag(req->resp);
-	/* Whole, or will be before anything is sent (do_stream false). */
-	if (req->gunzip && req->objcore != NULL &&
-	    (req->boc == NULL || req->boc->no_stream))
+	/*
+	 * Whole, or will be before anything is sent (do_stream false): a
+	 * hit just after the fetch ended (its boc not yet let go) too.
+	 */
+	if (req->gunzip && req->objcore != NULL && (req->boc == NULL ||
+	    req->boc->no_stream || BOC_State(req->boc) == BOS_FINISHED))
 		req->gunzip_len = GZIP_PlainLen(req->objcore);
 	req_conditionals_obj(req);
 	if (!req->gunzip)
