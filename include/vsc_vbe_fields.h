@@ -4,8 +4,8 @@
  * vsc_vbe_fields.h -- THE table of each backend's counters,
  * VBE.<vcl>.<backend>.*, as Varnish 7.1 names them so that dashboards
  * keep working.  No include guard; rows only appended.  Columns as in
- * vsc_fields.h.  Varnish's happy (probe bitmap) and byte counters are
- * not here: veneerd does not publish them per backend yet.
+ * vsc_fields.h.  Varnish's byte counters are not here: veneerd does not
+ * publish them per backend yet.
  */
 
 VSC_FIELD(conn,			GAUGE,   INFO,  INTEGER,	"Connections "
@@ -32,5 +32,8 @@ VSC_FIELD(fail_etimedout,	COUNTER, INFO,  INTEGER,	"Connections "
 	"not made within connect_timeout (ETIMEDOUT)")
 VSC_FIELD(fail_other,		COUNTER, INFO,  INTEGER,	"Connections "
 	"failed for another reason; the FetchError record says which")
+VSC_FIELD(happy,		GAUGE,   INFO,  BITMAP,		"Health "
+	"probe results, newest in bit 0, a bit set for each good one; 0 "
+	"without a probe.  See backend.list -p")
 
 #undef VSC_FIELD

@@ -3,8 +3,8 @@
  *
  * backend.c -- backends and their connection pools.  Owns struct backend,
  * struct vbc, the list of backends (be_list_mtx) and each backend's
- * be->mtx (idle connections, counts).  Lock order: be_list_mtx before
- * be->mtx; both are leaves otherwise, never held across I/O.
+ * be->mtx (idle connections, counts, the change time).  Lock order:
+ * be_list_mtx, probe_mtx (probe.c), be->mtx; never held across I/O.
  */
 
 #include "config.h"
@@ -50,7 +50,7 @@ struct backend {
 	vtim_dur		between_bytes_timeout;	/* const; < 0 param */
 	unsigned		max_connections;	/* const */
 	unsigned		proxy_header;	/* const; used with issue 15 */
-	const struct vrt_backend_probe *probe;	/* const; issue 15 */
+	struct probe		*probe;		/* const; NULL: none */
 	/*
 	 * No address: the host did not resolve when the VCL loaded.  The
 	 * backend exists (the VCL loads) but is sick, fetches fail fast.
@@ -60,10 +60,10 @@ struct backend {
 	char			*display;	/* const */
 	/* backend.set_health: BE_ADMIN_*; atomic */
 	unsigned		admin;
-#define BE_ADMIN_AUTO		0	/* what probes say (healthy now) */
+#define BE_ADMIN_AUTO		0	/* what the probe says, if any */
 #define BE_ADMIN_HEALTHY	1
 #define BE_ADMIN_SICK		2
-	vtim_real		t_change;	/* be_list_mtx */
+	vtim_real		t_change;	/* mtx */
 	struct lock		mtx;
 	TAILQ_HEAD(vbc_head_s, vbc) idle;	/* mtx; most recent first */
 	unsigned		n_idle;		/* mtx */
@@ -174,7 +174,6 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 		    ep->path != NULL ? "" : ":", ep->path != NULL ? "" : port);
 	}
 	be->proxy_header = vrt->proxy_header;
-	be->probe = vrt->probe;
 	if (vrt->hosthdr != NULL)
 		be->hosthdr = strdup(vrt->hosthdr);
 	be->connect_timeout = vrt->connect_timeout;
@@ -187,6 +186,12 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 	be->vsc = VSC_NewVbe(be->display);
 	LOCK_Init(&be->mtx);
 	TAILQ_INIT(&be->idle);
+	/* Stopped until its VCL is warm (BACKEND_SetWarm). */
+	if (vrt->probe != NULL && (be->probe = PROBE_New(be, vrt->probe,
+	    be->hosthdr != NULL ? be->hosthdr : ep->host != NULL ? ep->host :
+	    "localhost")) == NULL)
+		VSL(SLT_Error, 0, "backend %s: out of memory for its probe, "
+		    "healthy unless set sick", be->vcl_name);
 	LOCK_Lock(&be_list_mtx);
 	TAILQ_INSERT_TAIL(&be_list, be, list);
 	LOCK_Unlock(&be_list_mtx);
@@ -216,6 +221,8 @@ BACKEND_Delete(struct backend **bep)
 	LOCK_Lock(&be_list_mtx);
 	TAILQ_REMOVE(&be_list, be, list);
 	LOCK_Unlock(&be_list_mtx);
+	if (be->probe != NULL)
+		PROBE_Free(&be->probe);
 	while ((vbc = TAILQ_FIRST(&be->idle)) != NULL) {
 		TAILQ_REMOVE(&be->idle, vbc, list);
 		be->n_idle--;
@@ -243,8 +250,59 @@ BACKEND_Healthy(const struct backend *be)
 	case BE_ADMIN_SICK:
 		return (0);
 	default:
-		return (!be->sick);
+		if (be->sick)
+			return (0);
+		return (be->probe == NULL || PROBE_Healthy(be->probe));
 	}
+}
+
+void
+BACKEND_SetWarm(const char *vcl, int warm)
+{
+	struct backend *be;
+	size_t l = strlen(vcl);
+
+	LOCK_Lock(&be_list_mtx);
+	TAILQ_FOREACH(be, &be_list, list)
+		if (be->probe != NULL && !strncmp(be->display, vcl, l) &&
+		    be->display[l] == '.')
+			PROBE_Control(be->probe, warm);
+	LOCK_Unlock(&be_list_mtx);
+}
+
+int
+BACKEND_Addr(const struct backend *be, unsigned u,
+    const struct sockaddr_storage **sa, socklen_t *salen)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	if (u >= 2)
+		return (0);
+	*sa = &be->sa[u];
+	*salen = be->salen[u];
+	return (1);
+}
+
+unsigned
+BACKEND_ProxyHeader(const struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (be->proxy_header);
+}
+
+void
+BACKEND_ProbeHappy(struct backend *be, uint64_t happy, unsigned changed)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	if (be->vsc != NULL)
+		__atomic_store_n(&be->vsc->happy, happy, __ATOMIC_RELAXED);
+	if (!changed)
+		return;
+	LOCK_Lock(&be->mtx);
+	be->t_change = TIM_real();
+	LOCK_Unlock(&be->mtx);
 }
 
 const struct director *
@@ -464,8 +522,8 @@ be_log_open(struct vsl_log *vsl, const struct backend *be,
 }
 
 /* VBE.*.fail and the fail_* counter for errno e, as varnishd sorts them. */
-static void
-be_count_fail(const struct backend *be, int e)
+void
+BACKEND_CountFail(const struct backend *be, int e)
 {
 
 	VSC_VbeAdd(be->vsc, fail, 1);
@@ -554,7 +612,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		LOCK_Lock(&be->mtx);
 		be->n_conn--;
 		LOCK_Unlock(&be->mtx);
-		be_count_fail(be, e);
+		BACKEND_CountFail(be, e);
 		VSC_Count(wrk->stats, backend_fail, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: fail errno %d (%s)",
 		    be->vcl_name, e, e == ETIMEDOUT ?
@@ -666,29 +724,98 @@ be_health(const struct backend *be)
 	return (BACKEND_Healthy(be) ? "healthy" : "sick");
 }
 
-/* The Admin column: as set, or (auto, no probe yet) what it is. */
+/*
+ * The Admin column: as set, or (auto) "probe" when a probe decides, as
+ * varnishd shows it, else what it is.
+ */
 static const char *
 be_admin(const struct backend *be)
 {
 	unsigned a = __atomic_load_n(&be->admin, __ATOMIC_RELAXED);
 
-	return (a == BE_ADMIN_AUTO ? be_health(be) : be_admin_names[a]);
+	if (a != BE_ADMIN_AUTO)
+		return (be_admin_names[a]);
+	return (be->probe != NULL ? "probe" : be_health(be));
+}
+
+static vtim_real
+be_t_change(struct backend *be)
+{
+	vtim_real t;
+
+	LOCK_Lock(&be->mtx);
+	t = be->t_change;
+	LOCK_Unlock(&be->mtx);
+	return (t);
+}
+
+/* One backend in backend.list -j; with -p its probe's window. */
+static void
+be_list_json(FILE *out, struct backend *be, int details)
+{
+
+	CCLI_JsonStr(out, be->display);
+	fprintf(out, ": {\n      \"type\": \"backend\",\n"
+	    "      \"admin_health\": \"%s\",\n"
+	    "      \"probe_message\": ", be_admin(be));
+	if (be->probe != NULL)
+		PROBE_Status(out, be->probe, 0, 1);
+	else
+		fprintf(out, "[0, 0, \"%s\"]", be_health(be));
+	fprintf(out, ",\n");
+	if (details) {
+		fprintf(out, "      \"probe_details\": ");
+		if (be->probe != NULL)
+			PROBE_Status(out, be->probe, 1, 1);
+		else
+			fprintf(out, "{},\n");
+	}
+	fprintf(out, "      \"last_change\": %.3f\n    }", be_t_change(be));
+}
+
+/*
+ * One backend in backend.list: the Probe column is the probe's "good/
+ * window" and Health its verdict (backend.set_health shows in Admin);
+ * with -p the window follows, each bitmap oldest first, as varnishd's.
+ */
+static void
+be_list_text(FILE *out, struct backend *be, int details, size_t wn,
+    size_t wa)
+{
+	char date[TIM_FORMAT_SIZE], probe[32];
+	FILE *f;
+
+	TIM_format(be_t_change(be), date);
+	(void)snprintf(probe, sizeof probe, "0/0");
+	if (be->probe != NULL && (f = fmemopen(probe, sizeof probe, "w")) !=
+	    NULL) {
+		PROBE_Status(f, be->probe, 0, 0);
+		(void)fclose(f);
+	}
+	fprintf(out, "%-*s   %-*s   %-5s    %-7s    %s", (int)wn, be->display,
+	    (int)wa, be_admin(be), probe, be->probe == NULL ? be_health(be) :
+	    PROBE_Healthy(be->probe) ? "healthy" : "sick", date);
+	if (details && be->probe != NULL) {
+		PROBE_Status(out, be->probe, 1, 0);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
 }
 
 unsigned
 BACKEND_CliList(FILE *out, int ac, char * const *av)
 {
 	const char *pat = NULL, *active;
-	const struct backend *be;
-	char abuf[128], date[TIM_FORMAT_SIZE];
+	struct backend *be;
+	char abuf[128];
 	size_t wn = 12, wa = 5, l;
-	int i, json = 0, first = 1;
+	int i, json = 0, details = 0, first = 1;
 
 	for (i = 1; i < ac; i++) {
 		if (!strcmp(av[i], "-j"))
 			json = 1;
 		else if (!strcmp(av[i], "-p"))
-			continue;	/* no probes before issue 15 */
+			details = !details;
 		else if (pat == NULL)
 			pat = av[i];
 		else {
@@ -718,20 +845,10 @@ BACKEND_CliList(FILE *out, int ac, char * const *av)
 			continue;
 		if (json) {
 			fprintf(out, "%s\n    ", first ? "" : ",");
-			CCLI_JsonStr(out, be->display);
-			fprintf(out, ": {\n      \"type\": \"backend\",\n"
-			    "      \"admin_health\": \"%s\",\n"
-			    "      \"probe_message\": [0, 0, \"%s\"],\n"
-			    "      \"last_change\": %.3f\n    }",
-			    be_admin(be), be_health(be),
-			    be->t_change);
+			be_list_json(out, be, details);
 			first = 0;
-			continue;
-		}
-		TIM_format(be->t_change, date);
-		fprintf(out, "%-*s   %-*s   %-5s    %-7s    %s\n", (int)wn,
-		    be->display, (int)wa, be_admin(be), "0/0",
-		    be_health(be), date);
+		} else
+			be_list_text(out, be, details, wn, wa);
 	}
 	LOCK_Unlock(&be_list_mtx);
 	if (json)
@@ -760,8 +877,12 @@ BACKEND_CliSetHealth(FILE *out, int ac, char * const *av)
 	TAILQ_FOREACH(be, &be_list, list) {
 		if (!be_match(be, av[1], active))
 			continue;
-		if (__atomic_exchange_n(&be->admin, a, __ATOMIC_RELAXED) != a)
+		if (__atomic_exchange_n(&be->admin, a, __ATOMIC_RELAXED) !=
+		    a) {
+			LOCK_Lock(&be->mtx);
 			be->t_change = TIM_real();
+			LOCK_Unlock(&be->mtx);
+		}
 		n++;
 	}
 	LOCK_Unlock(&be_list_mtx);

@@ -10,6 +10,7 @@
 #define VENEER_CACHE_BACKEND_H
 
 #include <bsd/sys/queue.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/socket.h>
 
@@ -77,5 +78,35 @@ void BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl,
     const char *reason);
 /* Close idle connections past backend_idle_timeout (housekeeping). */
 void BACKEND_Reap(void);
+/* Start (warm) or stop (cold) the probes of the VCL named vcl. */
+void BACKEND_SetWarm(const char *vcl, int warm);
+
+/*
+ * For the probes (probe.c).  BACKEND_Addr: address u of be (0: IPv4 or
+ * the Unix socket, 1: IPv6; *salen 0 if none), 0 past the last.
+ * BACKEND_ProbeHappy: the window for VBE.*.happy, and whether the
+ * probe's verdict changed (backend.list's Last change).
+ */
+int BACKEND_Addr(const struct backend *be, unsigned u,
+    const struct sockaddr_storage **sa, socklen_t *salen);
+unsigned BACKEND_ProxyHeader(const struct backend *be);
+void BACKEND_CountFail(const struct backend *be, int err);
+void BACKEND_ProbeHappy(struct backend *be, uint64_t happy, unsigned changed);
+
+/*
+ * probe.c: a backend's health probe, made stopped with .initial
+ * successes assumed.  PROBE_Control starts it (warm: due now) or stops
+ * it (cold), resetting the window either way.  PROBE_Free stops it,
+ * waiting for a run in progress (at most .timeout).  PROBE_Status
+ * prints backend.list's Probe column ("good/window", or JSON's
+ * [good, window, "health"]) or, with details, the window (-p).
+ */
+struct probe;
+struct probe *PROBE_New(struct backend *be,
+    const struct vrt_backend_probe *vp, const char *host);
+void PROBE_Free(struct probe **pp);
+void PROBE_Control(struct probe *p, int warm);
+int PROBE_Healthy(const struct probe *p);
+void PROBE_Status(FILE *out, const struct probe *p, int details, int json);
 
 #endif /* VENEER_CACHE_BACKEND_H */

@@ -146,7 +146,8 @@ child_cmd_start(char * const *av)
 			return;
 		}
 		if (VCL_LoadFile(path, child_args->vcl_name, !VCL_Active(),
-		    err, sizeof err) != 0) {
+		    err, sizeof err) != 0 || VCL_SetState(child_args->vcl_name,
+		    "auto", 0, err, sizeof err) != 0) {
 			child_reply(CLIS_CANT, err);
 			return;
 		}
@@ -178,7 +179,8 @@ ccli_vcl_loadboot(FILE *out, int ac, char * const *av)
 	}
 	(void)snprintf(path, sizeof path, "/proc/self/fd/%d", child_vcl_fd);
 	if (VCL_LoadFile(path, child_args->vcl_name, !VCL_Active(), err,
-	    sizeof err) != 0) {
+	    sizeof err) != 0 || VCL_SetState(child_args->vcl_name, "auto", 0,
+	    err, sizeof err) != 0) {
 		fputs(err, out);
 		return (CLIS_CANT);
 	}
@@ -254,9 +256,12 @@ ccli_vcl_load(FILE *out, int ac, char * const *av)
 		fputs(err, out);
 		return (CLIS_CANT);
 	}
-	/* vcl.load NAME PATH [STATE cold|warm]: loaded in that state. */
-	if (ac > 4 && VCL_SetState(av[1], av[3], !strcmp(av[4], "cold"),
-	    err, sizeof err) != 0) {
+	/*
+	 * vcl.load NAME PATH [STATE cold|warm]: loaded in that state; its
+	 * probes start here if warm, never before.
+	 */
+	if (VCL_SetState(av[1], ac > 4 ? av[3] : "auto", ac > 4 &&
+	    !strcmp(av[4], "cold"), err, sizeof err) != 0) {
 		fputs(err, out);
 		return (CLIS_CANT);
 	}

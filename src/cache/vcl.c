@@ -21,6 +21,7 @@
 
 #include "common/lock.h"
 #include "common/miniobj.h"
+#include "cache/backend.h"
 #include "cache/req.h"
 #include "cache/vcl.h"
 #include "cache/vsc.h"
@@ -661,6 +662,8 @@ VCL_SetState(const char *name, const char *state, int cold, char *err,
 	(void)snprintf(vcl->state, sizeof vcl->state, "%s", state);
 	vcl->cold = cold != 0;
 	LOCK_Unlock(&vcl_mtx);
+	/* Only warm VCLs probe their backends. */
+	BACKEND_SetWarm(name, !cold);
 	return (0);
 }
 

@@ -596,16 +596,19 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "only lookups can test and the objects each tested and killed.",
 	    0, 1, 1, MCLI_ChildFwd },
 	{ "backend.list", "backend.list [-j] [-p] [<backend_pattern>]",
-	    "List backends: VCL.NAME, admin state, probe window, health and "
-	    "when it last changed.  A pattern is a glob; without a dot it "
-	    "matches the active VCL's backends by name.",
-	    0, 2, 1, MCLI_ChildFwd },
+	    "List backends: VCL.NAME, admin state (\"probe\" when its "
+	    "probe decides), the probe's good results out of its window, "
+	    "the probe's verdict and when the health last changed; -p adds "
+	    "the probe's last 64 results, oldest first.  A pattern is a "
+	    "glob; without a dot it matches the active VCL's backends by "
+	    "name.", 0, 3, 1, MCLI_ChildFwd },
 	{ "backend.set_health",
 	    "backend.set_health <backend_pattern> [auto|healthy|sick]",
 	    "Set health status of backend(s) matching <backend_pattern>: "
 	    "sick makes fetches fail at once (503 after vcl_backend_error), "
-	    "healthy forces them through, auto gives it back to what is "
-	    "known of the backend.", 2, 2, 0, MCLI_ChildFwd },
+	    "healthy forces them through, auto gives it back to the "
+	    "backend's probe (healthy without one).", 2, 2, 0,
+	    MCLI_ChildFwd },
 	{ "banner", "banner", "Print welcome banner.", 0, 0, 0, mcc_banner },
 	{ "debug.listen_address", "debug.listen_address",
 	    "Report the actual listen addresses: name, address and port "
