@@ -57,21 +57,36 @@ DIRECTOR_New(VRT_CTX, const struct director_methods *m, void *priv,
 	d->methods = m;
 	d->priv = priv;
 	d->t_created = TIM_real();
+	d->vcl = ctx->vcl;
 	LOCK_Lock(&dir_list_mtx);
 	TAILQ_INSERT_TAIL(&dir_list, d, list);
+	d->listed = 1;
 	LOCK_Unlock(&dir_list_mtx);
 	return (d);
 }
 
+/*
+ * Objects end newest first, but an older director may have a newer one
+ * as a member: once one of a VCL's directors goes, none of them is
+ * walked by backend.list again (no request runs on a VCL being ended).
+ */
 void
 DIRECTOR_Free(struct director **dp)
 {
-	struct director *d;
+	struct director *d, *d2, *dn;
 
 	TAKE_OBJ_NOTNULL(d, dp, DIRECTOR_MAGIC);
 	assert(d->backend == NULL);
 	LOCK_Lock(&dir_list_mtx);
-	TAILQ_REMOVE(&dir_list, d, list);
+	if (d->listed) {
+		TAILQ_FOREACH_SAFE(d2, &dir_list, list, dn) {
+			if (d2->vcl != d->vcl)
+				continue;
+			TAILQ_REMOVE(&dir_list, d2, list);
+			d2->listed = 0;
+		}
+	}
+	assert(!d->listed);
 	LOCK_Unlock(&dir_list_mtx);
 	free(d->display);
 	FREE_OBJ(d);

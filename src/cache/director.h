@@ -20,6 +20,7 @@
 
 struct backend;
 struct director;
+struct vcl;
 
 /*
  * The next director to try for this fetch (a member, a backend or a
@@ -46,20 +47,24 @@ struct director_methods {
 struct director {
 	unsigned		magic;
 #define DIRECTOR_MAGIC		0x52798462
-	const char		*vcl_name;	/* const; the VCL's name for it */
+	const char		*vcl_name;	/* const: its name in VCL */
 	/* A plain backend: itself, and methods NULL.  Else NULL. */
 	struct backend		*backend;	/* const */
 	const struct director_methods *methods;	/* const */
 	void			*priv;		/* const: the module's object */
 	char			*display;	/* const: "vcl.name" */
 	vtim_real		t_created;	/* const */
+	const struct vcl	*vcl;		/* const; NULL for a backend */
+	unsigned		listed;		/* dir_list_mtx */
 	TAILQ_ENTRY(director)	list;		/* dir_list_mtx */
 };
 
 /*
  * A module's director named vcl_name in the VCL of ctx, listed by
- * backend.list until DIRECTOR_Free().  NULL (ctx failed) when out of
- * memory.  priv is the module's, passed back through d->priv.
+ * backend.list until the first DIRECTOR_Free() of its VCL's directors
+ * (a VCL ends them all at once, and one may still have another, already
+ * freed, as a member).  NULL (ctx failed) when out of memory.  priv is
+ * the module's, passed back through d->priv.
  */
 struct director *DIRECTOR_New(VRT_CTX, const struct director_methods *m,
     void *priv, const char *vcl_name);
