@@ -266,6 +266,14 @@ VMOD_FUNC(debug, priv_perf, DURATION,
     VMOD_A(INT, size) VMOD_D(INT, rounds, "10000"),
     "Times PRIV_TASK lookups among size of them: nanoseconds per lookup "
     "(as a duration in seconds).")
+/*
+ * directors: Varnish 7.1's vmod_directors, its round_robin, fallback,
+ * random and hash directors (src/cache/vmod_directors.c).  Shard is not
+ * here yet (issue 15).
+ */
+VMOD_FUNC(directors, lookup, BACKEND, VMOD_A(STRING, name),
+    "The backend or director of this VCL named name (unset when there is "
+    "none).  Only in vcl_init and vcl_fini.")
 #undef VMOD_FUNC
 #endif
 #ifdef VMOD_OBJ
@@ -276,6 +284,18 @@ VMOD_OBJ(debug, obj,
     "say when one is made and ended.")
 VMOD_OBJ(debug, concat, VMOD_A(STRANDS, s),
     "An object holding the concatenation of s.")
+VMOD_OBJ(directors, round_robin, ,
+    "A director taking its healthy members in turn.")
+VMOD_OBJ(directors, fallback, VMOD_D(BOOL, sticky, "false"),
+    "A director taking the first healthy member in the order they were "
+    "added; sticky: keeping the one it took while it stays healthy.")
+VMOD_OBJ(directors, random, ,
+    "A director taking a healthy member at random, in proportion to "
+    "its weight.")
+VMOD_OBJ(directors, hash, ,
+    "A director taking a healthy member by the hash of a key, in "
+    "proportion to its weight: a key keeps its member while the "
+    "members and their health stay the same.")
 #undef VMOD_OBJ
 #endif
 #ifdef VMOD_METHOD
@@ -307,6 +327,42 @@ VMOD_METHOD(debug, obj, test_priv_top, STRING,
     "empty; fails outside client methods.")
 VMOD_METHOD(debug, concat, get, STRING, , VM_ALL,
     "The concatenation the object was made with.")
+VMOD_METHOD(directors, round_robin, add_backend, VOID,
+    VMOD_A(BACKEND, backend), VM_ALL,
+    "Adds a member (a backend or a director) at the end.")
+VMOD_METHOD(directors, round_robin, remove_backend, VOID,
+    VMOD_A(BACKEND, backend), VM_ALL,
+    "Removes a member.")
+VMOD_METHOD(directors, round_robin, backend, BACKEND, , VM_ALL,
+    "The director, to set req.backend_hint or bereq.backend to; the "
+    "member is picked when the fetch starts.")
+VMOD_METHOD(directors, fallback, add_backend, VOID,
+    VMOD_A(BACKEND, backend), VM_ALL,
+    "Adds a member at the end (the order is the order of preference).")
+VMOD_METHOD(directors, fallback, remove_backend, VOID,
+    VMOD_A(BACKEND, backend), VM_ALL,
+    "Removes a member.")
+VMOD_METHOD(directors, fallback, backend, BACKEND, , VM_ALL,
+    "The director; the member is picked when the fetch starts.")
+VMOD_METHOD(directors, random, add_backend, VOID,
+    VMOD_A(BACKEND, backend) VMOD_A(REAL, weight), VM_ALL,
+    "Adds a member with a weight: it gets about weight / (sum of the "
+    "healthy members' weights) of the fetches.")
+VMOD_METHOD(directors, random, remove_backend, VOID,
+    VMOD_A(BACKEND, backend), VM_ALL,
+    "Removes a member.")
+VMOD_METHOD(directors, random, backend, BACKEND, , VM_ALL,
+    "The director; the member is picked when the fetch starts.")
+VMOD_METHOD(directors, hash, add_backend, VOID,
+    VMOD_A(BACKEND, backend) VMOD_D(REAL, weight, "1.0"), VM_ALL,
+    "Adds a member with a weight, as for random.")
+VMOD_METHOD(directors, hash, remove_backend, VOID,
+    VMOD_A(BACKEND, backend), VM_ALL,
+    "Removes a member.")
+VMOD_METHOD(directors, hash, backend, BACKEND, VMOD_A(STRANDS, key),
+    VM_ALL,
+    "The member for key (the SHA-256 of the strings, as Varnish's), "
+    "picked now among the healthy ones.")
 #undef VMOD_METHOD
 #endif
 #undef VMOD_A

@@ -183,6 +183,8 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 	INIT_OBJ(be->director, DIRECTOR_MAGIC);
 	be->director->vcl_name = be->vcl_name;
 	be->director->backend = be;
+	be->director->display = be->display;
+	be->director->t_created = be->t_change;
 	be->vsc = VSC_NewVbe(be->display);
 	LOCK_Init(&be->mtx);
 	TAILQ_INIT(&be->idle);
@@ -319,6 +321,19 @@ BACKEND_Name(const struct backend *be)
 
 	CHECK_OBJ(be, BACKEND_MAGIC);
 	return (be->vcl_name);
+}
+
+struct backend *
+BACKEND_Lookup(const char *display)
+{
+	struct backend *be;
+
+	LOCK_Lock(&be_list_mtx);
+	TAILQ_FOREACH(be, &be_list, list)
+		if (!strcmp(be->display, display))
+			break;
+	LOCK_Unlock(&be_list_mtx);
+	return (be);
 }
 
 vtim_dur
@@ -684,23 +699,31 @@ static const char * const be_admin_names[] = {
 };
 
 /*
- * Does be match a pattern?  With a dot the glob is on VCL.NAME; without,
- * on the names of the active VCL's backends, as varnishd does.
+ * Does a backend or director (its VCL.NAME) match a pattern?  With a dot
+ * the glob is on VCL.NAME; without, on the names of the active VCL's
+ * backends, as varnishd does.
  */
-static int
-be_match(const struct backend *be, const char *pat, const char *active)
+int
+BACKEND_CliMatch(const char *display, const char *pat, const char *active)
 {
 	size_t l;
 
 	if (pat == NULL)
 		return (1);
 	if (strchr(pat, '.') != NULL)
-		return (fnmatch(pat, be->display, 0) == 0);
+		return (fnmatch(pat, display, 0) == 0);
 	if (active == NULL)
 		return (0);
 	l = strlen(active);
-	return (!strncmp(be->display, active, l) && be->display[l] == '.' &&
-	    fnmatch(pat, be->display + l + 1, 0) == 0);
+	return (!strncmp(display, active, l) && display[l] == '.' &&
+	    fnmatch(pat, display + l + 1, 0) == 0);
+}
+
+static int
+be_match(const struct backend *be, const char *pat, const char *active)
+{
+
+	return (BACKEND_CliMatch(be->display, pat, active));
 }
 
 /* The active VCL's name, copied into buf (NULL if none). */
@@ -833,6 +856,8 @@ BACKEND_CliList(FILE *out, int ac, char * const *av)
 		if ((l = strlen(be_admin(be))) > wa)
 			wa = l;
 	}
+	/* Directors' rows follow, in the same table. */
+	DIRECTOR_CliWidth(BACKEND_CliMatch, pat, active, &wn);
 	if (json) {
 		CCLI_JsonHead(out, 3, ac, av);
 		fprintf(out, ",\n  {");
@@ -851,6 +876,8 @@ BACKEND_CliList(FILE *out, int ac, char * const *av)
 			be_list_text(out, be, details, wn, wa);
 	}
 	LOCK_Unlock(&be_list_mtx);
+	DIRECTOR_CliRows(out, BACKEND_CliMatch, pat, active, json, &first,
+	    wn, wa);
 	if (json)
 		fprintf(out, "\n  }\n]\n");
 	return (CLIS_OK);

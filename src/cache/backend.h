@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "common/tim.h"
+#include "cache/director.h"
 #include "vrt.h"
 
 struct backend;
@@ -34,20 +35,17 @@ struct vbc {
 	char			lport[8];
 };
 
-/* The director a VCL refers to; for now one per backend. */
-struct director {
-	unsigned		magic;
-#define DIRECTOR_MAGIC		0x52798462
-	const char		*vcl_name;
-	struct backend		*backend;
-};
-
 /* A backend of the VCL named vcl (for backend.list: "vcl.name"). */
 struct backend *BACKEND_New(const struct vrt_backend *vrt, const char *vcl,
     char *err, size_t errlen);
 void BACKEND_Delete(struct backend **bep);
 const struct director *BACKEND_Director(const struct backend *be);
 const char *BACKEND_Name(const struct backend *be);
+/* The backend listed as display ("vcl.name"), or NULL. */
+struct backend *BACKEND_Lookup(const char *display);
+/* backend.list's pattern test, on a "vcl.name" (directors use it too). */
+int BACKEND_CliMatch(const char *display, const char *pat,
+    const char *active);
 /* 0 when it has no address (its host did not resolve at load). */
 /* Admin state (backend.set_health) first, else what is known. */
 int BACKEND_Healthy(const struct backend *be);

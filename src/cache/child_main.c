@@ -29,6 +29,7 @@
 #include "common/miniobj.h"
 #include "common/num.h"
 #include "common/param.h"
+#include "common/rnd.h"
 #include "cache/acceptor.h"
 #include "cache/backend.h"
 #include "cache/ban.h"
@@ -337,6 +338,16 @@ ccli_debug_fragfetch(FILE *out, int ac, char * const *av)
 	return (CLIS_OK);
 }
 
+/* debug.srandom [SEED]: the random director's picks, made predictable. */
+static unsigned
+ccli_debug_srandom(FILE *out, int ac, char * const *av)
+{
+
+	(void)out;
+	RND_SeedTestable(ac > 1 ? (unsigned)strtoul(av[1], NULL, 0) : 1);
+	return (CLIS_OK);
+}
+
 static unsigned
 ccli_vcl_use(FILE *out, int ac, char * const *av)
 {
@@ -454,6 +465,7 @@ static const struct ccli_cmd {
 	{ "vcl.profile",	0, ccli_vcl_profile },
 	{ "debug.xid",		0, ccli_debug_xid },
 	{ "debug.fragfetch",	1, ccli_debug_fragfetch },
+	{ "debug.srandom",	0, ccli_debug_srandom },
 	{ "param.changed",	1, ccli_param_changed },
 	{ "ban",		3, BAN_CliBan },
 	{ "ban.list",		0, BAN_CliList },

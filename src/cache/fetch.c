@@ -251,13 +251,15 @@ static int
 bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 {
 	struct bo_body_mark mark;
+	struct vrt_ctx ctx;
 	unsigned attempt, nothing, reused;
 	int i;
 
-	if (bo->director == NULL || bo->director->backend == NULL) {
-		VSLb(bo->vsl, SLT_FetchError, "no backend");
+	/* bereq.backend stays the director; beresp.backend is the pick. */
+	bo_ctx(bo, &ctx);
+	bo->backend = DIRECTOR_Resolve(&ctx, bo->director);
+	if (bo->backend == NULL)
 		return (H1F_ERROR);
-	}
 	if (bo->req != NULL && bo->req->body_state != RB_NONE &&
 	    bo->req->body_state != RB_UNREAD) {
 		/* A VCL retry or restart after the body went out. */
@@ -266,7 +268,6 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 		    "again");
 		return (H1F_ERROR);
 	}
-	bo->backend = bo->director->backend;
 	/* What VCL set (bereq.*_timeout) wins over the backend's. */
 	if (!(bo->connect_timeout > 0))
 		bo->connect_timeout = BACKEND_ConnectTimeout(bo->backend);

@@ -146,15 +146,14 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 		return (R_STP_SYNTH);
 	}
 	VSC_Count(wrk->stats, s_pipe, 1);
-	if (bo->director == NULL || bo->director->backend == NULL) {
-		VSLb(bo->vsl, SLT_FetchError, "no backend");
+	ctx.vsl = bo->vsl;	/* the resolution is the backend task's */
+	bo->backend = DIRECTOR_Resolve(&ctx, bo->director);
+	if (bo->backend == NULL)
 		bo->vbc = NULL;
-	} else {
-		bo->vbc = BACKEND_GetConn(bo->director->backend, wrk, bo->vsl,
+	else
+		bo->vbc = BACKEND_GetConn(bo->backend, wrk, bo->vsl,
 		    bo->t_first, &bo->t_prev,
-		    BACKEND_ConnectTimeout(bo->director->backend), 1,
-		    &reused);
-	}
+		    BACKEND_ConnectTimeout(bo->backend), 1, &reused);
 	if (bo->vbc == NULL) {
 		VSC_Sub(n_pipe, 1);
 		FETCH_Finish(&req->bo);

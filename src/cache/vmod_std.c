@@ -542,8 +542,7 @@ vmod_std_healthy(VRT_CTX, VCL_BACKEND be)
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	if (be == NULL)
 		return (0);
-	CHECK_OBJ(be, DIRECTOR_MAGIC);
-	return (be->backend == NULL || BACKEND_Healthy(be->backend));
+	return (DIRECTOR_Healthy(be));
 }
 
 /* std.fileread: each path read once, kept for the child's life. */

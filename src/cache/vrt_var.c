@@ -1089,6 +1089,21 @@ VRT_r_beresp_age(VRT_CTX)
 	return (ctx->bo != NULL ? ctx->now - ctx->bo->t_origin : 0);
 }
 
+/*
+ * The backend the fetch went to (a director resolved), as varnishd's;
+ * bereq.backend when it did not get that far.
+ */
+static VCL_BACKEND
+vrt_beresp_backend(VRT_CTX)
+{
+
+	if (ctx->bo == NULL)
+		return (NULL);
+	if (ctx->bo->backend != NULL)
+		return (BACKEND_Director(ctx->bo->backend));
+	return (ctx->bo->director);
+}
+
 VCL_BACKEND
 VRT_r_beresp_backend(VRT_CTX)
 {
@@ -1097,7 +1112,7 @@ VRT_r_beresp_backend(VRT_CTX)
 	if (!vrt_ok(ctx, "beresp.backend",
 	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
 		return (NULL);
-	return (ctx->bo != NULL ? ctx->bo->director : NULL);
+	return (vrt_beresp_backend(ctx));
 }
 
 /* beresp.backend.ip: VV_MISSING, reads as NULL. */
@@ -1117,8 +1132,8 @@ VRT_r_beresp_backend_name(VRT_CTX)
 	if (!vrt_ok(ctx, "beresp.backend.name",
 	    VM_(BACKEND_RESPONSE) | VM_(BACKEND_ERROR)))
 		return (NULL);
-	return (ctx->bo != NULL && ctx->bo->director != NULL ?
-	    ctx->bo->director->vcl_name : NULL);
+	return (vrt_beresp_backend(ctx) != NULL ?
+	    vrt_beresp_backend(ctx)->vcl_name : NULL);
 }
 
 void

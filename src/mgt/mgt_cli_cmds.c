@@ -622,6 +622,10 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "Store fetched bodies <size> bytes at a time (0: as read), so "
 	    "tests can check that parsing does not depend on how a body "
 	    "arrives.", 1, 1, 0, MCLI_ChildFwd },
+	{ "debug.srandom", "debug.srandom [<seed>]",
+	    "Seed the random numbers tests predict (the random "
+	    "director's picks) with <seed>, 1 unless given, as varnishd's.",
+	    0, 1, 0, MCLI_ChildFwd },
 	{ "help", "help [-j|-a|-d|<command>]",
 	    "Show command/protocol help; -a lists the debug commands too, "
 	    "-d only those.", 0, 1, 1, mcc_help },

@@ -2633,7 +2633,10 @@ scan_imports(struct vcc *tl)
 	}
 }
 
-/* A declared name is one word: "sub foo.bar" is refused, as in Varnish. */
+/*
+ * A declared name is one word: "sub foo.bar" and "new rr.x = ..." are
+ * refused, as in Varnish.
+ */
 static void
 decl_name_check(struct vcc *tl, const struct token *kw, const struct token *n)
 {
@@ -2647,6 +2650,8 @@ decl_name_check(struct vcc *tl, const struct token *kw, const struct token *n)
 		kind = "backend";
 	else if (vcc_is(kw, "probe"))
 		kind = "probe";
+	else if (vcc_is(kw, "new"))
+		kind = "VCL object";
 	else
 		return;
 	dot = memchr(n->b, '.', (size_t)(n->e - n->b));
@@ -2680,6 +2685,7 @@ scan_names(struct vcc *tl)
 		    vcc_is(&tl->toks[i + 2], "=")) {
 			/* new NAME = mod.class(...): objects are global. */
 			n = &tl->toks[i + 1];
+			decl_name_check(tl, t, n);
 			c = class_find(&tl->toks[i + 3]);
 			if (c == NULL)
 				vcc_error(tl, &tl->toks[i + 3], "no object "

@@ -706,6 +706,9 @@ START_TEST(test_varnish_phrases)
 	    "Name of subroutine, 'foo.bar', contains illegal character '.'");
 	bad(BE "acl a.b { }\n", "4:5",
 	    "Name of ACL, 'a.b', contains illegal character '.'");
+	bad(BE "import debug;\nsub vcl_init { new o.x = debug.obj(); }\n",
+	    "5:20", "Name of VCL object, 'o.x', contains illegal character "
+	    "'.'");
 	/* ACLs, read as Varnish reads them. */
 #define ACL_USE	"sub vcl_recv { if (client.ip ~ a) { } }\n"
 	bad(BE "acl a { \"1.2.3.4\"; !\"1.2.3.4\"; }\n" ACL_USE, "4:21",

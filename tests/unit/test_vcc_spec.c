@@ -348,7 +348,7 @@ END_TEST
 
 START_TEST(imports)
 {
-	expect_err(HEAD "import directors;\n", "t.vcl:3:8", "std");
+	expect_err(HEAD "import nosuchmod;\n", "t.vcl:3:8", "std");
 	expect_ok(HEAD "import std from \"/x/libvmod_std.so\";\n"
 	    "sub vcl_recv { std.log(\"x\"); }\n", NULL, NULL);
 	expect_err(HEAD "sub vcl_recv { std.log(\"x\"); }\n", "t.vcl:3:16",
@@ -383,6 +383,46 @@ START_TEST(imports)
 	expect_err(HEAD "import purge;\nsub vcl_hit {\n"
 	    "  set req.http.n = purge.soft(ttl = \"x\");\n}\n", "t.vcl:5:",
 	    NULL);
+}
+END_TEST
+
+/* The directors module: objects, their methods' types, where they go. */
+START_TEST(directors)
+{
+	expect_ok(HEAD "import directors;\nsub vcl_init {\n"
+	    "  new rr = directors.round_robin();\n"
+	    "  rr.add_backend(default);\n"
+	    "  new fb = directors.fallback(sticky = true);\n"
+	    "  fb.add_backend(rr.backend());\n"
+	    "  fb.remove_backend(default);\n"
+	    "  new rnd = directors.random();\n"
+	    "  rnd.add_backend(default, 2.5);\n"
+	    "  new h = directors.hash();\n"
+	    "  h.add_backend(default);\n"
+	    "  h.add_backend(directors.lookup(\"default\"), weight = 2);\n"
+	    "}\nsub vcl_recv {\n"
+	    "  set req.backend_hint = h.backend(req.url + req.http.host);\n"
+	    "}\nsub vcl_backend_fetch {\n"
+	    "  set bereq.backend = rnd.backend();\n"
+	    "  set bereq.http.rr = rr.backend();\n}\n", NULL, NULL);
+	expect_err(HEAD "sub vcl_init {\n"
+	    "  new rr = directors.round_robin();\n}\n", "t.vcl:4:",
+	    "needs `import directors;`");
+	expect_err(HEAD "import directors;\nsub vcl_init {\n"
+	    "  new rr.x = directors.round_robin();\n}\n", "t.vcl:5:",
+	    "Name of VCL object, 'rr.x', contains illegal character '.'");
+	/* random's weight is required; hash's key too. */
+	expect_err(HEAD "import directors;\nsub vcl_init {\n"
+	    "  new r = directors.random();\n  r.add_backend(default);\n}\n",
+	    "t.vcl:6:", NULL);
+	expect_err(HEAD "import directors;\nsub vcl_init {\n"
+	    "  new h = directors.hash();\n}\nsub vcl_recv {\n"
+	    "  set req.backend_hint = h.backend();\n}\n", "t.vcl:8:",
+	    NULL);
+	/* A member is a BACKEND. */
+	expect_err(HEAD "import directors;\nsub vcl_init {\n"
+	    "  new rr = directors.round_robin();\n"
+	    "  rr.add_backend(\"default\");\n}\n", "t.vcl:6:", NULL);
 }
 END_TEST
 
@@ -972,6 +1012,7 @@ vcc_suite(void)
 	tcase_add_test(tc, unref);
 	tcase_add_test(tc, warnings_all);
 	tcase_add_test(tc, builtin);
+	tcase_add_test(tc, directors);
 	tcase_add_test(tc, includes);
 	suite_add_tcase(s, tc);
 

@@ -3,4 +3,4 @@
 vcl 4.1;
 import std;
 backend default { .host = "127.0.0.1"; }
-import directors;
+import nosuchmod;

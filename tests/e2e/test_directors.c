@@ -1,0 +1,474 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_directors.c -- issue 15, end to end: `import directors;` with
+ * four origins on loopback, each answering with its number (X-Origin).
+ * Each director's distribution over many requests, failover when a
+ * member is set sick (backend.set_health), nesting, a director with no
+ * healthy member (503), members added and removed while requests run,
+ * backend.list and std.healthy() on directors, and directors ending
+ * with their VCL.  Every request passes, so each reaches an origin.
+ */
+
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/harness.h"
+#include "cli_lib.h"
+
+#define NORIG	4
+
+struct d_test {
+	struct origin	*o[NORIG];
+	unsigned	idx[NORIG];
+	struct vnd	*v;
+	struct client	*cl;
+	int		fd;		/* the CLI */
+};
+
+/* 200, X-Origin: the origin's number. */
+static void
+d_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	const unsigned *idx = ORIGIN_Priv(oc);
+	char hdrs[64];
+
+	(void)req;
+	(void)priv;
+	(void)snprintf(hdrs, sizeof hdrs, "X-Origin: %u\r\n", *idx);
+	(void)ORIGIN_Respond(oc, 200, hdrs, "ok", -1);
+}
+
+/*
+ * veneerd with backends s0..s3 (our origins), std and directors
+ * imported, every request passed, and body after that; CLI logged in.
+ */
+static void
+d_start(struct d_test *t, const char *body)
+{
+	char *vcl, be[NORIG][160];
+	unsigned u;
+
+	memset(t, 0, sizeof *t);
+	for (u = 0; u < NORIG; u++) {
+		t->idx[u] = u;
+		t->o[u] = ORIGIN_New(d_handler, &t->idx[u]);
+		(void)snprintf(be[u], sizeof be[u], "backend s%u { .host = "
+		    "\"127.0.0.1\"; .port = \"%d\"; }\n", u,
+		    ORIGIN_Port(t->o[u]));
+	}
+	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\nimport directors;\n"
+	    "import std;\n%s%s%s%s%s",
+	    be[0], be[1], be[2], be[3], body), 0);
+	t->v = VND_New();
+	cli_args(t->v, 1);
+	VND_VclFile(t->v, "d.vcl", vcl);
+	free(vcl);
+	VND_Param(t->v, "vcc_err_unref", "off");
+	VND_Start(t->v);
+	t->cl = VND_Connect(t->v);
+	t->fd = cli_login(t->v);
+}
+
+static void
+d_finish(struct d_test *t)
+{
+	unsigned u;
+
+	(void)close(t->fd);
+	CLIENT_Free(&t->cl);
+	VND_Free(&t->v);
+	for (u = 0; u < NORIG; u++)
+		ORIGIN_Free(&t->o[u]);
+}
+
+/* The origin that answered url (-1: not a 200 from one of ours). */
+static int
+d_origin(struct d_test *t, const char *url, struct hx_msg **mp)
+{
+	struct hx_msg *m;
+	const char *x;
+	int r = -1;
+
+	m = CLIENT_Fetch(t->cl, "GET", url, NULL, HX_T_RESP);
+	x = HX_Header(m, "X-Origin");
+	if (m->status == 200 && x != NULL)
+		r = atoi(x);
+	if (mp != NULL)
+		*mp = m;
+	else
+		HX_MsgFree(&m);
+	return (r);
+}
+
+/* n requests (URLs /PREFIX/i); counts[k] for origin k, counts[NORIG]: none. */
+static void
+d_spread(struct d_test *t, const char *prefix, unsigned n,
+    unsigned counts[NORIG + 1])
+{
+	char url[128];
+	unsigned i;
+	int k;
+
+	memset(counts, 0, (NORIG + 1) * sizeof counts[0]);
+	for (i = 0; i < n; i++) {
+		(void)snprintf(url, sizeof url, "/%s/%u", prefix, i);
+		k = d_origin(t, url, NULL);
+		counts[k >= 0 && k < NORIG ? k : NORIG]++;
+	}
+}
+
+/* |got - want| <= tol, with a message naming the origin. */
+static void
+d_near(unsigned k, unsigned got, double want, double tol)
+{
+
+	ck_assert_msg(got >= want - tol && got <= want + tol,
+	    "origin %u: %u fetches, wanted %.0f +- %.0f", k, got, want, tol);
+}
+
+#define RR_VCL								\
+	"sub vcl_init {\n\tnew rr = directors.round_robin();\n"		\
+	"\trr.add_backend(s0);\n\trr.add_backend(s1);\n"		\
+	"\trr.add_backend(s2);\n\trr.add_backend(s3);\n}\n"		\
+	"sub vcl_recv {\n\tset req.backend_hint = rr.backend();\n"	\
+	"\treturn (pass);\n}\n"						\
+	"sub vcl_backend_response {\n"					\
+	"\tset beresp.http.X-Director = bereq.backend;\n"		\
+	"\tset beresp.http.X-Backend = beresp.backend;\n}\n"
+
+/*
+ * One client asking one after the other: no two fetches race for the
+ * turn, so the rotation is exact (400 fetches: 100 each).  A member set
+ * sick is skipped and the others share its turns (300: 100 each).
+ */
+START_TEST(issue_0015_round_robin_spread_and_failover)
+{
+	struct d_test t;
+	struct hx_msg *m;
+	unsigned c[NORIG + 1], u;
+
+	d_start(&t, RR_VCL);
+	d_spread(&t, "a", 400, c);
+	for (u = 0; u < NORIG; u++)
+		ck_assert_uint_eq(c[u], 100);
+	ck_assert_uint_eq(c[NORIG], 0);
+	/* bereq.backend stays the director; beresp.backend is the pick. */
+	(void)d_origin(&t, "/names", &m);
+	HX_HeaderIs(m, "X-Director", "rr");
+	ck_assert_msg(!strcmp(HX_Header(m, "X-Backend"), "s0"),
+	    "X-Backend %s", HX_Header(m, "X-Backend"));
+	HX_MsgFree(&m);
+	cli_expect(t.fd, "backend.set_health s1 sick", 200, NULL);
+	d_spread(&t, "b", 300, c);
+	ck_assert_uint_eq(c[1], 0);
+	ck_assert_uint_eq(c[0], 100);
+	ck_assert_uint_eq(c[2], 100);
+	ck_assert_uint_eq(c[3], 100);
+	cli_expect(t.fd, "backend.set_health s1 auto", 200, NULL);
+	d_spread(&t, "c", 400, c);
+	ck_assert_uint_eq(c[1], 100);
+	d_finish(&t);
+}
+END_TEST
+
+/*
+ * Weights 1, 1, 2, 4 over 1600 fetches: expected 200, 200, 400, 800.
+ * Each count is binomial (sd = sqrt(n p (1 - p)): 13.2, 13.2, 17.3,
+ * 20); 6 sd (80) is a chance below 1e-8 per count of a false failure.
+ * debug.srandom makes the run repeatable anyway, so the bound guards
+ * the weighting, not luck.  With s3 sick, the rest share by 1:1:2.
+ */
+START_TEST(issue_0015_random_weights_and_failover)
+{
+	struct d_test t;
+	unsigned c[NORIG + 1];
+
+	d_start(&t,
+	    "sub vcl_init {\n\tnew rnd = directors.random();\n"
+	    "\trnd.add_backend(s0, 1);\n\trnd.add_backend(s1, 1);\n"
+	    "\trnd.add_backend(s2, 2);\n\trnd.add_backend(s3, 4);\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = rnd.backend();\n"
+	    "\treturn (pass);\n}\n");
+	cli_expect(t.fd, "debug.srandom 7", 200, NULL);
+	d_spread(&t, "a", 1600, c);
+	d_near(0, c[0], 200, 80);
+	d_near(1, c[1], 200, 80);
+	d_near(2, c[2], 400, 80);
+	d_near(3, c[3], 800, 80);
+	ck_assert_uint_eq(c[NORIG], 0);
+	/* 800 fetches, 1:1:2: 200, 200, 400 (sd 12.2, 12.2, 14.1). */
+	cli_expect(t.fd, "backend.set_health s3 sick", 200, NULL);
+	d_spread(&t, "b", 800, c);
+	ck_assert_uint_eq(c[3], 0);
+	d_near(0, c[0], 200, 80);
+	d_near(1, c[1], 200, 80);
+	d_near(2, c[2], 400, 80);
+	d_finish(&t);
+}
+END_TEST
+
+/*
+ * Hash: 1200 distinct URLs over four equal members, 300 each expected
+ * (SHA-256 spreads keys as a fair draw would: sd 15; 6 sd = 90).  The
+ * same key always lands on the same member; a sick member gets none.
+ */
+START_TEST(issue_0015_hash_spread_and_stickiness)
+{
+	struct d_test t;
+	unsigned c[NORIG + 1], u;
+	char url[64];
+	int first[16];
+
+	d_start(&t,
+	    "sub vcl_init {\n\tnew h = directors.hash();\n"
+	    "\th.add_backend(s0);\n\th.add_backend(s1);\n"
+	    "\th.add_backend(s2, 1.0);\n\th.add_backend(s3, weight = 1);\n"
+	    "}\nsub vcl_recv {\n"
+	    "\tset req.backend_hint = h.backend(req.url);\n"
+	    "\treturn (pass);\n}\n");
+	d_spread(&t, "a", 1200, c);
+	for (u = 0; u < NORIG; u++)
+		d_near(u, c[u], 300, 90);
+	ck_assert_uint_eq(c[NORIG], 0);
+	for (u = 0; u < 16; u++) {
+		(void)snprintf(url, sizeof url, "/key/%u", u);
+		first[u] = d_origin(&t, url, NULL);
+		ck_assert_int_ge(first[u], 0);
+	}
+	for (u = 0; u < 16; u++) {
+		(void)snprintf(url, sizeof url, "/key/%u", u);
+		ck_assert_int_eq(d_origin(&t, url, NULL), first[u]);
+	}
+	cli_expect(t.fd, "backend.set_health s2 sick", 200, NULL);
+	d_spread(&t, "a", 400, c);
+	ck_assert_uint_eq(c[2], 0);
+	ck_assert_uint_eq(c[NORIG], 0);
+	d_finish(&t);
+}
+END_TEST
+
+/*
+ * Fallback: the first healthy member in order, back to an earlier one
+ * as soon as it is healthy again; sticky keeps the one it moved to.
+ */
+START_TEST(issue_0015_fallback_and_sticky)
+{
+	struct d_test t;
+
+	d_start(&t,
+	    "sub vcl_init {\n\tnew fb = directors.fallback();\n"
+	    "\tfb.add_backend(s0);\n\tfb.add_backend(s1);\n"
+	    "\tnew st = directors.fallback(sticky = true);\n"
+	    "\tst.add_backend(s0);\n\tst.add_backend(s1);\n}\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url ~ \"^/sticky\") {\n"
+	    "\t\tset req.backend_hint = st.backend();\n"
+	    "\t} else {\n\t\tset req.backend_hint = fb.backend();\n\t}\n"
+	    "\treturn (pass);\n}\n");
+	ck_assert_int_eq(d_origin(&t, "/1", NULL), 0);
+	ck_assert_int_eq(d_origin(&t, "/2", NULL), 0);
+	ck_assert_int_eq(d_origin(&t, "/sticky/1", NULL), 0);
+	cli_expect(t.fd, "backend.set_health s0 sick", 200, NULL);
+	ck_assert_int_eq(d_origin(&t, "/3", NULL), 1);
+	ck_assert_int_eq(d_origin(&t, "/sticky/2", NULL), 1);
+	cli_expect(t.fd, "backend.set_health s0 auto", 200, NULL);
+	ck_assert_int_eq(d_origin(&t, "/4", NULL), 0);
+	ck_assert_int_eq(d_origin(&t, "/sticky/3", NULL), 1);
+	d_finish(&t);
+}
+END_TEST
+
+/*
+ * A fallback of two round-robins: the first pair alternates; both of it
+ * sick, the second pair does; all sick, the director is sick
+ * (std.healthy, backend.list) and fetches get 503 through
+ * vcl_backend_error.
+ */
+START_TEST(issue_0015_nested_and_none_healthy)
+{
+	struct d_test t;
+	struct hx_msg *m;
+	char *body;
+
+	d_start(&t,
+	    "sub vcl_init {\n"
+	    "\tnew a = directors.round_robin();\n"
+	    "\ta.add_backend(s0);\n\ta.add_backend(s1);\n"
+	    "\tnew b = directors.round_robin();\n"
+	    "\tb.add_backend(s2);\n\tb.add_backend(s3);\n"
+	    "\tnew fb = directors.fallback();\n"
+	    "\tfb.add_backend(a.backend());\n"
+	    "\tfb.add_backend(b.backend());\n}\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url == \"/health\") {\n"
+	    "\t\treturn (synth(200, std.healthy(fb.backend()) + \"/\" +\n"
+	    "\t\t    std.healthy(a.backend())));\n\t}\n"
+	    "\tset req.backend_hint = fb.backend();\n"
+	    "\treturn (pass);\n}\n"
+	    "sub vcl_backend_error {\n"
+	    "\tset beresp.http.X-Director = bereq.backend;\n}\n");
+	ck_assert_int_eq(d_origin(&t, "/1", NULL), 0);
+	ck_assert_int_eq(d_origin(&t, "/2", NULL), 1);
+	ck_assert_int_eq(d_origin(&t, "/3", NULL), 0);
+	cli_expect(t.fd, "backend.set_health s0 sick", 200, NULL);
+	cli_expect(t.fd, "backend.set_health s1 sick", 200, NULL);
+	ck_assert_int_eq(d_origin(&t, "/4", NULL), 2);
+	ck_assert_int_eq(d_origin(&t, "/5", NULL), 3);
+	m = CLIENT_Fetch(t.cl, "GET", "/health", NULL, HX_T_RESP);
+	ck_assert_str_eq(m->reason, "true/false");
+	HX_MsgFree(&m);
+	cli_expect(t.fd, "backend.list", 200, "boot.a ");
+	(void)cli_ask(t.fd, "backend.list boot.a", &body);
+	ck_assert_msg(strstr(body, "0/2") != NULL && strstr(body, "sick"),
+	    "%s", body);
+	free(body);
+	cli_expect(t.fd, "backend.set_health s2 sick", 200, NULL);
+	cli_expect(t.fd, "backend.set_health s3 sick", 200, NULL);
+	m = CLIENT_Fetch(t.cl, "GET", "/6", NULL, HX_T_RESP);
+	ck_assert_int_eq(m->status, 503);
+	HX_HeaderIs(m, "X-Director", "fb");
+	HX_MsgFree(&m);
+	m = CLIENT_Fetch(t.cl, "GET", "/health", NULL, HX_T_RESP);
+	ck_assert_str_eq(m->reason, "false/false");
+	HX_MsgFree(&m);
+	cli_expect(t.fd, "backend.list -j boot.fb", 200,
+	    "\"type\": \"fallback\"");
+	cli_expect(t.fd, "backend.list -j boot.fb", 200,
+	    "\"probe_message\": [0, 2, \"sick\"]");
+	cli_expect(t.fd, "backend.set_health s3 auto", 200, NULL);
+	ck_assert_int_eq(d_origin(&t, "/7", NULL), 3);
+	d_finish(&t);
+}
+END_TEST
+
+/* Two clients fetch through rr while a third adds and removes s3. */
+struct d_churn {
+	struct d_test	*t;
+	unsigned	n;
+	unsigned	bad;
+	unsigned	changes;
+};
+
+static void *
+d_churn_fetch(void *priv)
+{
+	struct d_churn *dc = priv;
+	struct client *cl;
+	struct hx_msg *m;
+	unsigned i;
+
+	cl = VND_Connect(dc->t->v);
+	for (i = 0; i < dc->n; i++) {
+		m = CLIENT_Fetch(cl, "GET", "/x", NULL, HX_T_RESP);
+		if (m->status != 200)
+			__atomic_add_fetch(&dc->bad, 1, __ATOMIC_RELAXED);
+		HX_MsgFree(&m);
+	}
+	CLIENT_Free(&cl);
+	return (NULL);
+}
+
+static void *
+d_churn_change(void *priv)
+{
+	struct d_churn *dc = priv;
+	struct client *cl;
+	struct hx_msg *m;
+	unsigned i;
+
+	cl = VND_Connect(dc->t->v);
+	for (i = 0; i < dc->n; i++) {
+		m = CLIENT_Fetch(cl, "GET", i % 2 ? "/add" : "/remove", NULL,
+		    HX_T_RESP);
+		if (m->status == 204)
+			dc->changes++;
+		HX_MsgFree(&m);
+	}
+	CLIENT_Free(&cl);
+	return (NULL);
+}
+
+START_TEST(issue_0015_add_remove_while_resolving)
+{
+	struct d_test t;
+	struct d_churn dc;
+	pthread_t th[3];
+	unsigned c[NORIG + 1], u;
+
+	d_start(&t, "sub vcl_init {\n\tnew rr = directors.round_robin();\n"
+	    "\trr.add_backend(s0);\n\trr.add_backend(s1);\n"
+	    "\trr.add_backend(s2);\n\trr.add_backend(s3);\n}\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url == \"/remove\") {\n"
+	    "\t\trr.remove_backend(s3);\n\t\treturn (synth(204));\n\t}\n"
+	    "\tif (req.url == \"/add\") {\n"
+	    "\t\trr.add_backend(s3);\n\t\treturn (synth(204));\n\t}\n"
+	    "\tset req.backend_hint = rr.backend();\n"
+	    "\treturn (pass);\n}\n");
+	memset(&dc, 0, sizeof dc);
+	dc.t = &t;
+	dc.n = 300;
+	ck_assert_int_eq(pthread_create(&th[0], NULL, d_churn_fetch, &dc), 0);
+	ck_assert_int_eq(pthread_create(&th[1], NULL, d_churn_fetch, &dc), 0);
+	ck_assert_int_eq(pthread_create(&th[2], NULL, d_churn_change, &dc),
+	    0);
+	for (u = 0; u < 3; u++)
+		ck_assert_int_eq(pthread_join(th[u], NULL), 0);
+	ck_assert_uint_eq(dc.bad, 0);
+	ck_assert_uint_eq(dc.changes, 300);
+	/* The last change was an add: s3 is in once more, 4 members. */
+	d_spread(&t, "a", 400, c);
+	for (u = 0; u < NORIG; u++)
+		ck_assert_uint_eq(c[u], 100);
+	d_finish(&t);
+}
+END_TEST
+
+/* A director ends with its VCL: backend.list forgets it on discard. */
+START_TEST(issue_0015_director_dies_with_vcl)
+{
+	struct d_test t;
+	char *cmd, *body;
+
+	d_start(&t, RR_VCL);
+	cli_expect(t.fd, "backend.list boot.*", 200, "boot.rr ");
+	ck_assert_int_gt(asprintf(&cmd, "vcl.load two %s/d.vcl",
+	    VND_Dir(t.v)), 0);
+	cli_expect(t.fd, cmd, 200, NULL);
+	free(cmd);
+	cli_expect(t.fd, "vcl.use two", 200, NULL);
+	cli_expect(t.fd, "backend.list two.*", 200, "two.rr ");
+	ck_assert_int_eq(d_origin(&t, "/1", NULL), 0);
+	cli_expect(t.fd, "vcl.discard boot", 200, NULL);
+	(void)cli_ask(t.fd, "backend.list *.*", &body);
+	ck_assert_msg(strstr(body, "boot.rr") == NULL &&
+	    strstr(body, "two.rr") != NULL, "%s", body);
+	free(body);
+	ck_assert_int_eq(d_origin(&t, "/2", NULL), 1);
+	d_finish(&t);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("directors");
+	TCase *tc = tcase_create("directors");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, issue_0015_round_robin_spread_and_failover);
+	tcase_add_test(tc, issue_0015_random_weights_and_failover);
+	tcase_add_test(tc, issue_0015_hash_spread_and_stickiness);
+	tcase_add_test(tc, issue_0015_fallback_and_sticky);
+	tcase_add_test(tc, issue_0015_nested_and_none_healthy);
+	tcase_add_test(tc, issue_0015_add_remove_while_resolving);
+	tcase_add_test(tc, issue_0015_director_dies_with_vcl);
+	suite_add_tcase(s, tc);
+	return (HX_Run(s));
+}
