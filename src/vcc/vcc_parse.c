@@ -2261,7 +2261,10 @@ parse_new(struct vcc *tl, const struct token *t, struct vbuf *out,
 		vcc_error(tl, n, "Syntax error: an object's name starts with "
 		    "a letter, not '%c'", *n->b);
 	o = sym_find_t(P(tl)->objs, n);
-	assert(o != NULL && o->t == n);
+	/* scan_names took every "new NAME = ..."; this is not one. */
+	if (o == NULL || o->t != n)
+		vcc_error(tl, n, "Syntax error: expected new NAME = "
+		    "module.class(...); here");
 	tk_expect(tl, "=");
 	ct = tk_expect_id(tl, "module.class(...)");
 	c = class_find(ct);
