@@ -279,7 +279,9 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	PRIV_Init(privs, ws);
 	vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 	if (conf->event != NULL && conf->event(&ctx, VCL_EVENT_LOAD) != 0) {
-		(void)snprintf(err, errlen, "VCL %s failed to load", name);
+		(void)snprintf(err, errlen, "VCL \"%s\" Failed initialization: "
+		    "its backends, ACLs or regexes could not be set up (the log "
+		    "says which)", name);
 		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 		(void)conf->event(&ctx, VCL_EVENT_DISCARD);
 		vcl_deps_free(vcl);
@@ -294,9 +296,10 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	ret = VCL_Method(vcl, VCL_MET_INIT, &ctx);
 	PRIV_Fini(&ctx, privs);		/* vcl_init's task ends */
 	if (ret != VCL_RET_OK) {
-		(void)snprintf(err, errlen, "VCL %s: vcl_init returned %s%s%s",
-		    name, VCL_ReturnName(ret), failmsg[0] != '\0' ? ": " : "",
-		    failmsg);
+		/* Varnish's first line, for scripts; then why. */
+		(void)snprintf(err, errlen, "VCL \"%s\" Failed initialization: "
+		    "vcl_init returned %s%s%s", name, VCL_ReturnName(ret),
+		    failmsg[0] != '\0' ? ": " : "", failmsg);
 		vcl_ctx_housekeeping(&ctx, vcl, vsl, ws, privs);
 		if (conf->event != NULL)
 			(void)conf->event(&ctx, VCL_EVENT_DISCARD);

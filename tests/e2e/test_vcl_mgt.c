@@ -179,6 +179,8 @@ START_TEST(issue_0012_vcl_init_fail_refused)
 	    "127.0.0.1:0", "-j", "none", "-f", vcl, NULL);
 	ck_assert_int_ne(st, 0);
 	assert_contains(VND_ExecErr(v), "vcl_init");
+	/* varnishd's words, which scripts look for. */
+	assert_contains(VND_ExecErr(v), "Failed initialization");
 	free(vcl);
 	VND_Free(&v);
 }
