@@ -509,9 +509,9 @@ PARAM(vary_notice, UINT, "variants", "10", "1", NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it.")
 PARAM(vcc_unsafe_path, BOOL, "bool", "on", NULL, NULL, 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it: include always accepts an absolute "
-    "path, as with on.")
+    "When off, VCL files come from vcl_path only: an include or a "
+    "vcl.load naming a path with '/' is refused (the -f file at start "
+    "is not checked).")
 PARAM(vmod_path, STRING, "directories", "", NULL, NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it: its VMODs are built in, and import "

@@ -57,6 +57,7 @@ mgt_vcl_opts(struct vcc_opts *opts)
 	opts->err_unref = cache_param->vcc_err_unref;
 	opts->allow_inline_c = cache_param->vcc_allow_inline_c;
 	opts->optimize = cache_param->vcc_optimize;
+	opts->safe_path = !cache_param->vcc_unsafe_path;
 }
 
 /* A backend declaration for -b host:port; exits on a bad argument. */
@@ -780,6 +781,13 @@ mgt_vcl_load(struct mcli_req *r, const char *name, const char *file,
 	memset(used, 0, sizeof used);
 	opts.labels = labels;
 	opts.label_used = used;
+	if (text == NULL && opts.safe_path && strchr(file, '/') != NULL) {
+		r->status = CLIS_PARAM;
+		MCLI_BufPrintf(&r->body, "VCL filename '%s' is unsafe: with "
+		    "vcc_unsafe_path off a VCL file is named by its place in "
+		    "vcl_path, without '/'", file);
+		return;
+	}
 	if (text == NULL) {
 		file = mgt_vcl_find(file, path, sizeof path);
 		text = mgt_vcl_slurp(file);

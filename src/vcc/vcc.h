@@ -17,6 +17,8 @@ struct vcc_opts {
 	unsigned	allow_inline_c;	/* C{ }C */
 	unsigned	no_builtin;	/* do not append builtin.vcl (tests) */
 	unsigned	optimize;	/* -p vcc_optimize */
+	unsigned	safe_path;	/* -p vcc_unsafe_path=off: include
+					   names no path with '/' */
 	/*
 	 * The vcl.label names return (vcl(...)) may use, NULL-terminated
 	 * (NULL: none); label_used, when not NULL, has a slot per name,

@@ -435,6 +435,10 @@ vcc_lex_include(struct vcc *tl, const struct vsrc *src, size_t first,
 		if (!strcmp(tl->incl_stack[u], inc->dec))
 			vcc_error(tl, inc, "\"%s\" includes itself",
 			    inc->dec);
+	if (tl->opts->safe_path && strchr(inc->dec, '/') != NULL)
+		vcc_error(tl, inc, "VCL filename '%s' is unsafe: with "
+		    "vcc_unsafe_path off an include names a file in vcl_path, "
+		    "without '/'", inc->dec);
 	/* "./x": beside the includer, which needs a place. */
 	if (!strncmp(inc->dec, "./", 2) &&
 	    (src->builtin || src->name[0] != '/'))
