@@ -268,8 +268,9 @@ VMOD_FUNC(debug, priv_perf, DURATION,
     "(as a duration in seconds).")
 /*
  * directors: Varnish 7.1's vmod_directors, its round_robin, fallback,
- * random and hash directors (src/cache/vmod_directors.c).  Shard is not
- * here yet (issue 15).
+ * random, hash and shard directors (src/cache/vmod_directors.c,
+ * vmod_directors_shard.c).  An ENUM argument whose default is "" is
+ * optional: C gets "" when the VCL does not give it.
  */
 VMOD_FUNC(directors, lookup, BACKEND, VMOD_A(STRING, name),
     "The backend or director of this VCL named name (unset when there is "
@@ -296,6 +297,13 @@ VMOD_OBJ(directors, hash, ,
     "A director taking a healthy member by the hash of a key, in "
     "proportion to its weight: a key keeps its member while the "
     "members and their health stay the same.")
+VMOD_OBJ(directors, shard, ,
+    "A consistent-hashing director: a key keeps its member while that "
+    "member stays; adding or removing one of n members moves about 1/n "
+    "of the keys.")
+VMOD_OBJ(directors, shard_param, ,
+    "A parameter set for shard directors' .backend(): defaults in "
+    "vcl_init, changed per fetch in backend methods.")
 #undef VMOD_OBJ
 #endif
 #ifdef VMOD_METHOD
@@ -363,6 +371,69 @@ VMOD_METHOD(directors, hash, backend, BACKEND, VMOD_A(STRANDS, key),
     VM_ALL,
     "The member for key (the SHA-256 of the strings, as Varnish's), "
     "picked now among the healthy ones.")
+VMOD_METHOD(directors, shard, set_warmup, VOID,
+    VMOD_D(REAL, probability, "0.0"), VM_ALL,
+    "The default warmup: how often (0 to below 1) a fetch goes to the "
+    "key's next member instead, to keep it warm.")
+VMOD_METHOD(directors, shard, set_rampup, VOID,
+    VMOD_D(DURATION, duration, "0"), VM_ALL,
+    "The default rampup: for this long after a member turns healthy it "
+    "takes a growing share of its keys.")
+VMOD_METHOD(directors, shard, associate, VOID, VMOD_D(BLOB, param, "0"),
+    VM_ALL,
+    "Takes its .backend() defaults from a shard_param (its .use()); no "
+    "argument: from none.")
+VMOD_METHOD(directors, shard, add_backend, BOOL,
+    VMOD_A(BACKEND, backend) VMOD_O(STRING, ident)
+    VMOD_O(DURATION, rampup) VMOD_O(REAL, weight), VM_ALL,
+    "Adds a member, placed on the ring by ident (default: its name); "
+    "weight (at least 1) multiplies its replicas.  Takes effect at "
+    ".reconfigure() or when the task ends.")
+VMOD_METHOD(directors, shard, remove_backend, BOOL,
+    VMOD_O(BACKEND, backend) VMOD_O(STRING, ident), VM_ALL,
+    "Removes the member ident, or every member that is backend.")
+VMOD_METHOD(directors, shard, clear, BOOL, , VM_ALL,
+    "Removes all members.")
+VMOD_METHOD(directors, shard, reconfigure, BOOL,
+    VMOD_D(INT, replicas, "67"), VM_ALL,
+    "Applies this task's changes: a new ring of replicas points per "
+    "member (times its weight) replaces the old at once.")
+VMOD_METHOD(directors, shard, key, INT, VMOD_A(STRANDS, s), VM_ALL,
+    "A key for by=KEY: 32 bits of the SHA-256 of the strings.")
+VMOD_METHOD(directors, shard, backend, BACKEND,
+    VMOD_E(by, "HASH,URL,KEY,BLOB", "") VMOD_O(INT, key)
+    VMOD_O(BLOB, key_blob) VMOD_O(INT, alt) VMOD_O(REAL, warmup)
+    VMOD_O(BOOL, rampup) VMOD_E(healthy, "CHOSEN,IGNORE,ALL", "")
+    VMOD_O(BLOB, param) VMOD_E(resolve, "NOW,LAZY", ""), VM_ALL,
+    "The member for a key (resolve=NOW, the default outside vcl_init), "
+    "or the director itself, picking when the fetch starts "
+    "(resolve=LAZY).")
+VMOD_METHOD(directors, shard, debug, VOID, VMOD_A(INT, flags), VM_ALL,
+    "Debug records (vxid 0): 1 each lookup, 2 the ring when it is "
+    "built, 4 rampup and warmup decisions.")
+VMOD_METHOD(directors, shard_param, clear, VOID, , VM_ALL,
+    "Back to the defaults (in a fetch: to the vcl_init values).")
+VMOD_METHOD(directors, shard_param, set, VOID,
+    VMOD_E(by, "HASH,URL,KEY,BLOB", "") VMOD_O(INT, key)
+    VMOD_O(BLOB, key_blob) VMOD_O(INT, alt) VMOD_O(REAL, warmup)
+    VMOD_O(BOOL, rampup) VMOD_E(healthy, "CHOSEN,IGNORE,ALL", ""), VM_ALL,
+    "Changes the given parameters: in vcl_init the defaults, in a "
+    "backend method for this fetch only.")
+VMOD_METHOD(directors, shard_param, get_by, STRING, , VM_ALL,
+    "The by parameter in effect.")
+VMOD_METHOD(directors, shard_param, get_key, INT, , VM_ALL,
+    "The key a shard director would use with these parameters.")
+VMOD_METHOD(directors, shard_param, get_alt, INT, , VM_ALL,
+    "The alt parameter in effect.")
+VMOD_METHOD(directors, shard_param, get_warmup, REAL, , VM_ALL,
+    "The warmup parameter in effect (-1: the director's).")
+VMOD_METHOD(directors, shard_param, get_rampup, BOOL, , VM_ALL,
+    "The rampup parameter in effect.")
+VMOD_METHOD(directors, shard_param, get_healthy, STRING, , VM_ALL,
+    "The healthy parameter in effect.")
+VMOD_METHOD(directors, shard_param, use, BLOB, , VM_ALL,
+    "This parameter set, for the param argument of .backend() and "
+    ".associate().")
 #undef VMOD_METHOD
 #endif
 #undef VMOD_A

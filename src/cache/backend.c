@@ -772,6 +772,14 @@ be_t_change(struct backend *be)
 	return (t);
 }
 
+vtim_real
+BACKEND_Changed(struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	return (be_t_change(be));
+}
+
 /* One backend in backend.list -j; with -p its probe's window. */
 static void
 be_list_json(FILE *out, struct backend *be, int details)

@@ -49,6 +49,8 @@ int BACKEND_CliMatch(const char *display, const char *pat,
 /* 0 when it has no address (its host did not resolve at load). */
 /* Admin state (backend.set_health) first, else what is known. */
 int BACKEND_Healthy(const struct backend *be);
+/* When its health last changed (or it was made): the shard's rampup. */
+vtim_real BACKEND_Changed(struct backend *be);
 /* The CLI's backend.list [-j] [-p] [pattern] and backend.set_health. */
 unsigned BACKEND_CliList(FILE *out, int ac, char * const *av);
 unsigned BACKEND_CliSetHealth(FILE *out, int ac, char * const *av);

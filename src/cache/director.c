@@ -112,6 +112,16 @@ DIRECTOR_Healthy(const struct director *d)
 	return (h);
 }
 
+vtim_real
+DIRECTOR_Changed(const struct director *d)
+{
+
+	CHECK_OBJ(d, DIRECTOR_MAGIC);
+	if (d->backend != NULL)
+		return (BACKEND_Changed(d->backend));
+	return (d->t_created);
+}
+
 struct backend *
 DIRECTOR_Resolve(VRT_CTX, const struct director *d)
 {

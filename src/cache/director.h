@@ -77,6 +77,11 @@ void DIRECTOR_Free(struct director **dp);
  */
 #define DIRECTOR_MAX_DEPTH	16
 unsigned DIRECTOR_Healthy(const struct director *d);
+/*
+ * When d's health last changed: a backend's probe verdict or
+ * set_health; a director's creation (they keep no history).
+ */
+vtim_real DIRECTOR_Changed(const struct director *d);
 
 /*
  * Down to a backend for this fetch, or NULL with a FetchError logged in

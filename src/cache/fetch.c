@@ -95,6 +95,7 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	bo->is_hitmiss = req->is_hitmiss;
 	bo->is_hitpass = req->is_hitpass;
 	bo->vcl = req->vcl;
+	memcpy(bo->digest, req->digest, sizeof bo->digest);
 	bo->vxid = WRK_NewVxid(wrk);
 	VSL_SetId(bo->vsl, bo->vxid | VSL_BACKENDMARKER);
 	VSLb(bo->vsl, SLT_Begin, "bereq %u %s", req->vxid, why);

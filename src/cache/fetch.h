@@ -56,6 +56,8 @@ struct busyobj {
 	uint32_t		sp_vxid;
 	struct vcl		*vcl;		/* one reference (miss) */
 	uint32_t		vxid;
+	/* The request's hash (vcl_hash): the shard director's by=HASH */
+	unsigned char		digest[SHA256_LEN];
 	unsigned		retries;
 	unsigned		is_pipe;
 	unsigned		is_pass;	/* FETCH_Pass: nothing stored */

@@ -11,7 +11,7 @@
  * reference to the current set under mtx, then walks it unlocked (a
  * member's health may take a nested director's mtx: never held across
  * it).  The last reference frees a replaced set.  mtx is a leaf but for
- * that.  Shard is not here yet (issue 15).
+ * that.  The shard director is vmod_directors_shard.c's.
  */
 
 #include "config.h"
@@ -27,6 +27,7 @@
 #include "common/sha256.h"
 #include "cache/director.h"
 #include "cache/vcl.h"
+#include "cache/vmod_directors.h"
 #include "vrt.h"
 
 struct vdir_member {
@@ -563,8 +564,8 @@ struct vmod_directors_hash {
  * last four bytes read little-endian, so that a key picks the member
  * varnishd would.
  */
-static uint32_t
-hash_strands32(VCL_STRANDS s)
+uint32_t
+VDIR_HashStrands32(VCL_STRANDS s)
 {
 	struct sha256_ctx sc;
 	unsigned char d[SHA256_LEN];
@@ -645,7 +646,7 @@ vmod_directors_hash_backend(VRT_CTX, struct vmod_directors_hash *o,
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	CHECK_OBJ(o, VMOD_DIRECTORS_HASH_MAGIC);
-	return (vdir_pick(o->vd, scalbn((double)hash_strands32(key), -32)));
+	return (vdir_pick(o->vd, scalbn((double)VDIR_HashStrands32(key), -32)));
 }
 
 /* lookup ------------------------------------------------------------------*/
