@@ -48,23 +48,35 @@ d_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
  * veneerd with backends s0..s3 (our origins), std and directors
  * imported, every request passed, and body after that; CLI logged in.
  */
+/* A whole VCL: backends s0..s3 (the origins), the imports, then body. */
+static char *
+d_vcl(const struct d_test *t, const char *body)
+{
+	char *vcl, be[NORIG][160];
+	unsigned u;
+
+	for (u = 0; u < NORIG; u++)
+		(void)snprintf(be[u], sizeof be[u], "backend s%u { .host = "
+		    "\"127.0.0.1\"; .port = \"%d\"; }\n", u,
+		    ORIGIN_Port(t->o[u]));
+	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\nimport directors;\n"
+	    "import std;\n%s%s%s%s%s",
+	    be[0], be[1], be[2], be[3], body), 0);
+	return (vcl);
+}
+
 static void
 d_start(struct d_test *t, const char *body)
 {
-	char *vcl, be[NORIG][160];
+	char *vcl;
 	unsigned u;
 
 	memset(t, 0, sizeof *t);
 	for (u = 0; u < NORIG; u++) {
 		t->idx[u] = u;
 		t->o[u] = ORIGIN_New(d_handler, &t->idx[u]);
-		(void)snprintf(be[u], sizeof be[u], "backend s%u { .host = "
-		    "\"127.0.0.1\"; .port = \"%d\"; }\n", u,
-		    ORIGIN_Port(t->o[u]));
 	}
-	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\nimport directors;\n"
-	    "import std;\n%s%s%s%s%s",
-	    be[0], be[1], be[2], be[3], body), 0);
+	vcl = d_vcl(t, body);
 	t->v = VND_New();
 	cli_args(t->v, 1);
 	VND_VclFile(t->v, "d.vcl", vcl);
@@ -455,6 +467,108 @@ START_TEST(issue_0015_director_dies_with_vcl)
 }
 END_TEST
 
+/* A shard director over the first n origins, picking by URL. */
+static char *
+d_shard_body(unsigned n)
+{
+	char *b, *p;
+	unsigned u;
+
+	ck_assert_int_gt(asprintf(&b, "sub vcl_init {\n"
+	    "\tnew sh = directors.shard();\n"), 0);
+	for (u = 0; u < n; u++) {
+		ck_assert_int_gt(asprintf(&p, "%s\tsh.add_backend(s%u);\n",
+		    b, u), 0);
+		free(b);
+		b = p;
+	}
+	ck_assert_int_gt(asprintf(&p, "%s\tsh.reconfigure();\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = sh.backend(by=URL);\n"
+	    "\treturn (pass);\n}\n", b), 0);
+	free(b);
+	return (p);
+}
+
+#define SHARD_KEYS	1000
+
+/* The origin each of the keys /k/0.. goes to now. */
+static void
+d_shard_map(struct d_test *t, int map[SHARD_KEYS])
+{
+	char url[64];
+	unsigned i;
+
+	for (i = 0; i < SHARD_KEYS; i++) {
+		(void)snprintf(url, sizeof url, "/k/%u", i);
+		map[i] = d_origin(t, url, NULL);
+		ck_assert_int_ge(map[i], 0);
+	}
+}
+
+/*
+ * Shard: consistent hashing.  The same key always goes to the same
+ * backend.  A fourth backend added to three takes keys only for
+ * itself, and about a quarter of them: with 67 points per backend on
+ * the ring a backend's share has a relative spread of about 1/sqrt(67),
+ * some 3 points of 25%, and the keys are fixed, so the count does not
+ * vary between runs either; 15% to 35% is more than 3 spreads either
+ * way.  A sick backend's keys go elsewhere; every other key stays.
+ */
+START_TEST(issue_0015_shard_consistent)
+{
+	static int map3[SHARD_KEYS], map4[SHARD_KEYS], again[SHARD_KEYS];
+	static int sick[SHARD_KEYS];
+	struct d_test t;
+	char *body, *vcl, *cmd;
+	unsigned i, moved = 0, on1 = 0;
+
+	body = d_shard_body(3);
+	d_start(&t, body);
+	free(body);
+	d_shard_map(&t, map3);
+	d_shard_map(&t, again);
+	for (i = 0; i < SHARD_KEYS; i++) {
+		ck_assert_int_eq(again[i], map3[i]);
+		ck_assert_int_lt(map3[i], 3);
+	}
+
+	body = d_shard_body(4);
+	vcl = d_vcl(&t, body);
+	free(body);
+	ck_assert_int_gt(asprintf(&cmd, "vcl.inline four << EOF\n%sEOF",
+	    vcl), 0);
+	free(vcl);
+	cli_expect(t.fd, cmd, 200, NULL);
+	free(cmd);
+	cli_expect(t.fd, "vcl.use four", 200, NULL);
+	d_shard_map(&t, map4);
+	for (i = 0; i < SHARD_KEYS; i++) {
+		if (map4[i] == map3[i])
+			continue;
+		ck_assert_msg(map4[i] == 3, "key %u moved from s%d to s%d, "
+		    "not to the new backend", i, map3[i], map4[i]);
+		moved++;
+	}
+	HX_Log("shard: %u of %u keys moved to the added backend", moved,
+	    SHARD_KEYS);
+	ck_assert_msg(moved >= SHARD_KEYS * 15 / 100 &&
+	    moved <= SHARD_KEYS * 35 / 100, "%u of %u keys moved to the "
+	    "new backend", moved, SHARD_KEYS);
+
+	cli_expect(t.fd, "backend.set_health four.s1 sick", 200, NULL);
+	d_shard_map(&t, sick);
+	for (i = 0; i < SHARD_KEYS; i++) {
+		ck_assert_int_ne(sick[i], 1);
+		if (map4[i] == 1)
+			on1++;
+		else
+			ck_assert_int_eq(sick[i], map4[i]);
+	}
+	ck_assert_uint_gt(on1, 0);
+	d_finish(&t);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -469,6 +583,7 @@ main(void)
 	tcase_add_test(tc, issue_0015_nested_and_none_healthy);
 	tcase_add_test(tc, issue_0015_add_remove_while_resolving);
 	tcase_add_test(tc, issue_0015_director_dies_with_vcl);
+	tcase_add_test(tc, issue_0015_shard_consistent);
 	suite_add_tcase(s, tc);
 	return (HX_Run(s));
 }
