@@ -143,8 +143,16 @@ static const struct {
 	    "routed to it fails to vcl_backend_error with a 503 "
 	    "(FetchError \\(dqDirector \\fIname\\fR returned no "
 	    "backend\\(dq).  Members may be added and removed from any "
-	    "subroutine while requests go through.  The shard director is "
-	    "not here yet." },
+	    "subroutine while requests go through.  The shard director "
+	    "is consistent hashing, as Varnish's: each backend has "
+	    "replicas points on a ring (67 by default, \\fB.reconfigure()\\fR "
+	    "applies changes), a key (\\fBby=HASH\\fR, the default, the "
+	    "request's hash; \\fBURL\\fR; \\fBKEY\\fR with \\fBkey=\\fR) "
+	    "goes to the first point at or after it, so the same key keeps "
+	    "its backend and adding or removing one of n backends moves "
+	    "about 1/n of the keys; \\fBalt\\fR, \\fBhealthy\\fR, warmup "
+	    "and rampup as Varnish documents them; \\fBshard_param\\fR "
+	    "objects hold parameter sets." },
 	{ "debug", "After \\fBimport debug;\\fR: for Varnish's test "
 	    "suite, the functions and objects of its test-only debug module "
 	    "that its tests use (objects and PRIV_* state show in Debug log "
