@@ -467,6 +467,46 @@ START_TEST(issue_0015_director_dies_with_vcl)
 }
 END_TEST
 
+/*
+ * return (retry) in vcl_backend_response asks the director again: the
+ * round-robin's next member answers.  Retries end at max_retries, with
+ * a 503.
+ */
+START_TEST(issue_0015_retry_goes_to_next_member)
+{
+	struct d_test t;
+	struct hx_msg *m;
+	unsigned c[NORIG + 1];
+
+	d_start(&t,
+	    "sub vcl_init {\n\tnew rr = directors.round_robin();\n"
+	    "\trr.add_backend(s0);\n\trr.add_backend(s1);\n"
+	    "\trr.add_backend(s2);\n\trr.add_backend(s3);\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = rr.backend();\n"
+	    "\treturn (pass);\n}\n"
+	    "sub vcl_backend_response {\n"
+	    "\tset beresp.http.X-Retries = bereq.retries;\n"
+	    "\tif (bereq.url == \"/always\" ||\n"
+	    "\t    (beresp.http.X-Origin == \"0\" && bereq.retries == 0)) {\n"
+	    "\t\treturn (retry);\n\t}\n}\n");
+	ck_assert_int_eq(d_origin(&t, "/first", &m), 1);
+	HX_HeaderIs(m, "X-Retries", "1");
+	HX_MsgFree(&m);
+	/* Each origin once more: 2, 3, then 0 retried to 1. */
+	d_spread(&t, "more", 3, c);
+	ck_assert_uint_eq(c[2], 1);
+	ck_assert_uint_eq(c[3], 1);
+	ck_assert_uint_eq(c[1], 1);
+	ck_assert_uint_eq(c[0], 0);
+	/* max_retries (4): five fetches, then vcl_backend_error's 503. */
+	cli_expect(t.fd, "param.set max_retries 4", 200, NULL);
+	m = CLIENT_Fetch(t.cl, "GET", "/always", NULL, HX_T_SLOW);
+	ck_assert_int_eq(m->status, 503);
+	HX_MsgFree(&m);
+	d_finish(&t);
+}
+END_TEST
+
 /* A shard director over the first n origins, picking by URL. */
 static char *
 d_shard_body(unsigned n)
@@ -584,6 +624,7 @@ main(void)
 	tcase_add_test(tc, issue_0015_add_remove_while_resolving);
 	tcase_add_test(tc, issue_0015_director_dies_with_vcl);
 	tcase_add_test(tc, issue_0015_shard_consistent);
+	tcase_add_test(tc, issue_0015_retry_goes_to_next_member);
 	suite_add_tcase(s, tc);
 	return (HX_Run(s));
 }
