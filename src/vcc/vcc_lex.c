@@ -352,8 +352,9 @@ vcc_lex_glob(struct vcc *tl, const struct vsrc *src, const struct token *inc,
 {
 	const char *p, *e, *slash;
 	char pat[4096], *text;
+	const char **paths;
 	glob_t g;
-	size_t u;
+	size_t u, n;
 	int r = GLOB_NOMATCH;
 
 	memset(&g, 0, sizeof g);
@@ -387,18 +388,21 @@ vcc_lex_glob(struct vcc *tl, const struct vsrc *src, const struct token *inc,
 		    src->name, tl->opts->vcl_path != NULL ?
 		    tl->opts->vcl_path : "(empty)");
 	}
-	/* Into the arena first: an error in one file must not leak g. */
-	for (u = 0; u < g.gl_pathc; u++)
-		g.gl_pathv[u] = vcc_strdup(tl, g.gl_pathv[u]);
-	for (u = 0; u < g.gl_pathc; u++) {
-		text = vcc_readfile(g.gl_pathv[u]);
+	/* Into the arena, g freed: an error in one file must not leak it. */
+	n = g.gl_pathc;
+	paths = vcc_alloc(tl, n * sizeof *paths);
+	for (u = 0; u < n; u++)
+		paths[u] = vcc_strdup(tl, g.gl_pathv[u]);
+	globfree(&g);
+	for (u = 0; u < n; u++) {
+		text = vcc_readfile(paths[u]);
 		if (text == NULL)
 			vcc_error(tl, inc, "cannot read \"%s\" (matched by "
-			    "\"%s\"): %s", g.gl_pathv[u], inc->dec,
+			    "\"%s\"): %s", paths[u], inc->dec,
 			    strerror(errno));
 		p = vcc_strdup(tl, text);
 		free(text);
-		vcc_lex_source(tl, g.gl_pathv[u], p, 0, depth + 1);
+		vcc_lex_source(tl, paths[u], p, 0, depth + 1);
 	}
 }
 
