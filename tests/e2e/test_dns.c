@@ -195,6 +195,82 @@ START_TEST(first_address_refuses)
 }
 END_TEST
 
+/*
+ * A cold VCL's names are not looked up again: its backend keeps the old
+ * address while the warm VCL's follows, and catches up once warm.
+ */
+START_TEST(cold_vcl_not_resolved)
+{
+	struct origin *o;
+	struct vnd *v;
+	char want[96], *text, *path, *line;
+	int fd, port;
+
+	o = ORIGIN_New(NULL, NULL);
+	port = ORIGIN_Port(o);
+	v = dns_start("app.test", port, "127.0.0.1 app.test\n");
+	fd = cli_login(v);
+	ck_assert_int_gt(asprintf(&text, "vcl 4.1;\nbackend c { .host = "
+	    "\"app.test\"; .port = \"%d\"; }\n", port), 0);
+	ck_assert_int_gt(asprintf(&path, "%s/cold.vcl", VND_Dir(v)), 0);
+	write_text(path, text);
+	ck_assert_int_gt(asprintf(&line, "vcl.load c %s cold", path), 0);
+	cli_expect(fd, line, 200, NULL);
+	free(text);
+	free(path);
+	free(line);
+
+	hosts_write(v, "127.0.0.2 app.test\n");
+	(void)snprintf(want, sizeof want, "\"addresses\": [\"127.0.0.2:%d\"]",
+	    port);
+	cli_wait(fd, "backend.list -j boot.*", want);
+	/* Several rounds of the warm VCL's lookups later: still the old. */
+	(void)VND_WaitCounter(v, "backend_dns_lookups", ">=", 8, HX_T_SLOW);
+	(void)snprintf(want, sizeof want, "\"addresses\": [\"127.0.0.1:%d\"]",
+	    port);
+	cli_wait(fd, "backend.list -j c.*", want);
+	cli_expect(fd, "vcl.state c warm", 200, NULL);
+	(void)snprintf(want, sizeof want, "\"addresses\": [\"127.0.0.2:%d\"]",
+	    port);
+	cli_wait(fd, "backend.list -j c.*", want);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/* BackendOpen names the address a fetch connected to. */
+START_TEST(backend_open_names_address)
+{
+	struct origin *o;
+	struct vnd *v;
+	char cmd[4096], buf[8192], want[96];
+	const char *dir;
+	size_t n;
+	FILE *f;
+	int port;
+
+	dir = getenv("VENEER_BUILDDIR");
+	if (dir == NULL)
+		HX_Skip("VENEER_BUILDDIR is not set");
+	o = ORIGIN_New(NULL, NULL);
+	port = ORIGIN_Port(o);
+	v = dns_start("multi.test", port, "127.0.0.3 multi.test\n"
+	    "127.0.0.1 multi.test\n");
+	ck_assert_uint_eq(fetch_status(v, "/a"), 200);
+	(void)snprintf(cmd, sizeof cmd, "timeout 20 %s/veneerlog -n %s -d "
+	    "-g raw -i BackendOpen", dir, VND_Workdir(v));
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	ck_assert_int_eq(pclose(f), 0);
+	(void)snprintf(want, sizeof want, " b 127.0.0.1 %d 127.0.0.1 ", port);
+	ck_assert_msg(strstr(buf, want) != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "127.0.0.3") == NULL, "%s", buf);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -205,6 +281,8 @@ main(void)
 	tcase_add_test(tc, traffic_follows);
 	tcase_add_test(tc, unresolvable_is_sick);
 	tcase_add_test(tc, first_address_refuses);
+	tcase_add_test(tc, cold_vcl_not_resolved);
+	tcase_add_test(tc, backend_open_names_address);
 	suite_add_tcase(s, tc);
 	return (HX_Run(s));
 }
