@@ -5,10 +5,11 @@
  * resolves through VENEER_HOSTS_FILE, a hosts(5) file the test rewrites
  * mid-test (atomically, by rename): traffic follows a changed answer
  * without a reload; a name that stops resolving makes its backend sick
- * (503) and it heals when the name is back; with several addresses a
- * refused first one is skipped.  Origins listen on 127.0.0.1 and
- * 127.0.0.2 with the same port.  backend_dns_ttl is 0.1 s; every wait
- * polls a counter or backend.list with a deadline.
+ * (503, an Error record says why) and it heals when the name is back;
+ * with several addresses a refused first one is skipped and BackendOpen
+ * names the one used; a cold VCL's names wait.  Origins listen on
+ * 127.0.0.1 and 127.0.0.2 with the same port.  backend_dns_ttl is 0.1 s;
+ * every wait polls a counter, the log or backend.list with a deadline.
  */
 
 #include "config.h"
@@ -97,6 +98,31 @@ fetch_status(struct vnd *v, const char *url)
 	return (s);
 }
 
+/*
+ * The log's records of tag so far, as veneerlog -g raw prints them, in
+ * buf; 0, or -1 when VENEER_BUILDDIR (where veneerlog is) is not set.
+ */
+static int
+vsl_read(struct vnd *v, const char *tag, char *buf, size_t len)
+{
+	const char *dir;
+	char cmd[4096];
+	size_t n;
+	FILE *f;
+
+	dir = getenv("VENEER_BUILDDIR");
+	if (dir == NULL)
+		return (-1);
+	(void)snprintf(cmd, sizeof cmd, "timeout 20 %s/veneerlog -n %s -d "
+	    "-g raw -i %s", dir, VND_Workdir(v), tag);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	ck_assert_int_eq(pclose(f), 0);
+	return (0);
+}
+
 /* The answer changes from 127.0.0.1 to 127.0.0.2: traffic follows. */
 START_TEST(traffic_follows)
 {
@@ -143,7 +169,7 @@ START_TEST(unresolvable_is_sick)
 {
 	struct origin *o;
 	struct vnd *v;
-	char line[64];
+	char line[64], buf[8192];
 	int fd;
 
 	o = ORIGIN_New(NULL, NULL);
@@ -164,6 +190,19 @@ START_TEST(unresolvable_is_sick)
 	cli_wait(fd, "backend.list b", "sick");
 	ck_assert_uint_eq(fetch_status(v, "/down-again"), 503);
 	ck_assert_ptr_null(ORIGIN_FindReq(o, "/down-again"));
+	/* Each change of state is logged, with the reason. */
+	if (vsl_read(v, "Error", buf, sizeof buf) == 0) {
+		(void)snprintf(line, sizeof line, "app.invalid:%d",
+		    ORIGIN_Port(o));
+		ck_assert_msg(strstr(buf, "backend b: no address for ") !=
+		    NULL && strstr(buf, line) != NULL && strstr(buf,
+		    "(a name under .invalid, never looked up), sick") != NULL,
+		    "%s", buf);
+		ck_assert_msg(strstr(buf, "resolves again, to 127.0.0.1") !=
+		    NULL, "%s", buf);
+		ck_assert_msg(strstr(buf, "no longer resolves") != NULL, "%s",
+		    buf);
+	}
 	(void)close(fd);
 	VND_Finish(&v, &o);
 }
@@ -243,27 +282,17 @@ START_TEST(backend_open_names_address)
 {
 	struct origin *o;
 	struct vnd *v;
-	char cmd[4096], buf[8192], want[96];
-	const char *dir;
-	size_t n;
-	FILE *f;
+	char buf[8192], want[96];
 	int port;
 
-	dir = getenv("VENEER_BUILDDIR");
-	if (dir == NULL)
+	if (getenv("VENEER_BUILDDIR") == NULL)
 		HX_Skip("VENEER_BUILDDIR is not set");
 	o = ORIGIN_New(NULL, NULL);
 	port = ORIGIN_Port(o);
 	v = dns_start("multi.test", port, "127.0.0.3 multi.test\n"
 	    "127.0.0.1 multi.test\n");
 	ck_assert_uint_eq(fetch_status(v, "/a"), 200);
-	(void)snprintf(cmd, sizeof cmd, "timeout 20 %s/veneerlog -n %s -d "
-	    "-g raw -i BackendOpen", dir, VND_Workdir(v));
-	f = popen(cmd, "r");
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, sizeof buf - 1, f);
-	buf[n] = '\0';
-	ck_assert_int_eq(pclose(f), 0);
+	ck_assert_int_eq(vsl_read(v, "BackendOpen", buf, sizeof buf), 0);
 	(void)snprintf(want, sizeof want, " b 127.0.0.1 %d 127.0.0.1 ", port);
 	ck_assert_msg(strstr(buf, want) != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "127.0.0.3") == NULL, "%s", buf);
