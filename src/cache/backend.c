@@ -48,7 +48,7 @@ struct backend {
 	struct backend_addrs	*addrs;		/* mtx */
 	unsigned		dns;		/* const: a name, re-resolved */
 	unsigned		warm;		/* be_list_mtx */
-	unsigned		dns_busy;	/* be_list_mtx: being resolved */
+	unsigned		dns_busy;	/* be_list_mtx: in a lookup */
 	vtim_real		dns_due;	/* be_list_mtx */
 	char			*hosthdr;	/* const */
 	vtim_dur		connect_timeout;	/* const; < 0 param */

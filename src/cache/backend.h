@@ -107,8 +107,9 @@ void BACKEND_Reap(void);
 void BACKEND_SetWarm(const char *vcl, int warm);
 
 /*
- * For the probes (probe.c).  BACKEND_ProbeHappy: the window for VBE.*.happy, and whether the
- * probe's verdict changed (backend.list's Last change).
+ * For the probes (probe.c).  BACKEND_ProbeHappy: the window for
+ * VBE.*.happy, and whether the probe's verdict changed (backend.list's
+ * Last change).
  */
 unsigned BACKEND_ProxyHeader(const struct backend *be);
 void BACKEND_CountFail(const struct backend *be, int err);
@@ -135,8 +136,9 @@ void PROBE_Status(FILE *out, const struct probe *p, int details, int json);
  * first backend of a warm VCL whose name is due for re-resolution, its
  * host and port, marked busy (BACKEND_Delete waits for it), or NULL and
  * the time the next is due.  BACKEND_DnsDone hands back the new list
- * (one reference taken; NULL: did not resolve, why says why), swaps it
- * in, closes idle connections to addresses no longer listed, logs and
+ * (its reference taken; n == 0: did not resolve, why says why; NULL:
+ * out of memory, the old list stays), swaps it in if it differs,
+ * closes idle connections to addresses no longer listed, logs and
  * counts the change, and schedules the next round after ttl.
  */
 struct backend *BACKEND_DnsDue(vtim_real now, vtim_real *next,
