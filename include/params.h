@@ -534,5 +534,12 @@ PARAM(feature, BITS, "", "+validate_headers", NULL, NULL, 0,
     "restores +validate_headers. Bits for what veneerd does not have "
     "(http2, wait_silo...) are accepted for compatibility with "
     "Varnish's scripts and tests and do nothing.")
-
+PARAM(backend_dns_ttl, TIMEOUT, "seconds", "30", "0.05", NULL, 0,
+    "How often a backend's .host name is looked up again, in the "
+    "background, while its VCL is warm: a changed answer is used from "
+    "the next fetch on, without a reload, and idle connections to "
+    "addresses no longer in it are closed; a name that stops resolving "
+    "makes its backend sick until it resolves again. getaddrinfo(3) "
+    "gives no record TTL, so this alone sets the pace. Not in Varnish, "
+    "which resolves a .host once, when the VCL is compiled.")
 #undef PARAM

@@ -335,4 +335,15 @@ VSC_FIELD(n_test_gunzip,	COUNTER, INFO,  INTEGER,	"Gzip "
 	"bodies from backends checked while stored; a bad one fails the "
 	"fetch with a FetchError")
 
+VSC_FIELD(backend_dns_lookups,	COUNTER, INFO,  INTEGER,	"Lookups "
+	"of backends' .host names, at VCL load and every backend_dns_ttl "
+	"after (numeric addresses are not looked up again)")
+VSC_FIELD(backend_dns_fail,	COUNTER, INFO,  INTEGER,	"Lookups "
+	"of backends' .host names that found no address; the backend is "
+	"sick meanwhile (an Error record names it): check the name and the "
+	"resolver")
+VSC_FIELD(backend_dns_changes,	COUNTER, INFO,  INTEGER,	"Lookups "
+	"whose answer differed from the one in use, which replaced it")
+VSC_FIELD(backend_dns_closed,	COUNTER, DIAG,  INTEGER,	"Backend "
+	"connections closed because their address left the name's answer")
 #undef VSC_FIELD

@@ -2,9 +2,11 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * backend.c -- backends and their connection pools.  Owns struct backend,
- * struct vbc, the list of backends (be_list_mtx) and each backend's
- * be->mtx (idle connections, counts, the change time).  Lock order:
- * be_list_mtx, probe_mtx (probe.c), be->mtx; never held across I/O.
+ * struct vbc, the list of backends (be_list_mtx, which also guards the
+ * resolver's schedule) and each backend's be->mtx (idle connections,
+ * counts, the change time, the address list).  Lock order: be_list_mtx,
+ * probe_mtx (probe.c), be->mtx; never held across I/O.  A fetch tries
+ * the addresses in order until one connects, all within connect_timeout.
  */
 
 #include "config.h"
@@ -40,10 +42,14 @@ struct backend {
 #define BACKEND_MAGIC		0x7c51e0b4
 	char			*vcl_name;	/* const */
 	struct director		director[1];	/* const */
-	struct sockaddr_storage	sa[2];		/* const: IPv4, IPv6 */
-	socklen_t		salen[2];	/* const; 0 if none */
-	char			ip[2][64];	/* const */
-	char			port[16];	/* const */
+	char			*host;		/* const; NULL: .path */
+	char			port[16];	/* const; "-" for .path */
+	/* Swapped whole by BACKEND_DnsDone; readers take a reference. */
+	struct backend_addrs	*addrs;		/* mtx */
+	unsigned		dns;		/* const: a name, re-resolved */
+	unsigned		warm;		/* be_list_mtx */
+	unsigned		dns_busy;	/* be_list_mtx: in a lookup */
+	vtim_real		dns_due;	/* be_list_mtx */
 	char			*hosthdr;	/* const */
 	vtim_dur		connect_timeout;	/* const; < 0 param */
 	vtim_dur		first_byte_timeout;	/* const; < 0 param */
@@ -52,10 +58,11 @@ struct backend {
 	unsigned		proxy_header;	/* const; used with issue 15 */
 	struct probe		*probe;		/* const; NULL: none */
 	/*
-	 * No address: the host did not resolve when the VCL loaded.  The
-	 * backend exists (the VCL loads) but is sick, fetches fail fast.
+	 * No address: the name does not resolve (at load or since).  The
+	 * backend exists (the VCL loads) but is sick, fetches fail fast,
+	 * until the resolver finds an address.
 	 */
-	unsigned		sick;		/* const */
+	unsigned		sick;		/* atomic; addrs->n == 0 */
 	/* VCL.NAME, as backend.list shows it; the VCL's name at load */
 	char			*display;	/* const */
 	/* backend.set_health: BE_ADMIN_*; atomic */
@@ -74,44 +81,136 @@ struct backend {
 
 static struct lock be_list_mtx = LOCK_INITIALIZER;
 static TAILQ_HEAD(, backend) be_list = TAILQ_HEAD_INITIALIZER(be_list);
+/* be_list_mtx: a backend's dns_busy went 0 (BACKEND_Delete waits). */
+static pthread_cond_t be_dns_cond = PTHREAD_COND_INITIALIZER;
+
+/*--------------------------------------------------------------------
+ * Address lists
+ */
+
+/* A .path backend: a list of one Unix socket, or none if too long. */
+static struct backend_addrs *
+be_unix(const char *path)
+{
+	struct backend_addrs *a;
+	struct sockaddr_un *sun;
+
+	a = calloc(1, sizeof *a + sizeof a->addr[0]);
+	if (a == NULL)
+		return (NULL);
+	a->magic = BACKEND_ADDRS_MAGIC;
+	a->refs = 1;
+	if (strlen(path) >= sizeof sun->sun_path)
+		return (a);
+	sun = (struct sockaddr_un *)(void *)&a->addr[0].sa;
+	sun->sun_family = AF_UNIX;
+	memcpy(sun->sun_path, path, strlen(path) + 1);
+	a->addr[0].salen = (socklen_t)sizeof *sun;
+	(void)snprintf(a->addr[0].ip, sizeof a->addr[0].ip, "%s", path);
+	a->n = 1;
+	return (a);
+}
+
+struct backend_addrs *
+BACKEND_AddrsRef(struct backend *be)
+{
+	struct backend_addrs *a;
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	LOCK_Lock(&be->mtx);
+	a = be->addrs;
+	CHECK_OBJ(a, BACKEND_ADDRS_MAGIC);
+	(void)__atomic_add_fetch(&a->refs, 1, __ATOMIC_RELAXED);
+	LOCK_Unlock(&be->mtx);
+	return (a);
+}
+
+void
+BACKEND_AddrsDeref(struct backend_addrs **ap)
+{
+	struct backend_addrs *a;
+
+	TAKE_OBJ_NOTNULL(a, ap, BACKEND_ADDRS_MAGIC);
+	/* acq_rel: the freeing thread sees every reader done with it. */
+	if (__atomic_sub_fetch(&a->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		FREE_OBJ(a);
+}
 
 static int
-be_resolve(const char *host, const char *port, int family,
-    struct sockaddr_storage *sa, socklen_t *sl, char *ip, size_t iplen)
+be_addrs_has(const struct backend_addrs *a,
+    const struct sockaddr_storage *sa, socklen_t salen)
 {
-	struct addrinfo hints, *res;
+	unsigned u;
 
-	if (host == NULL || *host == '\0')
-		return (-1);
-	memset(&hints, 0, sizeof hints);
-	hints.ai_flags = AI_NUMERICSERV;
-	hints.ai_family = family;
-	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(host, port, &hints, &res) != 0)
-		return (-1);
-	memcpy(sa, res->ai_addr, res->ai_addrlen);
-	*sl = res->ai_addrlen;
-	freeaddrinfo(res);
-	if (getnameinfo((struct sockaddr *)sa, *sl, ip, (socklen_t)iplen,
-	    NULL, 0, NI_NUMERICHOST) != 0)
-		(void)snprintf(ip, iplen, "?");
+	for (u = 0; u < a->n; u++)
+		if (a->addr[u].salen == salen &&
+		    !memcmp(&a->addr[u].sa, sa, salen))
+			return (1);
 	return (0);
 }
 
-/* A .path backend: a Unix domain socket. */
 static int
-be_unix(const char *path, struct sockaddr_storage *sa, socklen_t *sl,
-    char *ip, size_t iplen)
+be_addrs_same(const struct backend_addrs *a, const struct backend_addrs *b)
 {
-	struct sockaddr_un *sun = (struct sockaddr_un *)(void *)sa;
+	unsigned u;
 
-	if (strlen(path) >= sizeof sun->sun_path)
+	if (a->n != b->n)
+		return (0);
+	for (u = 0; u < a->n; u++)
+		if (a->addr[u].salen != b->addr[u].salen ||
+		    memcmp(&a->addr[u].sa, &b->addr[u].sa, a->addr[u].salen))
+			return (0);
+	return (1);
+}
+
+/* "ip ip ..." of a, for the logs. */
+static void
+be_addrs_text(const struct backend_addrs *a, char *buf, size_t len)
+{
+	size_t l = 0;
+	unsigned u;
+
+	buf[0] = '\0';
+	for (u = 0; u < a->n && l < len; u++)
+		l += (size_t)snprintf(buf + l, len - l, "%s%s", u ? " " : "",
+		    a->addr[u].ip);
+}
+
+/* Resolve at load; 0, or -1 when out of memory. */
+static int
+be_addrs_load(struct backend *be, const struct vrt_endpoint *ep)
+{
+	char why[160];
+	int numeric = 1;
+
+	if (ep->path != NULL) {
+		(void)snprintf(be->port, sizeof be->port, "-");
+		be->addrs = be_unix(ep->path);
+		(void)snprintf(why, sizeof why, "path too long");
+	} else {
+		(void)snprintf(be->port, sizeof be->port, "%s",
+		    ep->port != NULL ? ep->port : "80");
+		be->host = strdup(ep->host);
+		if (be->host == NULL)
+			return (-1);
+		be->addrs = DNS_Resolve(be->host, be->port, &numeric, why,
+		    sizeof why);
+		VSC_Add(backend_dns_lookups, 1);
+	}
+	if (be->addrs == NULL)
 		return (-1);
-	memset(sa, 0, sizeof *sa);
-	sun->sun_family = AF_UNIX;
-	memcpy(sun->sun_path, path, strlen(path) + 1);
-	*sl = (socklen_t)sizeof *sun;
-	(void)snprintf(ip, iplen, "%s", path);
+	be->dns = !numeric;
+	be->dns_due = TIM_real() + cache_param->backend_dns_ttl;
+	if (be->addrs->n > 0)
+		return (0);
+	/* Not a load failure: DNS may be back before it matters. */
+	be->sick = 1;
+	if (be->host != NULL)
+		VSC_Add(backend_dns_fail, 1);
+	VSL(SLT_Error, 0, "backend %s: no address for %s%s%s (%s), sick",
+	    be->vcl_name, ep->path != NULL ? ep->path : ep->host,
+	    ep->path != NULL ? "" : ":", ep->path != NULL ? "" : be->port,
+	    why);
 	return (0);
 }
 
@@ -121,8 +220,6 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 {
 	const struct vrt_endpoint *ep;
 	struct backend *be;
-	const char *port;
-	int ok = 0;
 
 	if (vrt == NULL || vrt->magic != VRT_BACKEND_MAGIC ||
 	    vrt->vcl_name == NULL || vrt->endpoint == NULL ||
@@ -134,7 +231,6 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 		return (NULL);
 	}
 	ep = vrt->endpoint;
-	port = ep->port != NULL ? ep->port : "80";
 	ALLOC_OBJ(be, BACKEND_MAGIC);
 	if (be == NULL) {
 		(void)snprintf(err, errlen, "out of memory");
@@ -152,26 +248,13 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 		return (NULL);
 	}
 	be->t_change = TIM_real();
-	if (ep->path != NULL) {
-		(void)snprintf(be->port, sizeof be->port, "-");
-		if (be_unix(ep->path, &be->sa[0], &be->salen[0], be->ip[0],
-		    sizeof be->ip[0]) == 0)
-			ok = 1;
-	} else {
-		(void)snprintf(be->port, sizeof be->port, "%s", port);
-		if (be_resolve(ep->host, port, AF_INET, &be->sa[0],
-		    &be->salen[0], be->ip[0], sizeof be->ip[0]) == 0)
-			ok = 1;
-		if (be_resolve(ep->host, port, AF_INET6, &be->sa[1],
-		    &be->salen[1], be->ip[1], sizeof be->ip[1]) == 0)
-			ok = 1;
-	}
-	if (!ok) {
-		/* Not a load failure: DNS may be back before it matters. */
-		be->sick = 1;
-		VSL(SLT_Error, 0, "backend %s: no address for %s%s%s, sick",
-		    be->vcl_name, ep->path != NULL ? ep->path : ep->host,
-		    ep->path != NULL ? "" : ":", ep->path != NULL ? "" : port);
+	if (be_addrs_load(be, ep) != 0) {
+		(void)snprintf(err, errlen, "out of memory");
+		free(be->host);
+		free(be->vcl_name);
+		free(be->display);
+		FREE_OBJ(be);
+		return (NULL);
 	}
 	be->proxy_header = vrt->proxy_header;
 	if (vrt->hosthdr != NULL)
@@ -198,6 +281,8 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 	TAILQ_INSERT_TAIL(&be_list, be, list);
 	LOCK_Unlock(&be_list_mtx);
 	VSC_Add(n_backend, 1);
+	if (be->dns)
+		DNS_Start();
 	return (be);
 }
 
@@ -221,6 +306,9 @@ BACKEND_Delete(struct backend **bep)
 
 	TAKE_OBJ_NOTNULL(be, bep, BACKEND_MAGIC);
 	LOCK_Lock(&be_list_mtx);
+	/* The resolver uses be->host; at most one lookup's time. */
+	while (be->dns_busy)
+		LOCK_Wait(&be_dns_cond, &be_list_mtx);
 	TAILQ_REMOVE(&be_list, be, list);
 	LOCK_Unlock(&be_list_mtx);
 	if (be->probe != NULL)
@@ -233,6 +321,8 @@ BACKEND_Delete(struct backend **bep)
 	}
 	assert(be->n_conn == 0);
 	LOCK_Fini(&be->mtx);
+	BACKEND_AddrsDeref(&be->addrs);
+	free(be->host);
 	free(be->vcl_name);
 	free(be->display);
 	free(be->hosthdr);
@@ -252,7 +342,7 @@ BACKEND_Healthy(const struct backend *be)
 	case BE_ADMIN_SICK:
 		return (0);
 	default:
-		if (be->sick)
+		if (__atomic_load_n(&be->sick, __ATOMIC_RELAXED))
 			return (0);
 		return (be->probe == NULL || PROBE_Healthy(be->probe));
 	}
@@ -265,24 +355,143 @@ BACKEND_SetWarm(const char *vcl, int warm)
 	size_t l = strlen(vcl);
 
 	LOCK_Lock(&be_list_mtx);
-	TAILQ_FOREACH(be, &be_list, list)
-		if (be->probe != NULL && !strncmp(be->display, vcl, l) &&
-		    be->display[l] == '.')
+	TAILQ_FOREACH(be, &be_list, list) {
+		if (strncmp(be->display, vcl, l) || be->display[l] != '.')
+			continue;
+		/* Only warm VCLs' names are re-resolved (BACKEND_DnsDue). */
+		be->warm = warm != 0;
+		if (be->probe != NULL)
 			PROBE_Control(be->probe, warm);
+	}
 	LOCK_Unlock(&be_list_mtx);
 }
 
-int
-BACKEND_Addr(const struct backend *be, unsigned u,
-    const struct sockaddr_storage **sa, socklen_t *salen)
+/* Close the connections on the list dead; how many. */
+static unsigned
+be_close_list(struct vbc *dead, const char *why)
 {
+	struct vbc *vbc;
+	unsigned n = 0;
+
+	while ((vbc = dead) != NULL) {
+		dead = vbc->list.tqe_next;
+		VSL(SLT_BackendClose, 0, "%d %s %s", vbc->fd,
+		    vbc->be->vcl_name, why);
+		be_close_fd(vbc);
+		FREE_OBJ(vbc);
+		n++;
+	}
+	return (n);
+}
+
+/*--------------------------------------------------------------------
+ * The resolver's side (backend_dns.c runs the thread)
+ */
+
+struct backend *
+BACKEND_DnsDue(vtim_real now, vtim_real *next, const char **host,
+    const char **port)
+{
+	struct backend *be;
+
+	*next = now + 1.0;
+	LOCK_Lock(&be_list_mtx);
+	TAILQ_FOREACH(be, &be_list, list) {
+		if (!be->dns || !be->warm || be->dns_busy)
+			continue;
+		if (be->dns_due <= now) {
+			be->dns_busy = 1;
+			*host = be->host;
+			*port = be->port;
+			break;
+		}
+		if (be->dns_due < *next)
+			*next = be->dns_due;
+	}
+	LOCK_Unlock(&be_list_mtx);
+	return (be);
+}
+
+/* Idle connections to addresses not in a, onto *dead (be->mtx held). */
+static void
+be_drop_gone_locked(struct backend *be, const struct backend_addrs *a,
+    struct vbc **dead)
+{
+	struct vbc *vbc, *next;
+
+	LOCK_AssertHeld(&be->mtx);
+	TAILQ_FOREACH_SAFE(vbc, &be->idle, list, next) {
+		if (be_addrs_has(a, &vbc->sa, vbc->salen))
+			continue;
+		TAILQ_REMOVE(&be->idle, vbc, list);
+		be->n_idle--;
+		vbc->list.tqe_next = *dead;
+		*dead = vbc;
+	}
+}
+
+/* The logs of a change: sick, healthy again, or other addresses. */
+static void
+be_dns_log(const struct backend *be, const struct backend_addrs *old,
+    const struct backend_addrs *fresh, const char *why)
+{
+	char text[256];
+
+	be_addrs_text(fresh, text, sizeof text);
+	if (fresh->n == 0)
+		VSL(SLT_Error, 0, "backend %s: %s:%s no longer resolves (%s), "
+		    "sick until it does", be->vcl_name, be->host, be->port,
+		    why);
+	else if (old->n == 0)
+		VSL(SLT_Error, 0, "backend %s: %s:%s resolves again, to %s; "
+		    "no longer sick for want of an address", be->vcl_name,
+		    be->host, be->port, text);
+	else
+		VSL(SLT_Debug, 0, "backend %s: %s:%s now resolves to %s",
+		    be->vcl_name, be->host, be->port, text);
+}
+
+void
+BACKEND_DnsDone(struct backend *be, struct backend_addrs **freshp,
+    const char *why, vtim_dur ttl)
+{
+	struct backend_addrs *fresh, *old = NULL;
+	struct vbc *dead = NULL;
 
 	CHECK_OBJ(be, BACKEND_MAGIC);
-	if (u >= 2)
-		return (0);
-	*sa = &be->sa[u];
-	*salen = be->salen[u];
-	return (1);
+	fresh = *freshp;
+	*freshp = NULL;
+	/* NULL: out of memory; keep what we have and try next round. */
+	if (fresh != NULL) {
+		CHECK_OBJ(fresh, BACKEND_ADDRS_MAGIC);
+		VSC_Add(backend_dns_lookups, 1);
+		if (fresh->n == 0)
+			VSC_Add(backend_dns_fail, 1);
+		LOCK_Lock(&be->mtx);
+		if (!be_addrs_same(be->addrs, fresh)) {
+			old = be->addrs;
+			be->addrs = fresh;
+			be_drop_gone_locked(be, fresh, &dead);
+			if ((old->n == 0) != (fresh->n == 0))
+				be->t_change = TIM_real();
+			__atomic_store_n(&be->sick, fresh->n == 0,
+			    __ATOMIC_RELAXED);
+		}
+		LOCK_Unlock(&be->mtx);
+	}
+	if (old != NULL) {
+		VSC_Add(backend_dns_changes, 1);
+		be_dns_log(be, old, fresh, why);
+		VSC_Add(backend_dns_closed, be_close_list(dead,
+		    "address gone"));
+		BACKEND_AddrsDeref(&old);
+	} else if (fresh != NULL)
+		BACKEND_AddrsDeref(&fresh);
+	LOCK_Lock(&be_list_mtx);
+	be->dns_busy = 0;
+	be->dns_due = TIM_real() + ttl;
+	ASSERT_ZERO(pthread_cond_broadcast(&be_dns_cond));
+	LOCK_Unlock(&be_list_mtx);
 }
 
 unsigned
@@ -390,21 +599,6 @@ be_reap_locked(struct backend *be, vtim_mono now, struct vbc **dead)
 	}
 }
 
-static void
-be_close_list(struct vbc *dead)
-{
-	struct vbc *vbc;
-
-	while ((vbc = dead) != NULL) {
-		dead = vbc->list.tqe_next;
-		VSL(SLT_BackendClose, 0, "%d %s idle", vbc->fd,
-		    vbc->be->vcl_name);
-		be_close_fd(vbc);
-		VSC_Add(backend_closed_idle, 1);
-		FREE_OBJ(vbc);
-	}
-}
-
 void
 BACKEND_Reap(void)
 {
@@ -419,7 +613,7 @@ BACKEND_Reap(void)
 		LOCK_Unlock(&be->mtx);
 	}
 	LOCK_Unlock(&be_list_mtx);
-	be_close_list(dead);
+	VSC_Add(backend_closed_idle, be_close_list(dead, "idle"));
 }
 
 /* Is an idle connection still usable?  Not if the backend closed it. */
@@ -447,7 +641,7 @@ be_get_idle(struct backend *be, struct vsl_log *vsl)
 			be->n_idle--;
 		}
 		LOCK_Unlock(&be->mtx);
-		be_close_list(dead);
+		VSC_Add(backend_closed_idle, be_close_list(dead, "idle"));
 		dead = NULL;
 		if (vbc == NULL || be_alive(vbc))
 			return (vbc);
@@ -527,13 +721,44 @@ be_log_open(struct vsl_log *vsl, const struct backend *be,
     const struct vbc *vbc, const char *how)
 {
 
-	if (be->sa[0].ss_family == AF_UNIX)
+	if (vbc->sa.ss_family == AF_UNIX)
 		VSLb(vsl, SLT_BackendOpen, "%d %s 0.0.0.0 0 0.0.0.0 0 %s",
 		    vbc->fd, be->vcl_name, how);
 	else
 		VSLb(vsl, SLT_BackendOpen, "%d %s %s %s %s %s %s", vbc->fd,
 		    be->vcl_name, vbc->raddr, be->port, vbc->laddr,
 		    vbc->lport, how);
+}
+
+/*
+ * Try a's addresses in order until one connects, all within tmo (0: no
+ * limit but the kernel's).  The fd and *u, or -1 and *e.  A name with
+ * no address fails as EADDRNOTAVAIL.
+ */
+static int
+be_connect_any(const struct backend *be, const struct backend_addrs *a,
+    vtim_dur tmo, struct vsl_log *vsl, unsigned *u, int *e)
+{
+	vtim_mono end = TIM_mono() + tmo;
+	vtim_dur left = 0;
+	int fd;
+
+	*e = EADDRNOTAVAIL;
+	for (*u = 0; *u < a->n; (*u)++) {
+		if (tmo > 0 && (left = end - TIM_mono()) <= 0) {
+			*e = ETIMEDOUT;
+			break;
+		}
+		fd = be_connect(&a->addr[*u].sa, a->addr[*u].salen, left);
+		if (fd >= 0)
+			return (fd);
+		*e = errno;
+		if (*u + 1 < a->n)
+			VSLb(vsl, SLT_Debug, "backend %s: %s: errno %d (%s), "
+			    "trying the next address", be->vcl_name,
+			    a->addr[*u].ip, *e, strerror(*e));
+	}
+	return (-1);
 }
 
 /* VBE.*.fail and the fail_* counter for errno e, as varnishd sorts them. */
@@ -570,6 +795,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
     vtim_real t_first, vtim_real *t_prev, vtim_dur connect_timeout,
     unsigned force_fresh, unsigned *reused)
 {
+	struct backend_addrs *a;
 	struct vbc *vbc;
 	unsigned u, busy;
 	int fd = -1, e = 0;
@@ -577,7 +803,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	CHECK_OBJ(be, BACKEND_MAGIC);
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	*reused = 0;
-	if (be->sick) {
+	if (__atomic_load_n(&be->sick, __ATOMIC_RELAXED)) {
 		VSC_VbeAdd(be->vsc, unhealthy, 1);
 		VSC_Count(wrk->stats, backend_fail, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: no address",
@@ -615,15 +841,10 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		    be->vcl_name, be->max_connections);
 		return (NULL);
 	}
-	for (u = 0; u < 2; u++) {
-		if (be->salen[u] == 0)
-			continue;
-		fd = be_connect(&be->sa[u], be->salen[u], connect_timeout);
-		if (fd >= 0)
-			break;
-		e = errno;
-	}
+	a = BACKEND_AddrsRef(be);
+	fd = be_connect_any(be, a, connect_timeout, vsl, &u, &e);
 	if (fd < 0) {
+		BACKEND_AddrsDeref(&a);
 		LOCK_Lock(&be->mtx);
 		be->n_conn--;
 		LOCK_Unlock(&be->mtx);
@@ -637,6 +858,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	ALLOC_OBJ(vbc, VBC_MAGIC);
 	if (vbc == NULL) {
 		(void)close(fd);
+		BACKEND_AddrsDeref(&a);
 		LOCK_Lock(&be->mtx);
 		be->n_conn--;
 		LOCK_Unlock(&be->mtx);
@@ -646,7 +868,10 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	}
 	vbc->fd = fd;
 	vbc->be = be;
-	vbc->raddr = be->ip[u];
+	vbc->sa = a->addr[u].sa;
+	vbc->salen = a->addr[u].salen;
+	(void)snprintf(vbc->raddr, sizeof vbc->raddr, "%s", a->addr[u].ip);
+	BACKEND_AddrsDeref(&a);
 	be_local_addr(vbc);
 	VSC_Count(wrk->stats, backend_conn, 1);
 	VSC_VbeAdd(be->vsc, req, 1);
@@ -661,6 +886,7 @@ BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl)
 {
 	struct vbc *vbc;
 	struct backend *be;
+	int gone;
 
 	TAKE_OBJ_NOTNULL(vbc, vbcp, VBC_MAGIC);
 	be = vbc->be;
@@ -668,11 +894,20 @@ BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl)
 	/* Varnish 7.1 logs a recycled connection as a BackendClose. */
 	VSLb(vsl, SLT_BackendClose, "%d %s recycle", vbc->fd, be->vcl_name);
 	LOCK_Lock(&be->mtx);
-	vbc->t_idle = TIM_mono();
-	TAILQ_INSERT_HEAD(&be->idle, vbc, list);
-	be->n_idle++;
+	/* Its address left the name's answer while it was busy. */
+	gone = !be_addrs_has(be->addrs, &vbc->sa, vbc->salen);
+	if (!gone) {
+		vbc->t_idle = TIM_mono();
+		TAILQ_INSERT_HEAD(&be->idle, vbc, list);
+		be->n_idle++;
+	}
 	LOCK_Unlock(&be->mtx);
-	VSC_Add(backend_recycle, 1);
+	if (!gone) {
+		VSC_Add(backend_recycle, 1);
+		return;
+	}
+	vbc->list.tqe_next = NULL;
+	VSC_Add(backend_dns_closed, be_close_list(vbc, "address gone"));
 }
 
 void
@@ -780,6 +1015,36 @@ BACKEND_Changed(struct backend *be)
 	return (be_t_change(be));
 }
 
+/*
+ * backend.list -j's "addresses" (ours; varnishd has none): where a fetch
+ * would connect now, in the order tried, "ip:port" ("[ip]:port" for
+ * IPv6, the path for a Unix socket); empty while the name does not
+ * resolve.
+ */
+static void
+be_list_addrs_json(FILE *out, struct backend *be)
+{
+	struct backend_addrs *a;
+	unsigned u;
+	char buf[96];
+	int fam;
+
+	a = BACKEND_AddrsRef(be);
+	fprintf(out, "      \"addresses\": [");
+	for (u = 0; u < a->n; u++) {
+		fam = a->addr[u].sa.ss_family;
+		if (fam == AF_UNIX)
+			(void)snprintf(buf, sizeof buf, "%s", a->addr[u].ip);
+		else
+			(void)snprintf(buf, sizeof buf, fam == AF_INET6 ?
+			    "[%s]:%s" : "%s:%s", a->addr[u].ip, be->port);
+		fprintf(out, "%s", u ? ", " : "");
+		CCLI_JsonStr(out, buf);
+	}
+	fprintf(out, "],\n");
+	BACKEND_AddrsDeref(&a);
+}
+
 /* One backend in backend.list -j; with -p its probe's window. */
 static void
 be_list_json(FILE *out, struct backend *be, int details)
@@ -801,6 +1066,7 @@ be_list_json(FILE *out, struct backend *be, int details)
 		else
 			fprintf(out, "{},\n");
 	}
+	be_list_addrs_json(out, be);
 	fprintf(out, "      \"last_change\": %.3f\n    }", be_t_change(be));
 }
 

@@ -3,7 +3,8 @@
  *
  * backend.h -- backends and their connection pools.  A backend keeps idle
  * connections for reuse (most recently used first) and closes those idle
- * longer than backend_idle_timeout.
+ * longer than backend_idle_timeout.  A .host name's addresses follow DNS
+ * (backend_dns.c): the list is swapped whole, readers hold a reference.
  */
 
 #ifndef VENEER_CACHE_BACKEND_H
@@ -30,10 +31,36 @@ struct vbc {
 	struct backend		*be;
 	vtim_mono		t_idle;		/* be->mtx while idle */
 	TAILQ_ENTRY(vbc)	list;		/* be->mtx while idle */
-	const char		*raddr;		/* in be; const */
+	struct sockaddr_storage	sa;		/* const: the address used */
+	socklen_t		salen;		/* const */
+	char			raddr[64];	/* const: sa, as text */
 	char			laddr[64];
 	char			lport[8];
 };
+
+/*
+ * A backend's addresses: all of its .host name's (A and AAAA, in
+ * getaddrinfo's order, or as VENEER_HOSTS_FILE lists them), or its .path.
+ * Immutable once made; n == 0: the name did not resolve.  refs is
+ * atomic; the last BACKEND_AddrsDeref frees it.
+ */
+struct backend_addr {
+	struct sockaddr_storage	sa;
+	socklen_t		salen;
+	char			ip[64];		/* numeric, for the logs */
+};
+
+struct backend_addrs {
+	unsigned		magic;
+#define BACKEND_ADDRS_MAGIC	0x3b9e61d5
+	unsigned		refs;		/* atomic */
+	unsigned		n;
+	struct backend_addr	addr[];
+};
+
+/* One reference to be's current list; never NULL. */
+struct backend_addrs *BACKEND_AddrsRef(struct backend *be);
+void BACKEND_AddrsDeref(struct backend_addrs **ap);
 
 /* A backend of the VCL named vcl (for backend.list: "vcl.name"). */
 struct backend *BACKEND_New(const struct vrt_backend *vrt, const char *vcl,
@@ -46,7 +73,7 @@ struct backend *BACKEND_Lookup(const char *display);
 /* backend.list's pattern test, on a "vcl.name" (directors use it too). */
 int BACKEND_CliMatch(const char *display, const char *pat,
     const char *active);
-/* 0 when it has no address (its host did not resolve at load). */
+/* 0 while it has no address (its name does not resolve). */
 /* Admin state (backend.set_health) first, else what is known. */
 int BACKEND_Healthy(const struct backend *be);
 /* When its health last changed (or it was made): the shard's rampup. */
@@ -82,13 +109,10 @@ void BACKEND_Reap(void);
 void BACKEND_SetWarm(const char *vcl, int warm);
 
 /*
- * For the probes (probe.c).  BACKEND_Addr: address u of be (0: IPv4 or
- * the Unix socket, 1: IPv6; *salen 0 if none), 0 past the last.
- * BACKEND_ProbeHappy: the window for VBE.*.happy, and whether the
- * probe's verdict changed (backend.list's Last change).
+ * For the probes (probe.c).  BACKEND_ProbeHappy: the window for
+ * VBE.*.happy, and whether the probe's verdict changed (backend.list's
+ * Last change).
  */
-int BACKEND_Addr(const struct backend *be, unsigned u,
-    const struct sockaddr_storage **sa, socklen_t *salen);
 unsigned BACKEND_ProxyHeader(const struct backend *be);
 void BACKEND_CountFail(const struct backend *be, int err);
 void BACKEND_ProbeHappy(struct backend *be, uint64_t happy, unsigned changed);
@@ -108,5 +132,30 @@ void PROBE_Free(struct probe **pp);
 void PROBE_Control(struct probe *p, int warm);
 int PROBE_Healthy(const struct probe *p);
 void PROBE_Status(FILE *out, const struct probe *p, int details, int json);
+
+/*
+ * For the resolver thread (backend_dns.c).  BACKEND_DnsDue lends the
+ * first backend of a warm VCL whose name is due for re-resolution, its
+ * host and port, marked busy (BACKEND_Delete waits for it), or NULL and
+ * the time the next is due.  BACKEND_DnsDone hands back the new list
+ * (its reference taken; n == 0: did not resolve, why says why; NULL:
+ * out of memory, the old list stays), swaps it in if it differs,
+ * closes idle connections to addresses no longer listed, logs and
+ * counts the change, and schedules the next round after ttl.
+ */
+struct backend *BACKEND_DnsDue(vtim_real now, vtim_real *next,
+    const char **host, const char **port);
+void BACKEND_DnsDone(struct backend *be, struct backend_addrs **fresh,
+    const char *why, vtim_dur ttl);
+
+/*
+ * backend_dns.c: DNS_Resolve makes the address list of host:port (n is
+ * 0 and why says why if none); NULL only when out of memory.  *numeric
+ * is set if host is an address, which never needs resolving again.
+ * DNS_Start starts the resolver thread, "cache-dns", once.
+ */
+struct backend_addrs *DNS_Resolve(const char *host, const char *port,
+    int *numeric, char *why, size_t whylen);
+void DNS_Start(void);
 
 #endif /* VENEER_CACHE_BACKEND_H */

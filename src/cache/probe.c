@@ -197,20 +197,26 @@ probe_ms_left(vtim_real deadline)
 	return (left <= 0 ? 0 : (int)(left * 1e3 + 0.5));
 }
 
-/* Connect to one of the backend's addresses; the fd or -1, errno set. */
+/*
+ * Connect to the backend's addresses in order until one answers, all
+ * within the deadline; the fd or -1, errno set.  The list is the one in
+ * use when the probe starts (a reference held meanwhile).
+ */
 static int
 probe_connect(const struct probe *p, vtim_real deadline,
     struct probe_result *r)
 {
-	const struct sockaddr_storage *sa;
+	struct backend_addrs *a;
+	const struct sockaddr_storage *sa = NULL;
 	struct pollfd pfd;
 	socklen_t sl, el = sizeof(int);
 	unsigned u;
-	int fd = -1, e = EADDRNOTAVAIL, i;
+	int fd = -1, e = EADDRNOTAVAIL, i, family = AF_UNSPEC;
 
-	for (u = 0; BACKEND_Addr(p->be, u, &sa, &sl); u++) {
-		if (sl == 0)
-			continue;
+	a = BACKEND_AddrsRef(p->be);
+	for (u = 0; u < a->n; u++) {
+		sa = &a->addr[u].sa;
+		sl = a->addr[u].salen;
 		fd = socket(sa->ss_family, SOCK_STREAM | SOCK_NONBLOCK |
 		    SOCK_CLOEXEC, 0);
 		if (fd < 0) {
@@ -231,18 +237,21 @@ probe_connect(const struct probe *p, vtim_real deadline,
 				errno = e;
 			i = (i > 0 && e == 0) ? 0 : -1;
 		}
-		if (i == 0)
+		if (i == 0) {
+			family = sa->ss_family;
 			break;
+		}
 		e = errno;
 		(void)close(fd);
 		fd = -1;
 	}
+	BACKEND_AddrsDeref(&a);
 	if (fd < 0) {
 		errno = e;
 		return (-1);
 	}
-	r->bits |= 1U << (sa->ss_family == AF_INET ? PROBE_GOOD_IPV4 :
-	    sa->ss_family == AF_INET6 ? PROBE_GOOD_IPV6 : PROBE_GOOD_UNIX);
+	r->bits |= 1U << (family == AF_INET ? PROBE_GOOD_IPV4 :
+	    family == AF_INET6 ? PROBE_GOOD_IPV6 : PROBE_GOOD_UNIX);
 	return (fd);
 }
 

@@ -599,7 +599,9 @@ static const struct mcli_cmd mcli_cmds[] = {
 	    "List backends: VCL.NAME, admin state (\"probe\" when its "
 	    "probe decides), the probe's good results out of its window, "
 	    "the probe's verdict and when the health last changed; -p adds "
-	    "the probe's last 64 results, oldest first.  A pattern is a "
+	    "the probe's last 64 results, oldest first; -j adds each "
+	    "backend's \"addresses\" (ours): where a fetch would connect "
+	    "now, in the order tried.  A pattern is a "
 	    "glob; without a dot it matches the active VCL's backends by "
 	    "name.", 0, 3, 1, MCLI_ChildFwd },
 	{ "backend.set_health",

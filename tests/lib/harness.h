@@ -219,6 +219,9 @@ typedef void origin_handler_f(struct origin_conn *,
 
 /* handler NULL: ORIGIN_DefaultHandler. */
 struct origin *ORIGIN_New(origin_handler_f *, void *priv);
+/* The same on addr:port (IPv4; port 0: any), e.g. 127.0.0.2 too. */
+struct origin *ORIGIN_NewAt(origin_handler_f *, void *priv,
+	    const char *addr, int port);
 /* Stops accepting, wakes every connection thread, joins them all. */
 void	ORIGIN_Free(struct origin **);
 int	ORIGIN_Port(const struct origin *);

@@ -550,6 +550,14 @@ origin_acceptor(void *arg)
 struct origin *
 ORIGIN_New(origin_handler_f *handler, void *priv)
 {
+
+	return (ORIGIN_NewAt(handler, priv, "127.0.0.1", 0));
+}
+
+struct origin *
+ORIGIN_NewAt(origin_handler_f *handler, void *priv, const char *addr,
+    int port)
+{
 	struct sockaddr_in sin;
 	pthread_condattr_t ca;
 	struct origin *o;
@@ -567,12 +575,15 @@ ORIGIN_New(origin_handler_f *handler, void *priv)
 	ck_assert_msg(o->lfd >= 0, "socket: %s", strerror(errno));
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_msg(inet_pton(AF_INET, addr, &sin.sin_addr) == 1,
+	    "origin: %s is not an IPv4 address", addr);
+	sin.sin_port = htons((uint16_t)port);
 	sl = sizeof sin;
 	ck_assert_msg(bind(o->lfd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
 	    listen(o->lfd, 1024) == 0 &&
 	    getsockname(o->lfd, (struct sockaddr *)&sin, &sl) == 0,
-	    "origin: cannot listen on 127.0.0.1:0: %s", strerror(errno));
+	    "origin: cannot listen on %s:%d: %s", addr, port,
+	    strerror(errno));
 	o->port = ntohs(sin.sin_port);
 	(void)pthread_mutex_init(&o->mtx, NULL);
 	(void)pthread_condattr_init(&ca);
