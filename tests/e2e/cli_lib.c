@@ -207,3 +207,21 @@ cli_login(struct vnd *v)
 	return (fd);
 }
 
+/* Poll cmd until its answer contains want; fail after HX_T_SLOW. */
+void
+cli_wait(int fd, const char *cmd, const char *want)
+{
+	double deadline = HX_Now() + HX_T_SLOW;
+	char *b = NULL;
+
+	for (;;) {
+		ck_assert_uint_eq(cli_ask(fd, cmd, &b), 200);
+		if (strstr(b, want) != NULL)
+			break;
+		ck_assert_msg(HX_Now() < deadline, "%s: no \"%s\" in:\n%s",
+		    cmd, want, b);
+		free(b);
+		(void)poll(NULL, 0, 20);
+	}
+	free(b);
+}

@@ -26,6 +26,8 @@ unsigned cli_ask(int fd, const char *line, char **body);
 /* Ask, expect status, and that the body contains want (if not NULL). */
 void	cli_expect(int fd, const char *line, unsigned status,
 	    const char *want);
+/* Poll cmd until its answer contains want; fail after HX_T_SLOW. */
+void	cli_wait(int fd, const char *cmd, const char *want);
 /* The answer to a challenge with the secret s. */
 void	cli_response(const char *challenge, const char *s, char hex[65]);
 /* Write text to path. */

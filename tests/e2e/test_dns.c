@@ -14,7 +14,6 @@
 
 #include "config.h"
 
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,25 +61,6 @@ dns_start(const char *name, int port, const char *hosts)
 	/* Inherited by the child at start; not for later tests. */
 	ck_assert_int_eq(unsetenv("VENEER_HOSTS_FILE"), 0);
 	return (v);
-}
-
-/* Poll cmd until its answer contains want; fail after HX_T_SLOW. */
-static void
-cli_wait(int fd, const char *cmd, const char *want)
-{
-	double deadline = HX_Now() + HX_T_SLOW;
-	char *b = NULL;
-
-	for (;;) {
-		ck_assert_uint_eq(cli_ask(fd, cmd, &b), 200);
-		if (strstr(b, want) != NULL)
-			break;
-		ck_assert_msg(HX_Now() < deadline, "%s: no \"%s\" in:\n%s",
-		    cmd, want, b);
-		free(b);
-		(void)poll(NULL, 0, 20);
-	}
-	free(b);
 }
 
 static unsigned

@@ -12,7 +12,6 @@
 
 #include "config.h"
 
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,25 +53,6 @@ probe_start(struct origin **op, const char *probe, int status)
 	VND_Start(v);
 	free(vcl);
 	return (v);
-}
-
-/* Poll cmd until its answer contains want; fail after HX_T_SLOW. */
-static void
-cli_wait(int fd, const char *cmd, const char *want)
-{
-	double deadline = HX_Now() + HX_T_SLOW;
-	char *b = NULL;
-
-	for (;;) {
-		ck_assert_uint_eq(cli_ask(fd, cmd, &b), 200);
-		if (strstr(b, want) != NULL)
-			break;
-		ck_assert_msg(HX_Now() < deadline, "%s: no \"%s\" in:\n%s",
-		    cmd, want, b);
-		free(b);
-		(void)poll(NULL, 0, 20);
-	}
-	free(b);
 }
 
 static unsigned
