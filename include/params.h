@@ -542,4 +542,17 @@ PARAM(backend_dns_ttl, TIMEOUT, "seconds", "30", "0.05", NULL, 0,
     "makes its backend sick until it resolves again. getaddrinfo(3) "
     "gives no record TTL, so this alone sets the pace. Not in Varnish, "
     "which resolves a .host once, when the VCL is compiled.")
+PARAM(backend_wait_timeout, TIMEOUT, "seconds", "0", "0", NULL, 0,
+    "A fetch that finds its backend at .max_connections waits this "
+    "long, in the backend's queue, for a connection to be returned or "
+    "closed, then fails with 503 (FetchError \"busy\"). 0, the "
+    "default, means no waiting, as in Varnish 7.1. From Varnish 7.3, "
+    "where VCL may also set it per backend; veneerd has only the "
+    "parameter. Keep it to a few seconds: every waiter holds a "
+    "worker thread.")
+PARAM(backend_wait_limit, UINT, "fetches", "0", "0", NULL, 0,
+    "How many fetches may wait at once for one backend at "
+    ".max_connections (see backend_wait_timeout); one more fails with "
+    "503 at once. 0, the default, means no queue, as in Varnish 7.1. "
+    "From Varnish 7.3.")
 #undef PARAM

@@ -346,4 +346,12 @@ VSC_FIELD(backend_dns_changes,	COUNTER, INFO,  INTEGER,	"Lookups "
 	"whose answer differed from the one in use, which replaced it")
 VSC_FIELD(backend_dns_closed,	COUNTER, DIAG,  INTEGER,	"Backend "
 	"connections closed because their address left the name's answer")
+VSC_FIELD(backend_wait,		COUNTER, INFO,  INTEGER,	"Backend "
+	"fetches that waited in a backend's queue for a connection "
+	"(max_connections reached; backend_wait_timeout, "
+	"backend_wait_limit). Varnish 7.3's name")
+VSC_FIELD(backend_wait_fail,	COUNTER, INFO,  INTEGER,	"Backend "
+	"fetches that waited in a backend's queue and got no connection "
+	"before backend_wait_timeout; each is also counted in "
+	"backend_busy. Varnish 7.3's name")
 #undef VSC_FIELD

@@ -7,6 +7,10 @@
  * counts, the change time, the address list).  Lock order: be_list_mtx,
  * probe_mtx (probe.c), be->mtx; never held across I/O.  A fetch tries
  * the addresses in order until one connects, all within connect_timeout.
+ * A fetch finding its backend at .max_connections may wait in the
+ * backend's queue (backend_wait_timeout, backend_wait_limit): FIFO, each
+ * waiter on its own condition variable, so a connection returned or
+ * closed wakes exactly the oldest.
  */
 
 #include "config.h"
@@ -36,6 +40,15 @@
 #include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
+
+/* A fetch waiting for a connection slot; on its worker's stack. */
+struct be_waiter {
+	unsigned		magic;
+#define BE_WAITER_MAGIC		0x3b8d61f2
+	pthread_cond_t		cond;		/* CLOCK_MONOTONIC */
+	unsigned		queued;		/* be->mtx: on be->waiters */
+	TAILQ_ENTRY(be_waiter)	list;		/* be->mtx */
+};
 
 struct backend {
 	unsigned		magic;
@@ -75,6 +88,8 @@ struct backend {
 	TAILQ_HEAD(vbc_head_s, vbc) idle;	/* mtx; most recent first */
 	unsigned		n_idle;		/* mtx */
 	unsigned		n_conn;		/* mtx: open, busy or idle */
+	TAILQ_HEAD(, be_waiter)	waiters;	/* mtx; oldest first */
+	unsigned		n_wait;		/* mtx: on waiters */
 	struct vsc_vbe		*vsc;		/* const; atomic adds */
 	TAILQ_ENTRY(backend)	list;		/* be_list_mtx */
 };
@@ -271,6 +286,7 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 	be->vsc = VSC_NewVbe(be->display);
 	LOCK_Init(&be->mtx);
 	TAILQ_INIT(&be->idle);
+	TAILQ_INIT(&be->waiters);
 	/* Stopped until its VCL is warm (BACKEND_SetWarm). */
 	if (vrt->probe != NULL && (be->probe = PROBE_New(be, vrt->probe,
 	    be->hosthdr != NULL ? be->hosthdr : ep->host != NULL ? ep->host :
@@ -286,16 +302,48 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 	return (be);
 }
 
+/*
+ * A connection was returned to the idle list or a slot freed: wake the
+ * oldest waiter, which takes it off the queue and tries again.  If a new
+ * fetch takes the connection first, the waiter queues again.
+ */
+static void
+be_wake_locked(struct backend *be)
+{
+	struct be_waiter *w;
+
+	LOCK_AssertHeld(&be->mtx);
+	w = TAILQ_FIRST(&be->waiters);
+	if (w == NULL)
+		return;
+	CHECK_OBJ(w, BE_WAITER_MAGIC);
+	assert(w->queued);
+	TAILQ_REMOVE(&be->waiters, w, list);
+	w->queued = 0;
+	assert(be->n_wait > 0);
+	be->n_wait--;
+	ASSERT_ZERO(pthread_cond_signal(&w->cond));
+}
+
+/* Free a slot (be->n_conn) and wake a waiter for it. */
+static void
+be_release_slot(struct backend *be)
+{
+
+	LOCK_Lock(&be->mtx);
+	assert(be->n_conn > 0);
+	be->n_conn--;
+	be_wake_locked(be);
+	LOCK_Unlock(&be->mtx);
+}
+
 static void
 be_close_fd(struct vbc *vbc)
 {
 
 	(void)close(vbc->fd);
 	vbc->fd = -1;
-	LOCK_Lock(&vbc->be->mtx);
-	assert(vbc->be->n_conn > 0);
-	vbc->be->n_conn--;
-	LOCK_Unlock(&vbc->be->mtx);
+	be_release_slot(vbc->be);
 }
 
 void
@@ -320,6 +368,8 @@ BACKEND_Delete(struct backend **bep)
 		FREE_OBJ(vbc);
 	}
 	assert(be->n_conn == 0);
+	/* Waiters are fetches, which hold the VCL and so the backend. */
+	assert(TAILQ_EMPTY(&be->waiters));
 	LOCK_Fini(&be->mtx);
 	BACKEND_AddrsDeref(&be->addrs);
 	free(be->host);
@@ -790,6 +840,63 @@ BACKEND_CountFail(const struct backend *be, int e)
 	}
 }
 
+/* A fetch's place in its backend's wait queue, across wake-ups. */
+struct be_wait {
+	unsigned		started;	/* it queued at least once */
+	vtim_mono		deadline;	/* backend_wait_timeout from then */
+};
+
+/*
+ * The backend is at max_connections (be->mtx held).  Wait to be woken
+ * (or the deadline) and return 1 to try again; 0: no queueing (off, or
+ * backend_wait_limit fetches already wait); -1: the deadline passed.
+ */
+static int
+be_wait_locked(struct backend *be, struct be_wait *wait)
+{
+	struct be_waiter w;
+	pthread_condattr_t ca;
+	struct timespec ts;
+	unsigned again = wait->started;
+
+	LOCK_AssertHeld(&be->mtx);
+	if (!again) {
+		if (cache_param->backend_wait_timeout <= 0 ||
+		    be->n_wait >= cache_param->backend_wait_limit)
+			return (0);
+		wait->started = 1;
+		wait->deadline = TIM_mono() +
+		    cache_param->backend_wait_timeout;
+		VSC_Add(backend_wait, 1);
+	} else if (TIM_mono() >= wait->deadline)
+		return (-1);
+	INIT_OBJ(&w, BE_WAITER_MAGIC);
+	ASSERT_ZERO(pthread_condattr_init(&ca));
+	ASSERT_ZERO(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
+	ASSERT_ZERO(pthread_cond_init(&w.cond, &ca));
+	ASSERT_ZERO(pthread_condattr_destroy(&ca));
+	/* Woken before and beaten to the connection: still the oldest. */
+	if (again)
+		TAILQ_INSERT_HEAD(&be->waiters, &w, list);
+	else
+		TAILQ_INSERT_TAIL(&be->waiters, &w, list);
+	w.queued = 1;
+	be->n_wait++;
+	ts = TIM_timespec(wait->deadline);
+	while (w.queued &&
+	    LOCK_TimedWait(&w.cond, &be->mtx, &ts) == 0)
+		continue;
+	if (w.queued) {		/* timed out, not woken */
+		TAILQ_REMOVE(&be->waiters, &w, list);
+		w.queued = 0;
+		assert(be->n_wait > 0);
+		be->n_wait--;
+	}
+	ASSERT_ZERO(pthread_cond_destroy(&w.cond));
+	w.magic = 0;
+	return (1);
+}
+
 struct vbc *
 BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
     vtim_real t_first, vtim_real *t_prev, vtim_dur connect_timeout,
@@ -797,8 +904,9 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 {
 	struct backend_addrs *a;
 	struct vbc *vbc;
-	unsigned u, busy;
-	int fd = -1, e = 0;
+	struct be_wait wait = { 0 };
+	unsigned u;
+	int fd = -1, e = 0, i;
 
 	CHECK_OBJ(be, BACKEND_MAGIC);
 	CHECK_OBJ(wrk, WORKER_MAGIC);
@@ -817,37 +925,52 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		    be->vcl_name);
 		return (NULL);
 	}
-	if (!force_fresh) {
-		vbc = be_get_idle(be, vsl);
-		if (vbc != NULL) {
-			*reused = 1;
-			VSC_Count(wrk->stats, backend_reuse, 1);
-			VSC_VbeAdd(be->vsc, req, 1);
-			VSC_VbeAdd(be->vsc, conn, 1);
-			VSLb_ts(vsl, "Connected", t_first, t_prev, TIM_real());
-			be_log_open(vsl, be, vbc, "reuse");
-			return (vbc);
+	for (;;) {
+		if (!force_fresh) {
+			vbc = be_get_idle(be, vsl);
+			if (vbc != NULL) {
+				*reused = 1;
+				VSC_Count(wrk->stats, backend_reuse, 1);
+				VSC_VbeAdd(be->vsc, req, 1);
+				VSC_VbeAdd(be->vsc, conn, 1);
+				VSLb_ts(vsl, "Connected", t_first, t_prev,
+				    TIM_real());
+				be_log_open(vsl, be, vbc, "reuse");
+				return (vbc);
+			}
 		}
-	}
-	LOCK_Lock(&be->mtx);
-	busy = be->max_connections > 0 && be->n_conn >= be->max_connections;
-	if (!busy)
-		be->n_conn++;
-	LOCK_Unlock(&be->mtx);
-	if (busy) {
+		if (be->max_connections > 0 && !wait.started &&
+		    cache_param->backend_wait_timeout > 0)
+			POOL_Blocking();	/* before be->mtx: pool locks */
+		LOCK_Lock(&be->mtx);
+		if (be->max_connections == 0 ||
+		    be->n_conn < be->max_connections) {
+			be->n_conn++;
+			LOCK_Unlock(&be->mtx);
+			break;
+		}
+		/* Recycled since be_get_idle looked: its wake-up is gone. */
+		if (!force_fresh && be->n_idle > 0) {
+			LOCK_Unlock(&be->mtx);
+			continue;
+		}
+		i = be_wait_locked(be, &wait);
+		LOCK_Unlock(&be->mtx);
+		if (i > 0)
+			continue;
+		if (i < 0)
+			VSC_Add(backend_wait_fail, 1);
 		VSC_VbeAdd(be->vsc, busy, 1);
 		VSC_Count(wrk->stats, backend_busy, 1);
-		VSLb(vsl, SLT_FetchError, "backend %s: busy (max_connections %u)",
-		    be->vcl_name, be->max_connections);
+		/* Varnish's words; it says nothing of max_connections. */
+		VSLb(vsl, SLT_FetchError, "backend %s: busy", be->vcl_name);
 		return (NULL);
 	}
 	a = BACKEND_AddrsRef(be);
 	fd = be_connect_any(be, a, connect_timeout, vsl, &u, &e);
 	if (fd < 0) {
 		BACKEND_AddrsDeref(&a);
-		LOCK_Lock(&be->mtx);
-		be->n_conn--;
-		LOCK_Unlock(&be->mtx);
+		be_release_slot(be);
 		BACKEND_CountFail(be, e);
 		VSC_Count(wrk->stats, backend_fail, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: fail errno %d (%s)",
@@ -859,9 +982,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	if (vbc == NULL) {
 		(void)close(fd);
 		BACKEND_AddrsDeref(&a);
-		LOCK_Lock(&be->mtx);
-		be->n_conn--;
-		LOCK_Unlock(&be->mtx);
+		be_release_slot(be);
 		VSLb(vsl, SLT_FetchError, "backend %s: out of memory",
 		    be->vcl_name);
 		return (NULL);
@@ -900,6 +1021,7 @@ BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl)
 		vbc->t_idle = TIM_mono();
 		TAILQ_INSERT_HEAD(&be->idle, vbc, list);
 		be->n_idle++;
+		be_wake_locked(be);
 	}
 	LOCK_Unlock(&be->mtx);
 	if (!gone) {
