@@ -7,7 +7,8 @@
  * member is set sick (backend.set_health), nesting, a director with no
  * healthy member (503), members added and removed while requests run,
  * backend.list and std.healthy() on directors, and directors ending
- * with their VCL.  Every request passes, so each reaches an origin.
+ * with their VCL, saint mode (saintmode.blacklist() and its threshold).
+ * Every request passes, so each reaches an origin.
  */
 
 #include "config.h"
