@@ -275,6 +275,18 @@ VMOD_FUNC(debug, priv_perf, DURATION,
 VMOD_FUNC(directors, lookup, BACKEND, VMOD_A(STRING, name),
     "The backend or director of this VCL named name (unset when there is "
     "none).  Only in vcl_init and vcl_fini.")
+/*
+ * saintmode: varnish-modules' vmod_saintmode (src/cache/vmod_saintmode.c):
+ * a director wrapping a backend that skips the objects blacklisted on it.
+ */
+VMOD_FUNC(saintmode, blacklist, VOID, VMOD_A(DURATION, expires),
+    "Blacklists this fetch's object (its hash) for expires on the "
+    "backend that answered, through the saintmode object wrapping that "
+    "backend; a retry then goes elsewhere.  Only in "
+    "vcl_backend_response.")
+VMOD_FUNC(saintmode, status, STRING, ,
+    "The saintmode objects of this VCL, their backends, blacklist counts "
+    "and thresholds, as JSON.")
 #undef VMOD_FUNC
 #endif
 #ifdef VMOD_OBJ
@@ -304,6 +316,11 @@ VMOD_OBJ(directors, shard, ,
 VMOD_OBJ(directors, shard_param, ,
     "A parameter set for shard directors' .backend(): defaults in "
     "vcl_init, changed per fetch in backend methods.")
+VMOD_OBJ(saintmode, saintmode, VMOD_A(BACKEND, backend)
+    VMOD_A(INT, threshold),
+    "A director wrapping backend: it gives backend to a fetch unless "
+    "this object is blacklisted on it, and is sick while backend is, "
+    "or while more than threshold objects are blacklisted on it.")
 #undef VMOD_OBJ
 #endif
 #ifdef VMOD_METHOD
@@ -434,6 +451,11 @@ VMOD_METHOD(directors, shard_param, get_healthy, STRING, , VM_ALL,
 VMOD_METHOD(directors, shard_param, use, BLOB, , VM_ALL,
     "This parameter set, for the param argument of .backend() and "
     ".associate().")
+VMOD_METHOD(saintmode, saintmode, backend, BACKEND, , VM_ALL,
+    "This saintmode director, for req.backend_hint or bereq.backend, or "
+    "as a member of another director.")
+VMOD_METHOD(saintmode, saintmode, blacklist_count, INT, , VM_ALL,
+    "How many objects are blacklisted on this backend now.")
 #undef VMOD_METHOD
 #endif
 #undef VMOD_A

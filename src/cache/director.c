@@ -33,6 +33,13 @@ static TAILQ_HEAD(, director) dir_list = TAILQ_HEAD_INITIALIZER(dir_list);
  */
 static __thread unsigned dir_depth;
 
+/*
+ * The fetch DIRECTOR_Resolve() is resolving on this thread, else NULL:
+ * a member's health may depend on the object fetched (saintmode), and
+ * director_healthy_f, called from every director's resolve, has no ctx.
+ */
+static __thread const struct vrt_ctx *dir_resolving;
+
 struct director *
 DIRECTOR_New(VRT_CTX, const struct director_methods *m, void *priv,
     const char *vcl_name)
@@ -112,6 +119,13 @@ DIRECTOR_Healthy(const struct director *d)
 	return (h);
 }
 
+const struct vrt_ctx *
+DIRECTOR_Resolving(void)
+{
+
+	return (dir_resolving);
+}
+
 vtim_real
 DIRECTOR_Changed(const struct director *d)
 {
@@ -126,6 +140,7 @@ struct backend *
 DIRECTOR_Resolve(VRT_CTX, const struct director *d)
 {
 	const struct director *d0 = d;
+	const struct vrt_ctx *outer;
 	unsigned u;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
@@ -133,14 +148,19 @@ DIRECTOR_Resolve(VRT_CTX, const struct director *d)
 		VSLb(ctx->vsl, SLT_FetchError, "No backend");
 		return (NULL);
 	}
+	outer = dir_resolving;
+	dir_resolving = ctx;
 	for (u = 0; d != NULL && u < DIRECTOR_MAX_DEPTH; u++) {
 		CHECK_OBJ(d, DIRECTOR_MAGIC);
-		if (d->backend != NULL)
+		if (d->backend != NULL) {
+			dir_resolving = outer;
 			return (d->backend);
+		}
 		if (d->methods->resolve == NULL)
 			break;	/* picked at .backend(): nothing to resolve */
 		d = d->methods->resolve(ctx, d);
 	}
+	dir_resolving = outer;
 	/* Varnish's words, so that log queries carry over. */
 	VSLb(ctx->vsl, SLT_FetchError, "Director %s returned no backend",
 	    d0->vcl_name);

@@ -78,6 +78,12 @@ void DIRECTOR_Free(struct director **dp);
 #define DIRECTOR_MAX_DEPTH	16
 unsigned DIRECTOR_Healthy(const struct director *d);
 /*
+ * The fetch being resolved on this thread (inside DIRECTOR_Resolve()),
+ * else NULL: for a healthy method whose answer depends on the object
+ * (saintmode's blacklist), so that an enclosing director skips it.
+ */
+const struct vrt_ctx *DIRECTOR_Resolving(void);
+/*
  * When d's health last changed: a backend's probe verdict or
  * set_health; a director's creation (they keep no history).
  */

@@ -7,7 +7,8 @@
  * member is set sick (backend.set_health), nesting, a director with no
  * healthy member (503), members added and removed while requests run,
  * backend.list and std.healthy() on directors, and directors ending
- * with their VCL.  Every request passes, so each reaches an origin.
+ * with their VCL, saint mode (saintmode.blacklist() and its threshold).
+ * Every request passes, so each reaches an origin.
  */
 
 #include "config.h"
@@ -507,6 +508,130 @@ START_TEST(issue_0015_retry_goes_to_next_member)
 }
 END_TEST
 
+/*
+ * Saint mode: origin 0 (A) answers 500 for /x and /bad/... while
+ * sm_a_fails; each 500 is blacklisted on A and retried, and the
+ * fallback of two saintmode directors sends the retry to origin 1 (B).
+ */
+static int sm_a_fails = 1;	/* atomic: the origin's thread reads it */
+
+static void
+sm_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	const unsigned *idx = ORIGIN_Priv(oc);
+	char hdrs[64];
+	int st = 200;
+
+	(void)priv;
+	if (*idx == 0 && __atomic_load_n(&sm_a_fails, __ATOMIC_SEQ_CST) &&
+	    (!strcmp(req->url, "/x") || !strncmp(req->url, "/bad/", 5)))
+		st = 500;
+	(void)snprintf(hdrs, sizeof hdrs, "X-Origin: %u\r\n", *idx);
+	(void)ORIGIN_Respond(oc, st, hdrs, "ok", -1);
+}
+
+/* The origin that answered url; *retries its bereq.retries. */
+static int
+sm_origin(struct d_test *t, const char *url, int *retries)
+{
+	struct hx_msg *m;
+	const char *x;
+	int r;
+
+	r = d_origin(t, url, &m);
+	x = HX_Header(m, "X-Retries");
+	ck_assert_ptr_nonnull(x);
+	*retries = atoi(x);
+	HX_MsgFree(&m);
+	return (r);
+}
+
+START_TEST(issue_0015_saintmode_blacklist_and_threshold)
+{
+	struct d_test t;
+	struct hx_msg *m;
+	char url[32];
+	int n, retries;
+	char *vcl;
+
+	memset(&t, 0, sizeof t);
+	for (n = 0; n < NORIG; n++) {
+		t.idx[n] = n;
+		t.o[n] = ORIGIN_New(sm_handler, &t.idx[n]);
+	}
+	vcl = d_vcl(&t, "import saintmode;\n"
+	    "sub vcl_init {\n"
+	    "\tnew sa = saintmode.saintmode(s0, 2);\n"
+	    "\tnew sb = saintmode.saintmode(s1, 2);\n"
+	    "\tnew fb = directors.fallback();\n"
+	    "\tfb.add_backend(sa.backend());\n"
+	    "\tfb.add_backend(sb.backend());\n}\n"
+	    "sub vcl_recv {\n"
+	    "\tif (req.url == \"/status\") {\n\t\treturn (synth(200));\n\t}\n"
+	    "\tset req.backend_hint = fb.backend();\n"
+	    "\treturn (pass);\n}\n"
+	    "sub vcl_backend_response {\n"
+	    "\tif (beresp.status == 500 && bereq.retries == 0) {\n"
+	    "\t\tif (bereq.url ~ \"^/bad\") {\n"
+	    "\t\t\tsaintmode.blacklist(60s);\n"
+	    "\t\t} else {\n"
+	    "\t\t\tsaintmode.blacklist(4s);\n\t\t}\n"
+	    "\t\treturn (retry);\n\t}\n"
+	    "\tset beresp.http.X-Retries = bereq.retries;\n"
+	    "\tset beresp.http.X-Count = sa.blacklist_count();\n}\n"
+	    "sub vcl_synth {\n"
+	    "\tset resp.http.X-Status = saintmode.status();\n}\n");
+	t.v = VND_New();
+	cli_args(t.v, 1);
+	VND_VclFile(t.v, "d.vcl", vcl);
+	free(vcl);
+	VND_Param(t.v, "vcc_err_unref", "off");
+	VND_Start(t.v);
+	t.cl = VND_Connect(t.v);
+	t.fd = cli_login(t.v);
+
+	/* A fails /x: blacklisted there, the retry goes to B. */
+	ck_assert_int_eq(sm_origin(&t, "/x", &retries), 1);
+	ck_assert_int_eq(retries, 1);
+	/* While blacklisted, /x goes straight to B; other URLs to A. */
+	ck_assert_int_eq(sm_origin(&t, "/x", &retries), 1);
+	ck_assert_int_eq(retries, 0);
+	ck_assert_int_eq(d_origin(&t, "/y", &m), 0);
+	HX_HeaderIs(m, "X-Count", "1");
+	HX_MsgFree(&m);
+	/* A recovers; once the blacklist expires it gets /x again. */
+	__atomic_store_n(&sm_a_fails, 0, __ATOMIC_SEQ_CST);
+	(void)sleep(5);
+	/* timeout_idle (5 s) may have closed the client's connection. */
+	CLIENT_Free(&t.cl);
+	t.cl = VND_Connect(t.v);
+	ck_assert_int_eq(sm_origin(&t, "/x", &retries), 0);
+	ck_assert_int_eq(retries, 0);
+	__atomic_store_n(&sm_a_fails, 1, __ATOMIC_SEQ_CST);
+
+	/* Up to threshold (2) objects blacklisted: A still serves others. */
+	for (n = 1; n <= 3; n++) {
+		(void)snprintf(url, sizeof url, "/bad/%d", n);
+		ck_assert_int_eq(sm_origin(&t, url, &retries), 1);
+		ck_assert_int_eq(retries, 1);
+		(void)snprintf(url, sizeof url, "/ok/%d", n);
+		/* More than threshold: A is sick for every URL. */
+		ck_assert_int_eq(d_origin(&t, url, NULL), n <= 2 ? 0 : 1);
+	}
+	m = CLIENT_Fetch(t.cl, "GET", "/status", NULL, HX_T_RESP);
+	ck_assert_int_eq(m->status, 200);
+	HX_HeaderIs(m, "X-Status", "{\"saintmode\": ["
+	    "{\"name\": \"sa\", \"backend\": \"s0\", \"count\": 3, "
+	    "\"threshold\": 2}, "
+	    "{\"name\": \"sb\", \"backend\": \"s1\", \"count\": 0, "
+	    "\"threshold\": 2}]}");
+	HX_MsgFree(&m);
+	/* backend.list shows the saintmode director sick. */
+	cli_expect(t.fd, "backend.list boot.sa", 200, "sick");
+	d_finish(&t);
+}
+END_TEST
+
 /* A shard director over the first n origins, picking by URL. */
 static char *
 d_shard_body(unsigned n)
@@ -625,6 +750,7 @@ main(void)
 	tcase_add_test(tc, issue_0015_director_dies_with_vcl);
 	tcase_add_test(tc, issue_0015_shard_consistent);
 	tcase_add_test(tc, issue_0015_retry_goes_to_next_member);
+	tcase_add_test(tc, issue_0015_saintmode_blacklist_and_threshold);
 	suite_add_tcase(s, tc);
 	return (HX_Run(s));
 }
