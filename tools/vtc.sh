@@ -114,8 +114,9 @@ if [ -z "$out" ]; then
 	out=$(mktemp -d /tmp/veneer-vtc.XXXXXX)
 fi
 mkdir -p "$out/bin"
-# varnishtest runs "varnishd" from PATH.
-ln -sf "$builddir/veneerd" "$out/bin/varnishd"
+# varnishtest runs "varnishd" from PATH: our shim, running this veneerd.
+ln -sf "$root/tools/vtc-varnishd" "$out/bin/varnishd"
+export VENEERD="$builddir/veneerd"
 # The tests also run Varnish's varnishadm, varnishlog, varnishstat... on
 # veneerd's shared memory: theirs, from the same place as varnishtest.
 export PATH="$out/bin:$VENEER_VARNISH_BIN:$PATH"
