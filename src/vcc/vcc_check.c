@@ -15,9 +15,6 @@
 #include "vcc/vcc_comp.h"
 #include "vrt.h"
 
-#define NMETHS	VCL_MET__MAX
-#define NRETS	VCL_RET__MAX
-
 /* Checks over the whole program -----------------------------------------*/
 
 static void

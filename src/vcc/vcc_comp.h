@@ -3,8 +3,9 @@
  *
  * vcc_comp.h -- what the parts of the VCL compiler's parser share: the
  * types of values, the parse state, and the functions one part calls in
- * another (vcc_parse.c: tokens, expressions, statements, checks and the
- * C file; vcc_decl.c: backends, probes and ACLs).
+ * another (vcc_parse.c: tokens and expressions; vcc_stmt.c: statements,
+ * subroutines and the top level; vcc_check.c: checks and the C file;
+ * vcc_decl.c: backends, probes and ACLs).
  */
 
 #ifndef VENEER_VCC_COMP_H
@@ -210,6 +211,7 @@ void FOLD_Concat(struct vcc *tl, struct expr *e, const struct expr *a,
 /* vcc_parse.c */
 struct expr *e_new(struct vcc *tl, enum vtype t, const struct token *t0,
     const char *fmt, ...) __attribute__((__format__(__printf__, 4, 5)));
+/* vcc_stmt.c */
 void scan_names(struct vcc *tl);
 void parse_toplevel(struct vcc *tl);
 /* The methods and returns (vcc_parse.c), for the checks (vcc_check.c). */
@@ -241,6 +243,54 @@ const struct token *tk_next(struct vcc *tl);
 const struct token *tk_peek(const struct vcc *tl, unsigned n);
 char *tk_str(struct vcc *tl, const struct token *t);
 const char *vcc_where(struct vcc *tl, const struct token *t);
+
+/* Shared by the expression (vcc_parse.c) and statement (vcc_stmt.c) parts. */
+struct vvar {
+	const char	*name;
+	enum vtype	t;
+	unsigned	rd, wr, un, flags;
+	const char	*cname;
+};
+
+struct vhdrp {
+	const char	*prefix;
+	const char	*where;
+	unsigned	rd, wr, un;
+};
+
+extern const char * const vtype_name[];
+extern const char * const vtype_a[];	/* "a STRING", "an INT" */
+extern const struct vclass vcc_classes[];
+extern const size_t vcc_nclasses;
+#define NMETHS	((size_t)VCL_MET__MAX)
+#define NRETS	((size_t)VCL_RET__MAX)
+
+const char *e_bool(struct vcc *tl, struct expr *e);
+const char *e_strands(struct vcc *tl, struct expr *e);
+const char *e_string1(struct vcc *tl, struct expr *e);
+struct expr *e_tostring(struct vcc *tl, struct expr *e);
+const struct vhdrp *hdr_match(const struct token *t, const char **namep,
+    size_t *lenp);
+void hdr_name_check(struct vcc *tl, const struct token *t, const char *hn,
+    size_t hl);
+const char *hdr_ref(struct vcc *tl, const char *where, const char *name);
+int is_num(enum vtype t);
+int meth_find(const char *name, size_t len);
+int mod_bit(const char *name, size_t len);
+const char *mod_list(char *buf, size_t size);
+void nest_in(struct vcc *tl, const struct token *t);
+struct expr *parse_call(struct vcc *tl, const struct vfunc *f,
+    const struct token *t0, const char *what, const char *cfn,
+    const char *self);
+struct expr *parse_expr(struct vcc *tl);
+struct expr *parse_expr_string(struct vcc *tl);
+struct expr *parse_fcall(struct vcc *tl, const struct token *t);
+void sub_check(struct vcc *tl, const struct token *t, enum ckind kind,
+    unsigned mask, const char *what);
+struct vsub *sub_find(struct vcc *tl, const struct token *t);
+const struct vvar *var_find(const struct token *t);
+void var_flags(struct vcc *tl, const struct token *t, const struct vvar *v);
+const char *var_suggest(struct vcc *tl, const char *name);
 
 /* vcc_emit.c */
 struct vsubj *OPT_SubjHdr(struct vcc *tl, const char *where,
