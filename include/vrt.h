@@ -33,6 +33,9 @@
  *        functions and objects); module functions may take and return
  *        REGEX and return STRANDS; bereq.is_hitmiss and
  *        bereq.is_hitpass.
+ *   3.4  the methods of VCL's types: BACKEND.resolve()
+ *        (VRT_DirectorResolve), STRING.upper() and .lower()
+ *        (VRT_UpperLowerStrands).
  */
 
 #ifndef VENEER_VRT_H
@@ -44,7 +47,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	3U
+#define VRT_MINOR_VERSION	4U
 
 struct busyobj;
 struct director;
@@ -283,6 +286,8 @@ struct vrt_backend {
  */
 VCL_BACKEND VRT_new_backend(VRT_CTX, const struct vrt_backend *);
 void VRT_delete_backend(VRT_CTX, VCL_BACKEND *);
+/* BACKEND.resolve(): the backend a director picks now, or NULL. */
+VCL_BACKEND VRT_DirectorResolve(VRT_CTX, VCL_BACKEND);
 
 /* Headers -----------------------------------------------------------------*/
 
@@ -330,6 +335,8 @@ VCL_STRING VRT_TIME_string(VRT_CTX, VCL_TIME);		/* HTTP date */
 VCL_STRING VRT_BYTES_string(VRT_CTX, VCL_BYTES);
 VCL_STRING VRT_BOOL_string(VCL_BOOL);			/* true/false */
 VCL_STRING VRT_BACKEND_string(VCL_BACKEND);		/* its name */
+/* STRING.upper() (up) and .lower(), on the workspace. */
+VCL_STRING VRT_UpperLowerStrands(VRT_CTX, VCL_STRANDS, int up);
 VCL_STRING VRT_IP_string(VRT_CTX, VCL_IP);		/* numeric */
 VCL_STRING VRT_BLOB_string(VRT_CTX, VCL_BLOB);
 

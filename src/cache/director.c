@@ -136,35 +136,57 @@ DIRECTOR_Changed(const struct director *d)
 	return (d->t_created);
 }
 
+/* Down to a plain backend's director, or NULL; nothing logged. */
+static const struct director *
+dir_resolve(VRT_CTX, const struct director *d)
+{
+	const struct vrt_ctx *outer;
+	unsigned u;
+
+	outer = dir_resolving;
+	dir_resolving = ctx;
+	for (u = 0; d != NULL && u < DIRECTOR_MAX_DEPTH; u++) {
+		CHECK_OBJ(d, DIRECTOR_MAGIC);
+		if (d->backend != NULL)
+			break;
+		if (d->methods->resolve == NULL) {
+			d = NULL;	/* picked at .backend(): none */
+			break;
+		}
+		d = d->methods->resolve(ctx, d);
+	}
+	dir_resolving = outer;
+	if (u == DIRECTOR_MAX_DEPTH)
+		return (NULL);
+	return (d);
+}
+
 struct backend *
 DIRECTOR_Resolve(VRT_CTX, const struct director *d)
 {
-	const struct director *d0 = d;
-	const struct vrt_ctx *outer;
-	unsigned u;
+	const struct director *r;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	if (d == NULL) {
 		VSLb(ctx->vsl, SLT_FetchError, "No backend");
 		return (NULL);
 	}
-	outer = dir_resolving;
-	dir_resolving = ctx;
-	for (u = 0; d != NULL && u < DIRECTOR_MAX_DEPTH; u++) {
-		CHECK_OBJ(d, DIRECTOR_MAGIC);
-		if (d->backend != NULL) {
-			dir_resolving = outer;
-			return (d->backend);
-		}
-		if (d->methods->resolve == NULL)
-			break;	/* picked at .backend(): nothing to resolve */
-		d = d->methods->resolve(ctx, d);
-	}
-	dir_resolving = outer;
+	r = dir_resolve(ctx, d);
+	if (r != NULL)
+		return (r->backend);
 	/* Varnish's words, so that log queries carry over. */
 	VSLb(ctx->vsl, SLT_FetchError, "Director %s returned no backend",
-	    d0->vcl_name);
+	    d->vcl_name);
 	return (NULL);
+}
+
+/* BACKEND.resolve(): what d would pick now, or no backend. */
+VCL_BACKEND
+VRT_DirectorResolve(VRT_CTX, VCL_BACKEND d)
+{
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	return (d == NULL ? NULL : dir_resolve(ctx, d));
 }
 
 const struct director *

@@ -43,51 +43,18 @@
 
 /* Strings ---------------------------------------------------------------*/
 
-static VCL_STRING
-std_case(VRT_CTX, VCL_STRANDS s, int up)
-{
-	const char *p;
-	char *b;
-	size_t avail, l = 0;
-	int i;
-
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	avail = WS_ReserveAll(ctx->ws);
-	b = WS_Reservation(ctx->ws);
-	for (i = 0; s != NULL && i < s->n; i++) {
-		for (p = s->p[i]; p != NULL && *p != '\0'; p++) {
-			if (l + 1 >= avail) {
-				WS_Release(ctx->ws, 0);
-				VRT_fail(ctx, "std.%s: out of workspace",
-				    up ? "toupper" : "tolower");
-				return (NULL);
-			}
-			b[l++] = (char)(up ? toupper((unsigned char)*p) :
-			    tolower((unsigned char)*p));
-		}
-	}
-	if (avail == 0) {
-		WS_Release(ctx->ws, 0);
-		VRT_fail(ctx, "std: out of workspace");
-		return (NULL);
-	}
-	b[l] = '\0';
-	WS_Release(ctx->ws, l + 1);
-	return (b);
-}
-
 VCL_STRING
 vmod_std_toupper(VRT_CTX, VCL_STRANDS s)
 {
 
-	return (std_case(ctx, s, 1));
+	return (VRT_UpperLowerStrands(ctx, s, 1));
 }
 
 VCL_STRING
 vmod_std_tolower(VRT_CTX, VCL_STRANDS s)
 {
 
-	return (std_case(ctx, s, 0));
+	return (VRT_UpperLowerStrands(ctx, s, 0));
 }
 
 VCL_VOID

@@ -805,6 +805,7 @@ vrt_any_f * const VRT_exports[] = {
 	VRT_FN(VRT_priv_task), VRT_FN(VRT_priv_task_get),
 	VRT_FN(VRT_priv_top), VRT_FN(VRT_priv_top_get), VRT_FN(VRT_priv_fini),
 	VRT_FN(VRT_new_backend), VRT_FN(VRT_delete_backend),
+	VRT_FN(VRT_DirectorResolve), VRT_FN(VRT_UpperLowerStrands),
 	VRT_FN(VRT_GetHdr), VRT_FN(VRT_SetHdr), VRT_FN(VRT_UnsetHdr),
 	VRT_FN(VRT_hashdata), VRT_FN(VRT_synth), VRT_FN(VRT_synth_strands),
 	VRT_FN(VRT_log), VRT_FN(VRT_fail), VRT_FN(VRT_StrandsWS),

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,6 +87,40 @@ VRT_BOOL_string(VCL_BOOL b)
 {
 
 	return (b ? "true" : "false");
+}
+
+/* STRING.upper(), .lower(), std.toupper(), std.tolower(): on the workspace. */
+VCL_STRING
+VRT_UpperLowerStrands(VRT_CTX, VCL_STRANDS s, int up)
+{
+	const char *p;
+	char *b;
+	size_t avail, l = 0;
+	int i;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	avail = WS_ReserveAll(ctx->ws);
+	b = WS_Reservation(ctx->ws);
+	for (i = 0; s != NULL && i < s->n; i++) {
+		for (p = s->p[i]; p != NULL && *p != '\0'; p++) {
+			if (l + 1 >= avail) {
+				WS_Release(ctx->ws, 0);
+				VRT_fail(ctx, "%s: out of workspace",
+				    up ? "upper" : "lower");
+				return (NULL);
+			}
+			b[l++] = (char)(up ? toupper((unsigned char)*p) :
+			    tolower((unsigned char)*p));
+		}
+	}
+	if (avail == 0) {
+		WS_Release(ctx->ws, 0);
+		VRT_fail(ctx, "%s: out of workspace", up ? "upper" : "lower");
+		return (NULL);
+	}
+	b[l] = '\0';
+	WS_Release(ctx->ws, l + 1);
+	return (b);
 }
 
 VCL_STRING

@@ -1166,15 +1166,91 @@ parse_fcall(struct vcc *tl, const struct token *t)
 	return (parse_call(tl, f, t, tk_str(tl, t), cfn, NULL));
 }
 
+static struct expr *parse_name(struct vcc *tl, const struct token *t);
+
+/* Is the text from b to e the word w? */
+static int
+part_is(const char *b, const char *e, const char *w)
+{
+
+	return ((size_t)(e - b) == strlen(w) && !memcmp(b, w, strlen(w)));
+}
+
+/* Is m (from b to e) one of the methods of VCL's types? */
+static int
+tmethod_is(const char *b, const char *e)
+{
+
+	return (part_is(b, e, "resolve") || part_is(b, e, "upper") ||
+	    part_is(b, e, "lower"));
+}
+
+/*
+ * e.m(), the methods VCL's types have, as in Varnish: BACKEND.resolve()
+ * (the backend a director picks now, or no backend), STRING.upper() and
+ * .lower().  m runs from b to e (a tmethod_is() name); at "(".
+ */
+static struct expr *
+tmethod_apply(struct vcc *tl, const struct token *t, struct expr *e,
+    const char *b, const char *end)
+{
+
+	tk_expect(tl, "(");
+	tk_expect(tl, ")");
+	if (part_is(b, end, "resolve")) {
+		if (e->t != V_BACKEND)
+			vcc_error(tl, t, "%s has no method resolve(): only a "
+			    "BACKEND has", vtype_a[e->t]);
+		return (e_new(tl, V_BACKEND, t, "VRT_DirectorResolve(ctx, "
+		    "%s)", e->c));
+	}
+	return (e_new(tl, V_STRING, t, "VRT_UpperLowerStrands(ctx, %s, %d)",
+	    e_strands(tl, e), part_is(b, end, "upper")));
+}
+
+/*
+ * NAME.m() where NAME is not an object and m is a type's method: NAME
+ * read as a value, then the method.  NULL when it is not that.
+ */
+static struct expr *
+parse_tmethod(struct vcc *tl, const struct token *t)
+{
+	const char *dot = NULL, *q;
+	struct token *sub;
+
+	for (q = t->b; q < t->e; q++)
+		if (*q == '.')
+			dot = q;
+	if (dot == NULL || dot == t->b || !tmethod_is(dot + 1, t->e))
+		return (NULL);
+	sub = vcc_alloc(tl, sizeof *sub);
+	*sub = *t;
+	sub->e = dot;
+	return (tmethod_apply(tl, t, parse_name(tl, sub), dot + 1, t->e));
+}
+
+/* Any .m() after a value: f(x).resolve(), (a + b).upper(). */
+static struct expr *
+parse_tmethods(struct vcc *tl, struct expr *e)
+{
+	const struct token *m;
+
+	while (vcc_is(tk(tl), ".") && tk_peek(tl, 1)->tok == T_ID &&
+	    vcc_is(tk_peek(tl, 2), "(")) {
+		m = tk_peek(tl, 1);
+		if (!tmethod_is(m->b, m->e))
+			vcc_error(tl, m, "%s has no method %s()",
+			    vtype_a[e->t], tk_str(tl, m));
+		tl->pos += 2;
+		e = tmethod_apply(tl, m, e, m->b, m->e);
+	}
+	return (e);
+}
+
 static struct expr *
 parse_var(struct vcc *tl, const struct token *t)
 {
-	const struct vhdrp *h;
-	const struct vvar *v;
-	struct vsym *s;
 	struct expr *e;
-	const char *hn, *ref, *what, *dot;
-	size_t hl;
 	char *name;
 
 	name = tk_str(tl, t);
@@ -1191,6 +1267,8 @@ parse_var(struct vcc *tl, const struct token *t)
 	if (vcc_is(tk(tl), "(")) {
 		e = parse_fcall(tl, t);
 		if (e == NULL)
+			e = parse_tmethod(tl, t);
+		if (e == NULL)
 			vcc_error(tl, t, "Symbol not found: '%s': unknown "
 			    "function %s()", name, name);
 		if (e->t == V_VOID)
@@ -1198,6 +1276,25 @@ parse_var(struct vcc *tl, const struct token *t)
 			    "returns nothing; call it as a statement", name);
 		return (e);
 	}
+	return (parse_name(tl, t));
+}
+
+/*
+ * A name that is not a call: a header, a variable, a storage property,
+ * a backend, probe or ACL.
+ */
+static struct expr *
+parse_name(struct vcc *tl, const struct token *t)
+{
+	const struct vhdrp *h;
+	const struct vvar *v;
+	struct vsym *s;
+	struct expr *e;
+	const char *hn, *ref, *what, *dot;
+	size_t hl;
+	char *name;
+
+	name = tk_str(tl, t);
 	h = hdr_match(t, &hn, &hl);
 	if (h != NULL)
 		hdr_name_check(tl, t, hn, hl);
@@ -1349,7 +1446,7 @@ parse_prim(struct vcc *tl)
 		tl->pos++;
 		e = parse_expr(tl);
 		tk_expect(tl, ")");
-		return (e);
+		return (parse_tmethods(tl, e));
 	}
 	if (t->tok == T_STR) {
 		const char *s = parse_lit(tl, &lt);
@@ -1391,7 +1488,7 @@ parse_prim(struct vcc *tl)
 	}
 	if (t->tok == T_ID) {
 		tl->pos++;
-		return (parse_var(tl, t));
+		return (parse_tmethods(tl, parse_var(tl, t)));
 	}
 	vcc_error(tl, t, "Unknown token '%s' when looking for %s: expected a "
 	    "value (a string, a number, a variable or a function call)",

@@ -135,7 +135,7 @@ START_TEST(test_runtime)
 		"VRT_storage_happy", "VRT_lit_index", "VRT_prof_now",
 		"VRT_prof_cond", "VRT_prof_call", "VRT_priv_task",
 		"VRT_priv_task_get", "VRT_priv_top", "VRT_priv_top_get",
-		"VRT_priv_fini",
+		"VRT_priv_fini", "VRT_DirectorResolve", "VRT_UpperLowerStrands",
 	};
 	size_t i;
 
