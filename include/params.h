@@ -340,12 +340,18 @@ PARAM(acceptor_sleep_max, TIMEOUT, "seconds", "0.05", "0", "10", 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it (see acceptor_sleep_decay).")
 PARAM(backend_local_error_holddown, TIMEOUT, "seconds", "10", "0", NULL, 0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it.")
+    "After a backend connect fails for a reason of this host (EACCES, "
+    "EPERM, EADDRNOTAVAIL: no local port left), no new connection to "
+    "that backend is tried for this long; fetches that would need one "
+    "fail at once (VBE.*.helddown). Idle connections are still used. "
+    "0: no hold-down.")
 PARAM(backend_remote_error_holddown, TIMEOUT, "seconds", "0.25", "0", NULL,
     0,
-    "Accepted for compatibility with Varnish's scripts and tests; "
-    "veneerd does not use it.")
+    "After a backend connect is refused (ECONNREFUSED) or its network "
+    "is unreachable (ENETUNREACH), no new connection to that backend "
+    "is tried for this long; fetches that would need one fail at once "
+    "(VBE.*.helddown). Idle connections are still used. 0: no "
+    "hold-down.")
 PARAM(ban_lurker_holdoff, TIMEOUT, "seconds", "0.010", "0", NULL, 0,
     "Accepted for compatibility with Varnish's scripts and tests; "
     "veneerd does not use it. veneerd's equivalent is "

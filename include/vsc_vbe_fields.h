@@ -4,8 +4,8 @@
  * vsc_vbe_fields.h -- THE table of each backend's counters,
  * VBE.<vcl>.<backend>.*, as Varnish 7.1 names them so that dashboards
  * keep working.  No include guard; rows only appended.  Columns as in
- * vsc_fields.h.  Varnish's byte counters are not here: veneerd does not
- * publish them per backend yet.
+ * vsc_fields.h.  The byte counters are added when a fetch lets go of
+ * its connection (and by pipe when it ends), not while bytes flow.
  */
 
 VSC_FIELD(conn,			GAUGE,   INFO,  INTEGER,	"Connections "
@@ -35,5 +35,23 @@ VSC_FIELD(fail_other,		COUNTER, INFO,  INTEGER,	"Connections "
 VSC_FIELD(happy,		GAUGE,   INFO,  BITMAP,		"Health "
 	"probe results, newest in bit 0, a bit set for each good one; 0 "
 	"without a probe.  See backend.list -p")
+
+VSC_FIELD(helddown,		COUNTER, INFO,  INTEGER,	"Connections "
+	"not tried because an earlier connect failed within "
+	"backend_local_error_holddown or backend_remote_error_holddown")
+VSC_FIELD(bereq_hdrbytes,	COUNTER, INFO,  BYTES,		"Request "
+	"header bytes sent to this backend by fetches")
+VSC_FIELD(bereq_bodybytes,	COUNTER, INFO,  BYTES,		"Request "
+	"body bytes sent to this backend by fetches")
+VSC_FIELD(beresp_hdrbytes,	COUNTER, INFO,  BYTES,		"Response "
+	"header bytes received from this backend by fetches")
+VSC_FIELD(beresp_bodybytes,	COUNTER, INFO,  BYTES,		"Response "
+	"body bytes received from this backend by fetches")
+VSC_FIELD(pipe_hdrbytes,	COUNTER, INFO,  BYTES,		"Request "
+	"header bytes sent to this backend by pipe")
+VSC_FIELD(pipe_out,		COUNTER, INFO,  BYTES,		"Bytes "
+	"piped from this backend to clients")
+VSC_FIELD(pipe_in,		COUNTER, INFO,  BYTES,		"Bytes "
+	"piped from clients to this backend")
 
 #undef VSC_FIELD

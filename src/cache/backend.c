@@ -90,6 +90,13 @@ struct backend {
 	unsigned		n_conn;		/* mtx: open, busy or idle */
 	TAILQ_HEAD(, be_waiter)	waiters;	/* mtx; oldest first */
 	unsigned		n_wait;		/* mtx: on waiters */
+	/*
+	 * After a connect failed in a way that retrying at once will not
+	 * mend (backend_local_error_holddown, _remote_), no new
+	 * connection is tried until then; idle ones are still used.
+	 */
+	vtim_mono		holddown;	/* mtx; 0: none */
+	int			holddown_errno;	/* mtx */
 	struct vsc_vbe		*vsc;		/* const; atomic adds */
 	TAILQ_ENTRY(backend)	list;		/* be_list_mtx */
 };
@@ -840,6 +847,90 @@ BACKEND_CountFail(const struct backend *be, int e)
 	}
 }
 
+/*
+ * A connect that failed with e: hold new connects down, as varnishd
+ * does -- for backend_local_error_holddown after an error of this host
+ * (permission, no local address or port left), for
+ * backend_remote_error_holddown after a refusal or an unreachable
+ * network -- keeping the earlier end if one is pending.
+ */
+static void
+be_holddown_set(struct backend *be, int e)
+{
+	vtim_dur h;
+	vtim_mono end;
+
+	switch (e) {
+	case EACCES:
+	case EPERM:
+	case EADDRNOTAVAIL:
+		h = cache_param->backend_local_error_holddown;
+		break;
+	case ECONNREFUSED:
+	case ENETUNREACH:
+		h = cache_param->backend_remote_error_holddown;
+		break;
+	default:
+		return;
+	}
+	if (h <= 0)
+		return;
+	end = TIM_mono() + h;
+	LOCK_Lock(&be->mtx);
+	if (be->holddown == 0 || end < be->holddown) {
+		be->holddown = end;
+		be->holddown_errno = e;
+	}
+	LOCK_Unlock(&be->mtx);
+}
+
+/* Held down: the errno that started it, and how long it still lasts. */
+static int
+be_holddown(struct backend *be, int *e, vtim_dur *left)
+{
+	vtim_mono now;
+	int r = 0;
+
+	now = TIM_mono();
+	LOCK_Lock(&be->mtx);
+	if (be->holddown != 0 && now >= be->holddown)
+		be->holddown = 0;
+	else if (be->holddown != 0) {
+		*e = be->holddown_errno;
+		*left = be->holddown - now;
+		r = 1;
+	}
+	LOCK_Unlock(&be->mtx);
+	return (r);
+}
+
+void
+BACKEND_CountBytes(const struct backend *be, uint64_t bereq_hdr,
+    uint64_t bereq_body, uint64_t beresp_hdr, uint64_t beresp_body)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	if (bereq_hdr > 0)
+		VSC_VbeAdd(be->vsc, bereq_hdrbytes, bereq_hdr);
+	if (bereq_body > 0)
+		VSC_VbeAdd(be->vsc, bereq_bodybytes, bereq_body);
+	if (beresp_hdr > 0)
+		VSC_VbeAdd(be->vsc, beresp_hdrbytes, beresp_hdr);
+	if (beresp_body > 0)
+		VSC_VbeAdd(be->vsc, beresp_bodybytes, beresp_body);
+}
+
+void
+BACKEND_CountPipe(const struct backend *be, uint64_t hdr, uint64_t in,
+    uint64_t out)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	VSC_VbeAdd(be->vsc, pipe_hdrbytes, hdr);
+	VSC_VbeAdd(be->vsc, pipe_in, in);
+	VSC_VbeAdd(be->vsc, pipe_out, out);
+}
+
 /* A fetch's place in its backend's wait queue, across wake-ups. */
 struct be_wait {
 	unsigned		started;	/* it queued at least once */
@@ -905,6 +996,7 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	struct backend_addrs *a;
 	struct vbc *vbc;
 	struct be_wait wait = { 0 };
+	vtim_dur left;
 	unsigned u;
 	int fd = -1, e = 0, i;
 
@@ -966,11 +1058,22 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		VSLb(vsl, SLT_FetchError, "backend %s: busy", be->vcl_name);
 		return (NULL);
 	}
+	if (be_holddown(be, &e, &left)) {
+		be_release_slot(be);
+		VSC_VbeAdd(be->vsc, helddown, 1);
+		VSC_Count(wrk->stats, backend_fail, 1);
+		/* varnishd says "fail errno 0": the prefix stays. */
+		VSLb(vsl, SLT_FetchError, "backend %s: fail errno 0 (held "
+		    "down %.3f s more after errno %d (%s))", be->vcl_name,
+		    left, e, strerror(e));
+		return (NULL);
+	}
 	a = BACKEND_AddrsRef(be);
 	fd = be_connect_any(be, a, connect_timeout, vsl, &u, &e);
 	if (fd < 0) {
 		BACKEND_AddrsDeref(&a);
 		be_release_slot(be);
+		be_holddown_set(be, e);
 		BACKEND_CountFail(be, e);
 		VSC_Count(wrk->stats, backend_fail, 1);
 		VSLb(vsl, SLT_FetchError, "backend %s: fail errno %d (%s)",

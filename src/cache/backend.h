@@ -98,6 +98,14 @@ const char *BACKEND_HostHeader(const struct backend *be);
 struct vbc *BACKEND_GetConn(struct backend *be, struct worker *wrk,
     struct vsl_log *vsl, vtim_real t_first, vtim_real *t_prev,
     vtim_dur connect_timeout, unsigned force_fresh, unsigned *reused);
+/*
+ * Bytes to the backend's VBE counters: a fetch's (headers and bodies
+ * each way) when it lets go of a connection, pipe's when it ends.
+ */
+void BACKEND_CountBytes(const struct backend *be, uint64_t bereq_hdr,
+    uint64_t bereq_body, uint64_t beresp_hdr, uint64_t beresp_body);
+void BACKEND_CountPipe(const struct backend *be, uint64_t hdr, uint64_t in,
+    uint64_t out);
 /* Back to the idle pool (the exchange ended cleanly). */
 void BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl);
 /* Close it. */

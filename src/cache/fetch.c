@@ -192,12 +192,32 @@ bo_method(struct busyobj *bo, enum vcl_method m)
 	return (VCL_Method(bo->vcl, m, &ctx));
 }
 
+/*
+ * What went over bo's connection since the last call, to its backend's
+ * VBE byte counters: once per connection let go, not per read.
+ */
+void
+FETCH_AcctVbe(struct busyobj *bo)
+{
+	const uint64_t now[4] = { bo->acct_bereq_hdr, bo->acct_bereq_body,
+	    bo->acct_beresp_hdr, bo->acct_beresp_body };
+
+	if (bo->vbc == NULL)
+		return;
+	BACKEND_CountBytes(bo->vbc->be, now[0] - bo->vbe_mark[0],
+	    now[1] - bo->vbe_mark[1], now[2] - bo->vbe_mark[2],
+	    now[3] - bo->vbe_mark[3]);
+	memcpy(bo->vbe_mark, now, sizeof now);
+}
+
 static void
 bo_close(struct busyobj *bo, const char *why)
 {
 
-	if (bo->vbc != NULL)
+	if (bo->vbc != NULL) {
+		FETCH_AcctVbe(bo);
 		BACKEND_Close(&bo->vbc, bo->vsl, why);
+	}
 }
 
 /* The request is idempotent and its body (if any) can be sent again. */
@@ -581,8 +601,10 @@ bo_step_retry(struct worker *wrk, struct busyobj *bo, enum fetch_result *frp)
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	/* A response read whole (no body) leaves a reusable connection. */
 	if (bo->vbc != NULL && bo->body_done && !bo->failed &&
-	    !bo->must_close && bo->bs != BS_EOF && bo->in_b == bo->in_e)
+	    !bo->must_close && bo->bs != BS_EOF && bo->in_b == bo->in_e) {
+		FETCH_AcctVbe(bo);
 		BACKEND_Recycle(&bo->vbc, bo->vsl);
+	}
 	bo_close(bo, "retry");
 	if (bo->retries++ >= cache_param->max_retries) {
 		VSLb(bo->vsl, SLT_FetchError,
@@ -709,6 +731,7 @@ bo_conn_done(struct busyobj *bo)
 
 	if (bo->vbc == NULL)
 		return;
+	FETCH_AcctVbe(bo);
 	if (bo->body_done && !bo->failed && !bo->must_close &&
 	    bo->bs != BS_EOF && bo->in_b == bo->in_e)
 		BACKEND_Recycle(&bo->vbc, bo->vsl);

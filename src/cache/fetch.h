@@ -145,6 +145,8 @@ struct busyobj {
 	uint64_t		acct_bereq_body;
 	uint64_t		acct_beresp_hdr;
 	uint64_t		acct_beresp_body;
+	/* The acct_* above already in the VBE counters (FETCH_AcctVbe). */
+	uint64_t		vbe_mark[4];
 
 	struct vsl_log		vsl[1];
 	struct ws		ws[1];
@@ -197,6 +199,8 @@ int FETCH_PassBody(struct worker *wrk, struct busyobj *bo, int gunzip,
 
 /* Release the fetch: recycle or close the connection, log, free. */
 void FETCH_Finish(struct busyobj **bop);
+/* bo's bytes since the last call to its connection's VBE counters. */
+void FETCH_AcctVbe(struct busyobj *bo);
 
 /* beresp.ttl, grace and keep from the response's headers, and a log. */
 void FETCH_Ttl(struct busyobj *bo);

@@ -218,6 +218,7 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 		return (-1);
 	}
 	bo->acct_beresp_hdr += (uint64_t)(he - bo->rx_p);
+	VSC_Count(bo->wrk->stats, s_beresp_hdrbytes, (uint64_t)(he - bo->rx_p));
 	bo->rx_p = he;
 	if (bo->beresp->status < 200) {
 		VSC_Count(bo->wrk->stats, fetch_1xx, 1);

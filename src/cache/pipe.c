@@ -181,6 +181,11 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 	VSLb(req->vsl, SLT_PipeAcct, "%ju %ju %ju %ju",
 	    (uintmax_t)req->acct_req_hdr, (uintmax_t)bo->acct_bereq_hdr,
 	    (uintmax_t)in, (uintmax_t)out);
+	if (bo->vbc != NULL) {
+		BACKEND_CountPipe(bo->vbc->be, bo->acct_bereq_hdr, in, out);
+		/* Pipe's bytes, not a fetch's. */
+		bo->vbe_mark[0] = bo->acct_bereq_hdr;
+	}
 	bo->failed = 1;		/* never reuse a piped connection */
 	FETCH_Finish(&req->bo);
 	VSC_Sub(n_pipe, 1);
