@@ -988,6 +988,28 @@ be_wait_locked(struct backend *be, struct be_wait *wait)
 	return (1);
 }
 
+/* Not sick and with an address; else why is logged and counted. */
+static int
+be_usable(struct backend *be, struct worker *wrk, struct vsl_log *vsl)
+{
+
+	if (__atomic_load_n(&be->sick, __ATOMIC_RELAXED)) {
+		VSC_VbeAdd(be->vsc, unhealthy, 1);
+		VSC_Count(wrk->stats, backend_fail, 1);
+		VSLb(vsl, SLT_FetchError, "backend %s: no address",
+		    be->vcl_name);
+		return (0);
+	}
+	if (!BACKEND_Healthy(be)) {
+		VSC_VbeAdd(be->vsc, unhealthy, 1);
+		VSC_Count(wrk->stats, backend_unhealthy, 1);
+		VSLb(vsl, SLT_FetchError, "backend %s: unhealthy",
+		    be->vcl_name);
+		return (0);
+	}
+	return (1);
+}
+
 struct vbc *
 BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
     vtim_real t_first, vtim_real *t_prev, vtim_dur connect_timeout,
@@ -1003,21 +1025,19 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	CHECK_OBJ(be, BACKEND_MAGIC);
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	*reused = 0;
-	if (__atomic_load_n(&be->sick, __ATOMIC_RELAXED)) {
-		VSC_VbeAdd(be->vsc, unhealthy, 1);
-		VSC_Count(wrk->stats, backend_fail, 1);
-		VSLb(vsl, SLT_FetchError, "backend %s: no address",
-		    be->vcl_name);
-		return (NULL);
-	}
-	if (!BACKEND_Healthy(be)) {
-		VSC_VbeAdd(be->vsc, unhealthy, 1);
-		VSC_Count(wrk->stats, backend_unhealthy, 1);
-		VSLb(vsl, SLT_FetchError, "backend %s: unhealthy",
-		    be->vcl_name);
-		return (NULL);
-	}
 	for (;;) {
+		/*
+		 * Again after a wait in the queue: it may have sickened.
+		 * The wake-up this fetch had goes to the next in line.
+		 */
+		if (!be_usable(be, wrk, vsl)) {
+			if (wait.started) {
+				LOCK_Lock(&be->mtx);
+				be_wake_locked(be);
+				LOCK_Unlock(&be->mtx);
+			}
+			return (NULL);
+		}
 		if (!force_fresh) {
 			vbc = be_get_idle(be, vsl);
 			if (vbc != NULL) {
