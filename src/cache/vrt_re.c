@@ -228,7 +228,12 @@ vrt_re_put(struct vrt_re_out *o, const char *s, size_t l)
 	o->p += l;
 }
 
-/* The replacement, with \0 to \9 the captures (unset ones are ""). */
+/*
+ * The replacement, as Varnish reads it: \0 to \9 the captures (unset
+ * ones are ""), a backslash before anything else stands for that
+ * character (\\ is one backslash, \& an ampersand), and a backslash at
+ * the end is itself.
+ */
 static void
 vrt_re_expand(struct vrt_re_out *o, const char *subject, const char *sub,
     const PCRE2_SIZE *ov, int npairs)
@@ -237,9 +242,13 @@ vrt_re_expand(struct vrt_re_out *o, const char *subject, const char *sub,
 	int n;
 
 	for (p = sub; *p != '\0'; p++) {
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '9') {
-			n = p[1] - '0';
-			p++;
+		if (p[0] != '\\' || p[1] == '\0') {
+			vrt_re_put(o, p, 1);
+			continue;
+		}
+		p++;
+		if (*p >= '0' && *p <= '9') {
+			n = *p - '0';
 			if (n < npairs && ov[2 * n] != PCRE2_UNSET)
 				vrt_re_put(o, subject + ov[2 * n],
 				    ov[2 * n + 1] - ov[2 * n]);

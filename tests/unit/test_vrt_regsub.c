@@ -96,8 +96,15 @@ START_TEST(test_regsub_captures)
 	ck_assert_str_eq(sub(0, "abc", "b(x)?", "[\\0\\1]"), "a[b]c");
 	/* A group past \9 or past the pattern's groups is "". */
 	ck_assert_str_eq(sub(0, "abc", "b", "<\\5>"), "a<>c");
-	/* A backslash not before a digit is itself. */
-	ck_assert_str_eq(sub(0, "abc", "b", "\\n"), "a\\nc");
+	/*
+	 * As Varnish: a backslash before anything but a digit stands for
+	 * what follows (\\ is one backslash), and one at the end is itself.
+	 */
+	ck_assert_str_eq(sub(0, "abc", "b", "\\n"), "anc");
+	ck_assert_str_eq(sub(0, "abc", "b", "\\&\\\\"), "a&\\c");
+	ck_assert_str_eq(sub(0, "abc", "b", "x\\"), "ax\\c");
+	ck_assert_str_eq(sub(0, "_barf_", "(b)(a)(r)(f)", "\\4\\\\\\3\\2p"),
+	    "_f\\rap_");
 	ck_assert(!ctx->failed);
 }
 END_TEST
