@@ -106,11 +106,13 @@ PARAM(max_restarts, UINT, "restarts", "4", "0", NULL, 0,
     "it the request fails with 503.")
 
 /* Workspaces and HTTP limits ----------------------------------------------*/
-PARAM(workspace_client, BYTES, "bytes", "96k", "9k", NULL, 0,
+PARAM(workspace_client, BYTES, "bytes", "128k", "9k", NULL, 0,
     "Memory for each client request: its log buffer (vsl_buffer), the "
     "receive buffer (http_req_size plus 16k), headers added or changed, "
     "VCL strings; so it must exceed http_req_size by vsl_buffer plus "
-    "24k or more. When it "
+    "24k or more. The default leaves VCL 64k with the other defaults "
+    "(varnishd's 64k leaves about 46k: the receive buffer is reserved "
+    "whole here). When it "
     "runs out the request gets a 500 and the connection closes (counter "
     "ws_client_overflow): raise it.")
 PARAM(workspace_backend, BYTES, "bytes", "96k", "1k", NULL, 0,

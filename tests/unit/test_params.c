@@ -167,7 +167,7 @@ START_TEST(test_set_bad_value)
 		ck_assert_ptr_nonnull(strstr(err, t[u].name));
 	}
 	ck_assert(cache_param->timeout_idle == 5);
-	ck_assert_uint_eq(cache_param->workspace_client, 96 * 1024);
+	ck_assert_uint_eq(cache_param->workspace_client, 128 * 1024);
 }
 END_TEST
 
@@ -215,7 +215,7 @@ START_TEST(test_defaults_after_init)
 	ck_assert_uint_ge(cache_param->thread_pools, 1);
 	ck_assert_uint_le(cache_param->thread_pools, 64);
 	ck_assert_uint_eq(cache_param->magic, PARAMS_MAGIC);
-	ck_assert_uint_eq(cache_param->workspace_client, 96 * 1024);
+	ck_assert_uint_eq(cache_param->workspace_client, 128 * 1024);
 	ck_assert_uint_eq(cache_param->workspace_session, 768);
 	ck_assert(cache_param->connect_timeout == 3.5);
 	ck_assert_uint_eq(cache_param->auto_restart, 1);
