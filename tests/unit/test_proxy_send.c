@@ -4,7 +4,8 @@
  * test_proxy_send.c -- unit tests of PROXY_Format and PROXY_Send (src/
  * cache/proxy_send.c), byte for byte: v1 and v2 for IPv4, IPv6, mixed
  * families (IPv4-mapped), Unix sockets (0.0.0.0 port 0), the probe's
- * header with no client, extreme ports and the longest v1 line.
+ * header with no client, extreme ports and the longest v1 line; the
+ * probe's v1 header over TCP (its own address twice).
  */
 
 #include "config.h"
@@ -12,6 +13,7 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -178,10 +180,51 @@ START_TEST(send_socketpair)
 	ck_assert_int_eq(read(sv[1], buf, sizeof buf), 34);
 	ck_assert_int_eq(memcmp(buf, "PROXY TCP4 10.1.2.3 10.0.0.1 5 6\r\n",
 	    34), 0);
+	/* No client, v1, not IP: UNKNOWN; v2: LOCAL. */
+	ck_assert_int_eq(PROXY_Send(sv[0], 1, NULL, NULL, 1.0), 15);
+	ck_assert_int_eq(read(sv[1], buf, sizeof buf), 15);
+	ck_assert_int_eq(memcmp(buf, "PROXY UNKNOWN\r\n", 15), 0);
+	ck_assert_int_eq(PROXY_Send(sv[0], 2, NULL, NULL, 1.0), 16);
+	ck_assert_int_eq(read(sv[1], buf, sizeof buf), 16);
+	ck_assert_int_eq(buf[12], 0x20);
 	/* The peer is gone: an error, not SIGPIPE. */
 	(void)close(sv[1]);
 	ck_assert_int_eq(PROXY_Send(sv[0], 2, &c, &s, 1.0), -1);
 	(void)close(sv[0]);
+}
+END_TEST
+
+/* A probe's v1 header over TCP: its own address for both ends. */
+START_TEST(send_v1_local_tcp)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof sin;
+	char buf[128], want[128];
+	int l, c, a;
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(l, 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(listen(l, 1), 0);
+	ck_assert_int_eq(getsockname(l, (struct sockaddr *)&sin, &sl), 0);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(connect(c, (struct sockaddr *)&sin, sizeof sin), 0);
+	a = accept(l, NULL, NULL);
+	ck_assert_int_ge(a, 0);
+	sl = sizeof sin;
+	ck_assert_int_eq(getsockname(c, (struct sockaddr *)&sin, &sl), 0);
+	(void)snprintf(want, sizeof want, "PROXY TCP4 127.0.0.1 127.0.0.1 "
+	    "%u %u\r\n", ntohs(sin.sin_port), ntohs(sin.sin_port));
+	ck_assert_int_eq(PROXY_Send(c, 1, NULL, NULL, 1.0),
+	    (ssize_t)strlen(want));
+	ck_assert_int_eq(read(a, buf, sizeof buf), (ssize_t)strlen(want));
+	ck_assert_int_eq(memcmp(buf, want, strlen(want)), 0);
+	(void)close(a);
+	(void)close(c);
+	(void)close(l);
 }
 END_TEST
 
@@ -201,6 +244,7 @@ main(void)
 	tcase_add_test(tc, v2_ipv6);
 	tcase_add_test(tc, v2_local);
 	tcase_add_test(tc, send_socketpair);
+	tcase_add_test(tc, send_v1_local_tcp);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
