@@ -90,15 +90,20 @@ vtim_dur BACKEND_BetweenBytesTimeout(const struct backend *be);
 const char *BACKEND_HostHeader(const struct backend *be);
 
 /*
- * A connection: an idle one unless force_fresh, else a new one (within
- * connect_timeout).  *reused says which.  NULL with the reason logged
+ * A connection: an idle one unless force_fresh (always, for a
+ * .proxy_header backend), else a new one (within connect_timeout).
+ * *reused says which; a new one's PROXY header is the caller's
+ * (FETCH_GetConn).  NULL with the reason logged
  * (FetchError) and counted.  On success the transaction's "Connected"
  * timestamp (from t_first, updating *t_prev) and BackendOpen are logged.
  */
 struct vbc *BACKEND_GetConn(struct backend *be, struct worker *wrk,
     struct vsl_log *vsl, vtim_real t_first, vtim_real *t_prev,
     vtim_dur connect_timeout, unsigned force_fresh, unsigned *reused);
-/* Back to the idle pool (the exchange ended cleanly). */
+/*
+ * Back to the idle pool (the exchange ended cleanly); closed instead
+ * for a .proxy_header backend, whose connections speak for one client.
+ */
 void BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl);
 /* Close it. */
 void BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl,
