@@ -354,4 +354,9 @@ VSC_FIELD(backend_wait_fail,	COUNTER, INFO,  INTEGER,	"Backend "
 	"fetches that waited in a backend's queue and got no connection "
 	"before backend_wait_timeout; each is also counted in "
 	"backend_busy. Varnish 7.3's name")
+VSC_FIELD(backend_closed_proxy,	COUNTER, DIAG,  INTEGER,	"Backend "
+	"connections closed after a clean exchange instead of going back "
+	"to the idle pool, because their backend sends a PROXY header "
+	"(.proxy_header) naming one client; high with a low backend_reuse "
+	"is the price of .proxy_header")
 #undef VSC_FIELD

@@ -68,7 +68,7 @@ struct backend {
 	vtim_dur		first_byte_timeout;	/* const; < 0 param */
 	vtim_dur		between_bytes_timeout;	/* const; < 0 param */
 	unsigned		max_connections;	/* const */
-	unsigned		proxy_header;	/* const; used with issue 15 */
+	unsigned		proxy_header;	/* const; 0, 1 or 2 */
 	struct probe		*probe;		/* const; NULL: none */
 	/*
 	 * No address: the name does not resolve (at load or since).  The
@@ -1025,6 +1025,9 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 	CHECK_OBJ(be, BACKEND_MAGIC);
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	*reused = 0;
+	/* Never an idle one for .proxy_header: BACKEND_Recycle. */
+	if (be->proxy_header != 0)
+		force_fresh = 1;
 	for (;;) {
 		/*
 		 * Again after a wait in the queue: it may have sickened.
@@ -1134,6 +1137,19 @@ BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl)
 
 	TAKE_OBJ_NOTNULL(vbc, vbcp, VBC_MAGIC);
 	be = vbc->be;
+	/*
+	 * A PROXY header speaks for one client for the connection's whole
+	 * life: reused, it would pass client B off as client A.  No reuse
+	 * at all, as varnishd 7.1 (and its words in the log): keying the
+	 * pool by (client, server) would reuse only for a client fetching
+	 * again within backend_idle_timeout, while every recent client
+	 * held an idle connection, each counted in .max_connections.
+	 */
+	if (be->proxy_header != 0) {
+		BACKEND_Close(&vbc, vsl, "Not Closing");
+		VSC_Add(backend_closed_proxy, 1);
+		return;
+	}
 	VSC_VbeSub(be->vsc, conn, 1);
 	/* Varnish 7.1 logs a recycled connection as a BackendClose. */
 	VSLb(vsl, SLT_BackendClose, "%d %s recycle", vbc->fd, be->vcl_name);

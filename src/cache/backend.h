@@ -90,8 +90,10 @@ vtim_dur BACKEND_BetweenBytesTimeout(const struct backend *be);
 const char *BACKEND_HostHeader(const struct backend *be);
 
 /*
- * A connection: an idle one unless force_fresh, else a new one (within
- * connect_timeout).  *reused says which.  NULL with the reason logged
+ * A connection: an idle one unless force_fresh (always, for a
+ * .proxy_header backend), else a new one (within connect_timeout).
+ * *reused says which; a new one's PROXY header is the caller's
+ * (FETCH_GetConn).  NULL with the reason logged
  * (FetchError) and counted.  On success the transaction's "Connected"
  * timestamp (from t_first, updating *t_prev) and BackendOpen are logged.
  */
@@ -106,7 +108,10 @@ void BACKEND_CountBytes(const struct backend *be, uint64_t bereq_hdr,
     uint64_t bereq_body, uint64_t beresp_hdr, uint64_t beresp_body);
 void BACKEND_CountPipe(const struct backend *be, uint64_t hdr, uint64_t in,
     uint64_t out);
-/* Back to the idle pool (the exchange ended cleanly). */
+/*
+ * Back to the idle pool (the exchange ended cleanly); closed instead
+ * for a .proxy_header backend, whose connections speak for one client.
+ */
 void BACKEND_Recycle(struct vbc **vbcp, struct vsl_log *vsl);
 /* Close it. */
 void BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl,

@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@
 #include "cache/mempool.h"
 #include "cache/obj.h"
 #include "cache/pool.h"
+#include "cache/proxy_send.h"
 #include "cache/req.h"
 #include "cache/rfc.h"
 #include "cache/session.h"
@@ -267,6 +269,40 @@ bo_can_retry(struct busyobj *bo, const struct bo_body_mark *m)
 	return (0);
 }
 
+struct vbc *
+FETCH_GetConn(struct worker *wrk, struct busyobj *bo, vtim_dur tmo,
+    unsigned force_fresh, unsigned *reused)
+{
+	struct vbc *vbc;
+	unsigned version;
+	ssize_t n;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(bo, BUSYOBJ_MAGIC);
+	vbc = BACKEND_GetConn(bo->backend, wrk, bo->vsl, bo->t_first,
+	    &bo->t_prev, tmo, force_fresh, reused);
+	version = BACKEND_ProxyHeader(bo->backend);
+	if (vbc == NULL || version == 0)
+		return (vbc);
+	/* BACKEND_GetConn never reuses a .proxy_header connection. */
+	assert(!*reused);
+	/* A fresh socket's empty buffer takes it at once; tmo bounds it. */
+	n = PROXY_Send(vbc->fd, version, &bo->sp_remote, &bo->sp_local,
+	    tmo);
+	if (n < 0) {
+		/* varnishd's words, and like it a failed connect. */
+		VSLb(bo->vsl, SLT_FetchError, "backend %s: proxy write "
+		    "errno %d (%s)", BACKEND_Name(bo->backend), errno,
+		    strerror(errno));
+		VSC_Count(wrk->stats, backend_fail, 1);
+		BACKEND_Close(&vbc, bo->vsl, "proxy write");
+		return (NULL);
+	}
+	bo->acct_bereq_hdr += (uint64_t)n;
+	VSC_Count(wrk->stats, s_bereq_hdrbytes, (uint64_t)n);
+	return (vbc);
+}
+
 /* Connect, send, receive the head.  0, or H1F_ERROR / H1F_REQBODY. */
 static int
 bo_fetch_once(struct worker *wrk, struct busyobj *bo)
@@ -308,8 +344,7 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 	VSLb_ts(bo->vsl, "Fetch", bo->t_first, &bo->t_prev, TIM_real());
 	for (attempt = 0; attempt < 2; attempt++) {
 		assert(bo->vbc == NULL);
-		bo->vbc = BACKEND_GetConn(bo->backend, wrk, bo->vsl,
-		    bo->t_first, &bo->t_prev, bo->connect_timeout,
+		bo->vbc = FETCH_GetConn(wrk, bo, bo->connect_timeout,
 		    attempt > 0, &reused);
 		if (bo->vbc == NULL)
 			return (H1F_ERROR);

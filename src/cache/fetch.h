@@ -197,6 +197,17 @@ struct objcore *FETCH_PassStore(struct worker *wrk, struct busyobj *bo);
 int FETCH_PassBody(struct worker *wrk, struct busyobj *bo, int gunzip,
     void *priv, gzip_out_f *func);
 
+/*
+ * A connection to bo->backend for a fetch or a pipe (fresh when
+ * force_fresh): BACKEND_GetConn, then on a new connection of a
+ * .proxy_header backend the PROXY header, vouching for the session
+ * copied into bo (a grace refresh speaks for the client that set it
+ * off), counted in the bereq header bytes.  NULL with the reason
+ * logged (FetchError) and counted.
+ */
+struct vbc *FETCH_GetConn(struct worker *wrk, struct busyobj *bo,
+    vtim_dur connect_timeout, unsigned force_fresh, unsigned *reused);
+
 /* Release the fetch: recycle or close the connection, log, free. */
 void FETCH_Finish(struct busyobj **bop);
 /* bo's bytes since the last call to its connection's VBE counters. */

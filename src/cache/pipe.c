@@ -151,8 +151,7 @@ FETCH_Pipe(struct worker *wrk, struct req *req)
 	if (bo->backend == NULL)
 		bo->vbc = NULL;
 	else
-		bo->vbc = BACKEND_GetConn(bo->backend, wrk, bo->vsl,
-		    bo->t_first, &bo->t_prev,
+		bo->vbc = FETCH_GetConn(wrk, bo,
 		    BACKEND_ConnectTimeout(bo->backend), 1, &reused);
 	if (bo->vbc == NULL) {
 		VSC_Sub(n_pipe, 1);

@@ -77,18 +77,21 @@ client_addr(const char *addr, int port, struct sockaddr_storage *ss,
 	return (-1);
 }
 
-struct client *
-CLIENT_TryNew(const char *addr, int port, double timeout, int *errp)
+/* src: the address to connect from (port 0), or NULL for the kernel's. */
+static struct client *
+client_try(const char *src, const char *addr, int port, double timeout,
+    int *errp)
 {
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss, from;
 	struct pollfd pfd;
 	struct client *cl;
 	double deadline;
-	socklen_t sl, el;
+	socklen_t sl, el, froml;
 	int fd, e, one;
 
 	*errp = 0;
-	if (client_addr(addr, port, &ss, &sl) != 0) {
+	if (client_addr(addr, port, &ss, &sl) != 0 || (src != NULL &&
+	    client_addr(src, 0, &from, &froml) != 0)) {
 		*errp = EINVAL;
 		return (NULL);
 	}
@@ -96,6 +99,11 @@ CLIENT_TryNew(const char *addr, int port, double timeout, int *errp)
 	    0);
 	if (fd < 0) {
 		*errp = errno;
+		return (NULL);
+	}
+	if (src != NULL && bind(fd, (struct sockaddr *)&from, froml) != 0) {
+		*errp = errno;
+		(void)close(fd);
 		return (NULL);
 	}
 	deadline = HX_Now() + timeout;
@@ -133,6 +141,26 @@ CLIENT_TryNew(const char *addr, int port, double timeout, int *errp)
 	(void)snprintf(cl->peer, sizeof cl->peer, "%s%s%s:%d",
 	    strchr(addr, ':') != NULL && addr[0] != '[' ? "[" : "", addr,
 	    strchr(addr, ':') != NULL && addr[0] != '[' ? "]" : "", port);
+	return (cl);
+}
+
+struct client *
+CLIENT_TryNew(const char *addr, int port, double timeout, int *errp)
+{
+
+	return (client_try(NULL, addr, port, timeout, errp));
+}
+
+struct client *
+CLIENT_NewFrom(const char *src, const char *addr, int port, double timeout)
+{
+	struct client *cl;
+	int e;
+
+	cl = client_try(src, addr, port, timeout, &e);
+	if (cl == NULL)
+		ck_abort_msg("cannot connect from %s to %s port %d within "
+		    "%.1f s: %s", src, addr, port, timeout, strerror(e));
 	return (cl);
 }
 

@@ -237,6 +237,15 @@ const struct hx_msg *ORIGIN_FindReq(struct origin *, const char *url);
 void	ORIGIN_WaitReqs(struct origin *, unsigned n, double timeout);
 /* Fail the test unless no connection is open within timeout. */
 void	ORIGIN_WaitIdle(struct origin *, double timeout);
+/*
+ * Before any connection: each connection must begin with a PROXY
+ * protocol header (v1 or v2), taken off raw and kept; one that does not
+ * is noted and closed.  ORIGIN_ProxyHeader: connection conn_id's (as
+ * hx_msg.conn_id), valid until ORIGIN_Free; NULL if it had none.
+ */
+void	ORIGIN_TakeProxy(struct origin *);
+const void *ORIGIN_ProxyHeader(struct origin *, unsigned conn_id,
+	    size_t *lenp);
 
 /* 200, headers X-Url and Content-Type, body = the url; HEAD honoured. */
 origin_handler_f ORIGIN_DefaultHandler;
@@ -284,6 +293,9 @@ struct client;
 
 /* Fail the test if the connection cannot be made within timeout. */
 struct client *CLIENT_New(const char *addr, int port, double timeout);
+/* The same from src (an address of this host, as 127.0.0.2). */
+struct client *CLIENT_NewFrom(const char *src, const char *addr, int port,
+	    double timeout);
 /* NULL with *errp = errno (ETIMEDOUT on timeout) on failure. */
 struct client *CLIENT_TryNew(const char *addr, int port, double timeout,
 	    int *errp);

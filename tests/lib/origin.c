@@ -47,6 +47,9 @@ struct origin_conn {
 	unsigned		nreq;		/* owner thread */
 	int			dead;		/* owner thread: no output */
 	int			closing;	/* owner thread */
+	/* ORIGIN_TakeProxy: the raw PROXY header it began with */
+	unsigned char		*proxy;		/* origin->mtx */
+	size_t			proxy_len;	/* origin->mtx */
 	pthread_t		thread;
 	int			started;	/* origin->mtx */
 	struct origin_conn	*next;		/* origin->mtx */
@@ -70,6 +73,7 @@ struct origin {
 	unsigned		nreq;		/* mtx */
 	unsigned		reqspace;	/* mtx */
 	unsigned		nerr;		/* mtx */
+	int			take_proxy;	/* before traffic */
 };
 
 static const struct {
@@ -452,6 +456,57 @@ origin_read_req(struct origin_conn *oc)
 	return (m);
 }
 
+/*
+ * ORIGIN_TakeProxy: the PROXY header (v1: "PROXY ...\r\n", at most 107
+ * bytes; v2: the 12-byte signature, 4 more, and the length they give)
+ * off the front of the connection, kept raw for ORIGIN_ProxyHeader.
+ * 0, or -1 (noted) when the connection starts otherwise.
+ */
+static int
+origin_take_proxy(struct origin_conn *oc)
+{
+	static const unsigned char sig[12] = "\r\n\r\n\0\r\nQUIT\n";
+	struct hx_conn *c = &oc->conn;
+	const unsigned char *p;
+	const char *e;
+	size_t have, need = 0;
+	unsigned char *copy;
+
+	for (;;) {
+		p = (const unsigned char *)c->buf + c->off;
+		have = c->len - c->off;
+		if (have >= 16 && !memcmp(p, sig, sizeof sig))
+			need = 16 + ((size_t)p[14] << 8 | p[15]);
+		else if (have >= 16 && !memcmp(p, "PROXY ", 6)) {
+			e = memmem(p, have < 107 ? have : 107, "\r\n", 2);
+			if (e != NULL)
+				need = (size_t)(e + 2 - (const char *)p);
+			else if (have >= 107)
+				break;
+		} else if (have >= 16)
+			break;
+		if (need > 0 && have >= need) {
+			copy = malloc(need);
+			assert(copy != NULL);
+			memcpy(copy, p, need);
+			c->off += need;
+			(void)pthread_mutex_lock(&oc->origin->mtx);
+			oc->proxy = copy;
+			oc->proxy_len = need;
+			(void)pthread_mutex_unlock(&oc->origin->mtx);
+			return (0);
+		}
+		if (HXC_Fill(c, HUGE_VAL) != HX_IO_OK) {
+			if (have > 0)
+				ORIGIN_Note(oc, "closed within the PROXY "
+				    "header");
+			return (-1);
+		}
+	}
+	ORIGIN_Note(oc, "no PROXY header: starts \"%.16s\"", p);
+	return (-1);
+}
+
 static void *
 origin_conn_thread(void *arg)
 {
@@ -463,7 +518,12 @@ origin_conn_thread(void *arg)
 	oc = arg;
 	assert(oc->magic == ORIGIN_CONN_MAGIC);
 	o = oc->origin;
-	while ((m = origin_read_req(oc)) != NULL) {
+	/* take_proxy: set before the first accept, under o->mtx. */
+	if (o->take_proxy && origin_take_proxy(oc) != 0)
+		m = NULL;
+	else
+		m = origin_read_req(oc);
+	for (; m != NULL; m = origin_read_req(oc)) {
 		keep = !HX_HeaderHasToken(m, "Connection", "close") &&
 		    (strcmp(m->proto, "HTTP/1.0") != 0 ||
 		    HX_HeaderHasToken(m, "Connection", "keep-alive"));
@@ -618,6 +678,7 @@ ORIGIN_Free(struct origin **op)
 		if (oc->started)
 			(void)pthread_join(oc->thread, NULL);
 		oc->magic = 0;
+		free(oc->proxy);
 		free(oc);
 	}
 	for (u = 0; u < o->nreq; u++)
@@ -630,6 +691,36 @@ ORIGIN_Free(struct origin **op)
 	(void)pthread_mutex_destroy(&o->mtx);
 	o->magic = 0;
 	free(o);
+}
+
+void
+ORIGIN_TakeProxy(struct origin *o)
+{
+
+	assert(o != NULL && o->magic == ORIGIN_MAGIC);
+	(void)pthread_mutex_lock(&o->mtx);
+	ck_assert_msg(o->nconn == 0, "ORIGIN_TakeProxy after a connection");
+	o->take_proxy = 1;
+	(void)pthread_mutex_unlock(&o->mtx);
+}
+
+const void *
+ORIGIN_ProxyHeader(struct origin *o, unsigned conn_id, size_t *lenp)
+{
+	struct origin_conn *oc;
+	const void *p = NULL;
+
+	assert(o != NULL && o->magic == ORIGIN_MAGIC);
+	*lenp = 0;
+	(void)pthread_mutex_lock(&o->mtx);
+	for (oc = o->conns; oc != NULL; oc = oc->next) {
+		if (oc->id != conn_id)
+			continue;
+		p = oc->proxy;
+		*lenp = oc->proxy_len;
+	}
+	(void)pthread_mutex_unlock(&o->mtx);
+	return (p);
 }
 
 int
