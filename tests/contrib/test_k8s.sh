@@ -213,9 +213,11 @@ if [ -f "$tmp/shard.vcl" ]; then
 	pid=$!
 	http="" cli=""
 	for _ in $(seq 1 300); do
+		# The background shell may not have opened the file yet.
 		http=$(awk '$1 == "Listen" { print $4; exit }' \
-		    "$tmp/veneerd.out")
-		cli=$(awk '$1 == "CLI" { print $3; exit }' "$tmp/veneerd.out")
+		    "$tmp/veneerd.out" 2>/dev/null)
+		cli=$(awk '$1 == "CLI" { print $3; exit }' \
+		    "$tmp/veneerd.out" 2>/dev/null)
 		[ -n "$http" ] && [ -n "$cli" ] && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
