@@ -72,11 +72,12 @@ deps_install() {
 }
 
 # What building Veneer and running its tests needs; procps gives the tests
-# ps and pgrep.
+# ps and pgrep; python3-yaml lets tests/contrib/test_k8s.sh read the
+# Kubernetes manifests.
 # shellcheck disable=SC2034  # used by the scripts that source this file
 DEPS_BUILD=(
 	build-essential autoconf automake libtool "pkg-config|pkgconf"
 	libev-dev libpcre2-dev libjemalloc-dev libbsd-dev libncurses-dev
 	zlib1g-dev
-	check procps
+	check procps python3-yaml
 )
