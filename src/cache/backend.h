@@ -133,8 +133,9 @@ void BACKEND_ProbeHappy(struct backend *be, uint64_t happy, unsigned changed);
 /*
  * probe.c: a backend's health probe, made stopped with .initial
  * successes assumed.  PROBE_Control starts it (warm: due now) or stops
- * it (cold), resetting the window either way.  PROBE_Free stops it,
- * waiting for a run in progress (at most .timeout).  PROBE_Status
+ * it (cold), resetting the window either way.  PROBE_Free stops it and
+ * returns at once: the probe thread closes a run in progress and frees
+ * it, and no longer touches the backend, which may go.  PROBE_Status
  * prints backend.list's Probe column ("good/window", or JSON's
  * [good, window, "health"]) or, with details, the window (-p).
  */

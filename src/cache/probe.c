@@ -1,34 +1,45 @@
 /*
  * SPDX-License-Identifier: BSD-2-Clause
  *
- * probe.c -- backend health probes.  Owns struct probe, the schedule
- * (probe_list) and probe_mtx, which guards the schedule and each probe's
- * results.  One thread, "cache-probe", runs the due probes one after the
- * other, never a request worker; a probe connects to its backend, sends
- * its request and reads the answer until the backend closes, all within
- * .timeout.  The last 64 results are bitmaps (newest in bit 0); the
- * backend is healthy while at least .threshold of the last .window
- * probes succeeded.  Lock order: be_list_mtx, probe_mtx, be->mtx; never
- * held across I/O.
+ * probe.c -- backend health probes.  Owns struct probe, the probe thread
+ * "cache-probe" and its libev loop, and probe_mtx, which guards each
+ * probe's results, its state as its owner sets it (warm, given up) and
+ * the inbox through which other threads reach the loop (an ev_async).
+ * Every probe is a state machine on that loop, concurrent with all the
+ * others, never on a request worker: due (its interval timer) ->
+ * connecting (nonblocking, the backend's addresses in turn) -> sending
+ * (the PROXY header if .proxy_header, then the request) -> receiving
+ * (until the backend closes) -> verdict, all within .timeout (its
+ * timeout timer).  The last 64 results are bitmaps (newest in bit 0);
+ * the backend is healthy while at least .threshold of the last .window
+ * probes succeeded.
+ *
+ * PROBE_Free returns at once: it clears p->be under probe_mtx and hands
+ * the probe to the loop, which closes its connection and frees it.  The
+ * loop touches the backend only under probe_mtx and only while p->be is
+ * set, so once PROBE_Free returns the backend may go.  Lock order:
+ * be_list_mtx, probe_mtx, be->mtx; never held across I/O.
  */
 
 #include "config.h"
 
 #include <errno.h>
 #include <netdb.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
+
+#include <ev.h>
 
 #include "common/lock.h"
 #include "common/miniobj.h"
 #include "cache/backend.h"
+#include "cache/child.h"
+#include "cache/panic.h"
 #include "cache/vsl.h"
 
 /* Varnish's averaging rate: the mean of the last few good probes. */
@@ -66,10 +77,26 @@ static const struct {
 #undef PROBE_BIT
 };
 
+/* Where a probe's run is; the loop's own. */
+enum probe_state {
+	PROBE_STATE_IDLE,		/* waiting for t_next */
+	PROBE_STATE_CONNECT,		/* fd connecting to addr[addr_next-1] */
+	PROBE_STATE_SEND,		/* fd writable: PROXY header, request */
+	PROBE_STATE_RECV,		/* fd readable: reading to EOF */
+};
+
+/* What one run found. */
+struct probe_result {
+	unsigned		bits;		/* 1 << PROBE_* */
+	vtim_dur		last;
+	char			resp[128];	/* status line or error */
+};
+
 struct probe {
 	unsigned		magic;
 #define PROBE_MAGIC		0x3a0d7c52
-	struct backend		*be;		/* const; outlives the probe */
+	/* probe_mtx; NULL once PROBE_Free gave the probe to the loop. */
+	struct backend		*be;
 	char			*req;		/* const: the request sent */
 	size_t			req_len;	/* const */
 	vtim_dur		timeout;	/* const */
@@ -78,6 +105,7 @@ struct probe {
 	unsigned		window;		/* const; <= 64 */
 	unsigned		threshold;	/* const */
 	unsigned		initial;	/* const */
+	unsigned		proxy_header;	/* const: 0, 1 or 2 */
 
 	uint64_t		bits[PROBE__NBITS];	/* probe_mtx */
 	unsigned		good;		/* probe_mtx: happy in window */
@@ -86,23 +114,38 @@ struct probe {
 	double			rate;		/* probe_mtx */
 	unsigned		sick;		/* atomic; written probe_mtx */
 
-	vtim_real		due;		/* probe_mtx */
-	unsigned		enabled;	/* probe_mtx: warm, scheduled */
-	unsigned		running;	/* probe_mtx: the thread has it */
-	TAILQ_ENTRY(probe)	list;		/* probe_mtx */
-};
+	unsigned		enabled;	/* probe_mtx: warm */
+	unsigned		gen;		/* probe_mtx: each warm/cold */
+	unsigned		queued;		/* probe_mtx: on probe_inbox */
+	TAILQ_ENTRY(probe)	inbox;		/* probe_mtx */
 
-/* What one probe found; the thread's own until merged under probe_mtx. */
-struct probe_result {
-	unsigned		bits;		/* 1 << PROBE_* */
-	vtim_dur		last;
-	char			resp[128];	/* status line or error */
+	/* The rest is the loop thread's. */
+	TAILQ_ENTRY(probe)	work;		/* taken from the inbox */
+	unsigned		loop_warm;	/* enabled, as last taken */
+	unsigned		loop_gone;	/* be == NULL, as last taken */
+	enum probe_state	state;
+	unsigned		run_gen;	/* gen when the run started */
+	int			fd;		/* -1 while idle */
+	ev_io			io;
+	ev_timer		t_timeout;	/* the run's .timeout */
+	ev_timer		t_next;		/* the next run: .interval */
+	vtim_real		t_start;
+	vtim_real		due;		/* t_start + interval */
+	struct backend_addrs	*addrs;		/* one ref while connecting */
+	unsigned		addr_next;	/* the address to try next */
+	int			err;		/* the last connect's errno */
+	char			proxy[176];	/* the PROXY header to send */
+	size_t			proxy_len;
+	size_t			sent;		/* of proxy, then of req */
+	size_t			rlen;		/* in r.resp */
+	struct probe_result	r;
 };
 
 static struct lock probe_mtx = LOCK_INITIALIZER;
-static pthread_cond_t probe_cond = PTHREAD_COND_INITIALIZER;	/* schedule */
-static pthread_cond_t probe_done = PTHREAD_COND_INITIALIZER;	/* a run ended */
-static TAILQ_HEAD(, probe) probe_list = TAILQ_HEAD_INITIALIZER(probe_list);
+static TAILQ_HEAD(, probe) probe_inbox =		/* probe_mtx */
+    TAILQ_HEAD_INITIALIZER(probe_inbox);
+static struct ev_loop *probe_loop;		/* const after probe_once */
+static ev_async probe_wakeup;			/* const after probe_once */
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 
 /* PROXY v2 LOCAL, no addresses: the probe speaks for no client. */
@@ -162,8 +205,9 @@ probe_reset_locked(struct probe *p)
 
 /*
  * The verdict after a change of the window: set it, count the window in
- * VBE.*.happy and log it ("Went" or "Still").  probe_mtx held; the log
- * and counters take no lock of ours, the backend's change time its own.
+ * VBE.*.happy and log it ("Went" or "Still").  probe_mtx held and the
+ * backend still the probe's; the log and counters take no lock of ours,
+ * the backend's change time its own (be->mtx, after probe_mtx).
  */
 static void
 probe_update_locked(struct probe *p, const char *resp)
@@ -172,6 +216,7 @@ probe_update_locked(struct probe *p, const char *resp)
 	unsigned u, sick, changed;
 
 	LOCK_AssertHeld(&probe_mtx);
+	assert(p->be != NULL);
 	for (u = 0; u < PROBE__NBITS; u++)
 		letters[u] = (p->bits[u] & 1) ? probe_bit_info[u].letter : '-';
 	letters[u] = '\0';
@@ -186,282 +231,433 @@ probe_update_locked(struct probe *p, const char *resp)
 }
 
 /*--------------------------------------------------------------------
- * One probe: connect, send, read to the end, all before the deadline.
+ * One run, on the loop: a state machine, one function per state.
  */
 
-static int
-probe_ms_left(vtim_real deadline)
-{
-	vtim_dur left = deadline - TIM_real();
+static void probe_end(struct probe *p);
 
-	return (left <= 0 ? 0 : (int)(left * 1e3 + 0.5));
+static void
+probe_watch(struct probe *p, int events)
+{
+
+	ev_io_stop(probe_loop, &p->io);
+	ev_io_set(&p->io, p->fd, events);
+	ev_io_start(probe_loop, &p->io);
+}
+
+/* Close and release what a run holds; no result is recorded. */
+static void
+probe_abort(struct probe *p)
+{
+
+	ev_io_stop(probe_loop, &p->io);
+	ev_timer_stop(probe_loop, &p->t_timeout);
+	if (p->fd >= 0) {
+		(void)close(p->fd);
+		p->fd = -1;
+	}
+	if (p->addrs != NULL)
+		BACKEND_AddrsDeref(&p->addrs);
+	p->state = PROBE_STATE_IDLE;
 }
 
 /*
- * Connect to the backend's addresses in order until one answers, all
- * within the deadline; the fd or -1, errno set.  The list is the one in
- * use when the probe starts (a reference held meanwhile).
- */
-static int
-probe_connect(const struct probe *p, vtim_real deadline,
-    struct probe_result *r)
-{
-	struct backend_addrs *a;
-	const struct sockaddr_storage *sa = NULL;
-	struct pollfd pfd;
-	socklen_t sl, el = sizeof(int);
-	unsigned u;
-	int fd = -1, e = EADDRNOTAVAIL, i, family = AF_UNSPEC;
-
-	a = BACKEND_AddrsRef(p->be);
-	for (u = 0; u < a->n; u++) {
-		sa = &a->addr[u].sa;
-		sl = a->addr[u].salen;
-		fd = socket(sa->ss_family, SOCK_STREAM | SOCK_NONBLOCK |
-		    SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			e = errno;
-			continue;
-		}
-		i = connect(fd, (const struct sockaddr *)sa, sl);
-		if (i != 0 && errno == EINPROGRESS) {
-			pfd.fd = fd;
-			pfd.events = POLLOUT;
-			do
-				i = poll(&pfd, 1, probe_ms_left(deadline));
-			while (i < 0 && errno == EINTR);
-			if (i == 0)
-				errno = ETIMEDOUT;
-			else if (i > 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR,
-			    &e, &el) == 0)
-				errno = e;
-			i = (i > 0 && e == 0) ? 0 : -1;
-		}
-		if (i == 0) {
-			family = sa->ss_family;
-			break;
-		}
-		e = errno;
-		(void)close(fd);
-		fd = -1;
-	}
-	BACKEND_AddrsDeref(&a);
-	if (fd < 0) {
-		errno = e;
-		return (-1);
-	}
-	r->bits |= 1U << (family == AF_INET ? PROBE_GOOD_IPV4 :
-	    family == AF_INET6 ? PROBE_GOOD_IPV6 : PROBE_GOOD_UNIX);
-	return (fd);
-}
-
-static int
-probe_write(int fd, const void *buf, size_t len, struct probe_result *r)
-{
-	ssize_t n;
-
-	n = send(fd, buf, len, MSG_NOSIGNAL);
-	if (n == (ssize_t)len)
-		return (0);
-	if (n < 0) {
-		r->bits |= 1U << PROBE_ERR_XMIT;
-		(void)snprintf(r->resp, sizeof r->resp, "Write error %d (%s)",
-		    errno, strerror(errno));
-	} else
-		(void)snprintf(r->resp, sizeof r->resp,
-		    "Short write (%zd/%zu)", n, len);
-	return (-1);
-}
-
-/* The PROXY header .proxy_header asks for, with the probe's addresses. */
-static int
-probe_proxy(int fd, unsigned version, struct probe_result *r)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof ss;
-	char line[176], addr[64], port[8];
-
-	if (version == 2)
-		return (probe_write(fd, probe_proxy_local,
-		    sizeof probe_proxy_local, r));
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
-	    (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) &&
-	    getnameinfo((struct sockaddr *)&ss, sl, addr, sizeof addr, port,
-	    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) == 0)
-		(void)snprintf(line, sizeof line, "PROXY %s %s %s %s %s\r\n",
-		    ss.ss_family == AF_INET ? "TCP4" : "TCP6", addr, addr,
-		    port, port);
-	else
-		(void)snprintf(line, sizeof line, "PROXY UNKNOWN\r\n");
-	return (probe_write(fd, line, strlen(line), r));
-}
-
-/* Read until the backend closes; the first bytes into r->resp. */
-static int
-probe_read(int fd, vtim_real deadline, struct probe_result *r, size_t *rlen)
-{
-	struct pollfd pfd;
-	char sink[8192];
-	ssize_t n;
-	int i;
-
-	for (;;) {
-		pfd.fd = fd;
-		pfd.events = POLLIN;
-		i = poll(&pfd, 1, probe_ms_left(deadline));
-		if (i < 0 && errno == EINTR)
-			continue;
-		if (i <= 0) {
-			if (i == 0)
-				errno = ETIMEDOUT;
-			(void)snprintf(r->resp, sizeof r->resp,
-			    "Poll error %d (%s)", errno, strerror(errno));
-			return (-1);
-		}
-		if (*rlen < sizeof r->resp - 1)
-			n = read(fd, r->resp + *rlen,
-			    sizeof r->resp - 1 - *rlen);
-		else
-			n = read(fd, sink, sizeof sink);
-		if (n == 0)
-			return (0);
-		if (n < 0) {
-			(void)snprintf(r->resp, sizeof r->resp,
-			    "Read error %d (%s)", errno, strerror(errno));
-			return (-1);
-		}
-		if (*rlen < sizeof r->resp - 1) {
-			*rlen += (size_t)n;
-			r->resp[*rlen] = '\0';
-		}
-	}
-}
-
-static void
-probe_poke(const struct probe *p, struct probe_result *r)
-{
-	vtim_real t_start, deadline;
-	unsigned status;
-	size_t rlen = 0;
-	int fd;
-
-	memset(r, 0, sizeof *r);
-	t_start = TIM_real();
-	deadline = t_start + p->timeout;
-	fd = probe_connect(p, deadline, r);
-	if (fd < 0) {
-		(void)snprintf(r->resp, sizeof r->resp, "Open error %d (%s)",
-		    errno, strerror(errno));
-		BACKEND_CountFail(p->be, errno);
-		return;
-	}
-	if ((BACKEND_ProxyHeader(p->be) != 0 &&
-	    probe_proxy(fd, BACKEND_ProxyHeader(p->be), r) != 0) ||
-	    probe_write(fd, p->req, p->req_len, r) != 0) {
-		(void)close(fd);
-		return;
-	}
-	r->bits |= 1U << PROBE_GOOD_XMIT;
-	if (probe_read(fd, deadline, r, &rlen) != 0) {
-		r->bits |= 1U << PROBE_ERR_RECV;
-		(void)close(fd);
-		return;
-	}
-	(void)close(fd);
-	if (rlen == 0) {
-		(void)snprintf(r->resp, sizeof r->resp, "Empty response");
-		return;
-	}
-	r->last = TIM_real() - t_start;
-	r->bits |= 1U << PROBE_GOOD_RECV;
-	r->resp[strcspn(r->resp, "\r\n")] = '\0';
-	if (sscanf(r->resp, "HTTP/%*f %u ", &status) == 1 &&
-	    status == p->exp_status)
-		r->bits |= 1U << PROBE_HAPPY;
-}
-
-/*
- * Run one probe (the thread has it: running) and record the result,
- * unless the probe was stopped meanwhile (its window was reset then).
+ * The run's result into the window, unless the probe went cold, warm
+ * again or was given up since the run started: its window was reset
+ * then, or its backend may be gone.
  */
 static void
-probe_run(struct probe *p)
+probe_record(struct probe *p)
 {
-	struct probe_result r;
 	unsigned u;
 
-	probe_poke(p, &r);
 	LOCK_Lock(&probe_mtx);
-	if (!p->enabled) {
+	if (p->be == NULL || !p->enabled || p->gen != p->run_gen) {
 		LOCK_Unlock(&probe_mtx);
 		return;
 	}
 	probe_shift_locked(p);
 	for (u = 0; u < PROBE__NBITS; u++)
-		p->bits[u] |= (r.bits >> u) & 1;
-	p->last = r.last;
+		p->bits[u] |= (p->r.bits >> u) & 1;
+	p->last = p->r.last;
 	probe_count_locked(p);
-	probe_update_locked(p, r.resp);
+	probe_update_locked(p, p->r.resp);
 	LOCK_Unlock(&probe_mtx);
 }
 
-/*--------------------------------------------------------------------
- * The thread
- */
-
-/* The enabled probe due first, or NULL. */
-static struct probe *
-probe_next_locked(void)
+/* The run is over: record it, and the next is due .interval after. */
+static void
+probe_end(struct probe *p)
 {
-	struct probe *p, *next = NULL;
+	vtim_dur after;
 
-	LOCK_AssertHeld(&probe_mtx);
-	TAILQ_FOREACH(p, &probe_list, list)
-		if (p->enabled && !p->running &&
-		    (next == NULL || p->due < next->due))
-			next = p;
-	return (next);
+	probe_abort(p);
+	probe_record(p);
+	if (!p->loop_warm)
+		return;
+	after = p->due - TIM_real();
+	ev_timer_set(&p->t_next, after > 0 ? after : 0., 0.);
+	ev_timer_start(probe_loop, &p->t_next);
 }
 
 static void
-probe_wait_until_locked(vtim_real t)
+probe_open_failed(struct probe *p, int err)
 {
-	struct timespec ts;
 
-	ts.tv_sec = (time_t)t;
-	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-	(void)LOCK_TimedWait(&probe_cond, &probe_mtx, &ts);
+	(void)snprintf(p->r.resp, sizeof p->r.resp, "Open error %d (%s)",
+	    err, strerror(err));
+	LOCK_Lock(&probe_mtx);
+	if (p->be != NULL)
+		BACKEND_CountFail(p->be, err);
+	LOCK_Unlock(&probe_mtx);
+	probe_end(p);
+}
+
+/*
+ * The PROXY header .proxy_header asks for, with the probe's addresses,
+ * into p->proxy.
+ */
+static void
+probe_proxy(struct probe *p)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	char addr[64], port[8];
+	int n;
+
+	if (p->proxy_header == 2) {
+		memcpy(p->proxy, probe_proxy_local, sizeof probe_proxy_local);
+		p->proxy_len = sizeof probe_proxy_local;
+		return;
+	}
+	if (getsockname(p->fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) &&
+	    getnameinfo((struct sockaddr *)&ss, sl, addr, sizeof addr, port,
+	    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) == 0)
+		n = snprintf(p->proxy, sizeof p->proxy,
+		    "PROXY %s %s %s %s %s\r\n", ss.ss_family == AF_INET ?
+		    "TCP4" : "TCP6", addr, addr, port, port);
+	else
+		n = snprintf(p->proxy, sizeof p->proxy, "PROXY UNKNOWN\r\n");
+	assert(n > 0 && (size_t)n < sizeof p->proxy);
+	p->proxy_len = (size_t)n;
+}
+
+/* PROBE_STATE_SEND: the PROXY header, then the request. */
+static void
+probe_send(struct probe *p)
+{
+	const char *buf;
+	size_t len;
+	ssize_t n;
+
+	while (p->sent < p->proxy_len + p->req_len) {
+		if (p->sent < p->proxy_len) {
+			buf = p->proxy + p->sent;
+			len = p->proxy_len - p->sent;
+		} else {
+			buf = p->req + (p->sent - p->proxy_len);
+			len = p->req_len - (p->sent - p->proxy_len);
+		}
+		n = send(p->fd, buf, len, MSG_NOSIGNAL);
+		if (n > 0) {
+			p->sent += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;		/* the rest when writable */
+		p->r.bits |= 1U << PROBE_ERR_XMIT;
+		(void)snprintf(p->r.resp, sizeof p->r.resp,
+		    "Write error %d (%s)", n < 0 ? errno : EPIPE,
+		    strerror(n < 0 ? errno : EPIPE));
+		probe_end(p);
+		return;
+	}
+	p->r.bits |= 1U << PROBE_GOOD_XMIT;
+	p->state = PROBE_STATE_RECV;
+	probe_watch(p, EV_READ);
+}
+
+/* Connected to the address tried last: say which family, then send. */
+static void
+probe_connected(struct probe *p)
+{
+	int family;
+
+	family = p->addrs->addr[p->addr_next - 1].sa.ss_family;
+	p->r.bits |= 1U << (family == AF_INET ? PROBE_GOOD_IPV4 :
+	    family == AF_INET6 ? PROBE_GOOD_IPV6 : PROBE_GOOD_UNIX);
+	BACKEND_AddrsDeref(&p->addrs);
+	if (p->proxy_header != 0)
+		probe_proxy(p);
+	p->state = PROBE_STATE_SEND;
+	probe_watch(p, EV_WRITE);
+	probe_send(p);
+}
+
+/* Start connecting to the next address; Open error when none is left. */
+static void
+probe_connect_next(struct probe *p)
+{
+	const struct backend_addr *ba;
+	int fd;
+
+	while (p->addr_next < p->addrs->n) {
+		ba = &p->addrs->addr[p->addr_next++];
+		fd = socket(ba->sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			p->err = errno;
+			continue;
+		}
+		p->fd = fd;
+		if (connect(fd, (const struct sockaddr *)&ba->sa,
+		    ba->salen) == 0) {
+			probe_connected(p);
+			return;
+		}
+		if (errno == EINPROGRESS) {
+			p->state = PROBE_STATE_CONNECT;
+			probe_watch(p, EV_WRITE);
+			return;
+		}
+		p->err = errno;
+		(void)close(fd);
+		p->fd = -1;
+	}
+	probe_open_failed(p, p->err);
+}
+
+/* PROBE_STATE_CONNECT: writable, connected or refused. */
+static void
+probe_connect_done(struct probe *p)
+{
+	socklen_t el = sizeof(int);
+	int e = 0;
+
+	if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &e, &el) != 0)
+		e = errno;
+	if (e == 0) {
+		probe_connected(p);
+		return;
+	}
+	ev_io_stop(probe_loop, &p->io);
+	(void)close(p->fd);
+	p->fd = -1;
+	p->err = e;
+	probe_connect_next(p);
+}
+
+/* EOF: the first line of what came is the verdict. */
+static void
+probe_verdict(struct probe *p)
+{
+	unsigned status;
+
+	if (p->rlen == 0) {
+		(void)snprintf(p->r.resp, sizeof p->r.resp, "Empty response");
+		probe_end(p);
+		return;
+	}
+	p->r.last = TIM_real() - p->t_start;
+	p->r.bits |= 1U << PROBE_GOOD_RECV;
+	p->r.resp[strcspn(p->r.resp, "\r\n")] = '\0';
+	if (sscanf(p->r.resp, "HTTP/%*f %u ", &status) == 1 &&
+	    status == p->exp_status)
+		p->r.bits |= 1U << PROBE_HAPPY;
+	probe_end(p);
+}
+
+/*
+ * PROBE_STATE_RECV: read what is there, the first bytes into r.resp and
+ * the rest away, until EOF.  A few reads a wakeup, so that a backend
+ * sending fast cannot starve the other probes.
+ */
+static void
+probe_recv(struct probe *p)
+{
+	static char sink[8192];		/* the loop thread's */
+	size_t room;
+	ssize_t n;
+	unsigned u;
+
+	for (u = 0; u < 16; u++) {
+		room = sizeof p->r.resp - 1 - p->rlen;
+		if (room > 0)
+			n = read(p->fd, p->r.resp + p->rlen, room);
+		else
+			n = read(p->fd, sink, sizeof sink);
+		if (n > 0 && room > 0) {
+			p->rlen += (size_t)n;
+			p->r.resp[p->rlen] = '\0';
+		}
+		if (n > 0)
+			continue;
+		if (n == 0) {
+			probe_verdict(p);
+			return;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return;
+		p->r.bits |= 1U << PROBE_ERR_RECV;
+		(void)snprintf(p->r.resp, sizeof p->r.resp,
+		    "Read error %d (%s)", errno, strerror(errno));
+		probe_end(p);
+		return;
+	}
+}
+
+static void
+probe_io_cb(struct ev_loop *loop, ev_io *io, int revents)
+{
+	struct probe *p;
+
+	(void)loop;
+	(void)revents;
+	CAST_OBJ_NOTNULL(p, io->data, PROBE_MAGIC);
+	switch (p->state) {
+	case PROBE_STATE_CONNECT:
+		probe_connect_done(p);
+		break;
+	case PROBE_STATE_SEND:
+		probe_send(p);
+		break;
+	case PROBE_STATE_RECV:
+		probe_recv(p);
+		break;
+	default:
+		WRONG("probe I/O while idle");
+	}
+}
+
+/* .timeout passed: the run fails where it is. */
+static void
+probe_timeout_cb(struct ev_loop *loop, ev_timer *t, int revents)
+{
+	struct probe *p;
+	const char *what;
+
+	(void)loop;
+	(void)revents;
+	CAST_OBJ_NOTNULL(p, t->data, PROBE_MAGIC);
+	switch (p->state) {
+	case PROBE_STATE_CONNECT:
+		probe_open_failed(p, ETIMEDOUT);
+		return;
+	case PROBE_STATE_SEND:
+		p->r.bits |= 1U << PROBE_ERR_XMIT;
+		what = "Write";
+		break;
+	case PROBE_STATE_RECV:
+		p->r.bits |= 1U << PROBE_ERR_RECV;
+		what = "Poll";
+		break;
+	default:
+		WRONG("probe timeout while idle");
+	}
+	(void)snprintf(p->r.resp, sizeof p->r.resp, "%s error %d (%s)",
+	    what, ETIMEDOUT, strerror(ETIMEDOUT));
+	probe_end(p);
+}
+
+/* Due: start a run, with the address list in use now. */
+static void
+probe_next_cb(struct ev_loop *loop, ev_timer *t, int revents)
+{
+	struct probe *p;
+
+	(void)revents;
+	CAST_OBJ_NOTNULL(p, t->data, PROBE_MAGIC);
+	assert(p->state == PROBE_STATE_IDLE);
+	LOCK_Lock(&probe_mtx);
+	if (p->be == NULL || !p->enabled) {
+		/* Given up or cold; the inbox has it. */
+		LOCK_Unlock(&probe_mtx);
+		return;
+	}
+	p->run_gen = p->gen;
+	p->addrs = BACKEND_AddrsRef(p->be);
+	LOCK_Unlock(&probe_mtx);
+	memset(&p->r, 0, sizeof p->r);
+	p->rlen = p->sent = p->proxy_len = 0;
+	p->addr_next = 0;
+	p->err = EADDRNOTAVAIL;		/* no address at all */
+	/* The timeout counts from now, not from when this wakeup began. */
+	ev_now_update(loop);
+	p->t_start = TIM_real();
+	p->due = p->t_start + p->interval;
+	ev_timer_set(&p->t_timeout, p->timeout, 0.);
+	ev_timer_start(loop, &p->t_timeout);
+	probe_connect_next(p);
+}
+
+/*--------------------------------------------------------------------
+ * The thread and its inbox
+ */
+
+/* Hand p to the loop; ev_async_send after unlocking. */
+static void
+probe_enqueue_locked(struct probe *p)
+{
+
+	LOCK_AssertHeld(&probe_mtx);
+	if (p->queued)
+		return;
+	p->queued = 1;
+	TAILQ_INSERT_TAIL(&probe_inbox, p, inbox);
+}
+
+/*
+ * Probes whose owner changed them: given up (free it), warm (a run now)
+ * or cold (stop).  A run in progress is abandoned either way; its
+ * generation would not be recorded.
+ */
+static void
+probe_wakeup_cb(struct ev_loop *loop, ev_async *a, int revents)
+{
+	TAILQ_HEAD(, probe) work = TAILQ_HEAD_INITIALIZER(work);
+	struct probe *p, *p2;
+
+	(void)a;
+	(void)revents;
+	LOCK_Lock(&probe_mtx);
+	while ((p = TAILQ_FIRST(&probe_inbox)) != NULL) {
+		CHECK_OBJ(p, PROBE_MAGIC);
+		TAILQ_REMOVE(&probe_inbox, p, inbox);
+		p->queued = 0;
+		p->loop_gone = p->be == NULL;
+		p->loop_warm = p->enabled;
+		TAILQ_INSERT_TAIL(&work, p, work);
+	}
+	LOCK_Unlock(&probe_mtx);
+	TAILQ_FOREACH_SAFE(p, &work, work, p2) {
+		TAILQ_REMOVE(&work, p, work);
+		probe_abort(p);
+		ev_timer_stop(loop, &p->t_next);
+		if (p->loop_gone) {
+			free(p->req);
+			FREE_OBJ(p);
+		} else if (p->loop_warm) {
+			ev_timer_set(&p->t_next, 0., 0.);
+			ev_timer_start(loop, &p->t_next);
+		}
+	}
 }
 
 static void *
 probe_thread(void *arg)
 {
-	struct probe *p;
-	vtim_real now;
 
 	(void)arg;
 	(void)pthread_setname_np(pthread_self(), "cache-probe");
-	LOCK_Lock(&probe_mtx);
-	for (;;) {
-		p = probe_next_locked();
-		now = TIM_real();
-		if (p == NULL) {
-			probe_wait_until_locked(now + 8.192);
-			continue;
-		}
-		if (p->due > now) {
-			probe_wait_until_locked(p->due);
-			continue;
-		}
-		p->running = 1;
-		p->due = now + p->interval;
-		LOCK_Unlock(&probe_mtx);
-		probe_run(p);
-		LOCK_Lock(&probe_mtx);
-		p->running = 0;
-		ASSERT_ZERO(pthread_cond_broadcast(&probe_done));
-	}
-	return (NULL);
+	PANIC_ThreadInit();
+	ev_run(probe_loop, 0);
+	WRONG("probe loop ended");
+	NEEDLESS(return (NULL));
 }
 
 static void
@@ -469,6 +665,12 @@ probe_start_thread(void)
 {
 	pthread_t thr;
 
+	probe_loop = ev_loop_new(EVFLAG_NOSIGMASK | (child_args != NULL &&
+	    child_args->ev_backend != 0 ? child_args->ev_backend :
+	    EVFLAG_AUTO));
+	assert(probe_loop != NULL);
+	ev_async_init(&probe_wakeup, probe_wakeup_cb);
+	ev_async_start(probe_loop, &probe_wakeup);
 	ASSERT_ZERO(pthread_create(&thr, NULL, probe_thread, NULL));
 	ASSERT_ZERO(pthread_detach(thr));
 }
@@ -509,6 +711,7 @@ PROBE_New(struct backend *be, const struct vrt_backend_probe *vp,
 	}
 	p->req_len = strlen(p->req);
 	p->be = be;
+	p->proxy_header = BACKEND_ProxyHeader(be);
 	/* Varnish's defaults, for declarations not from our compiler. */
 	p->timeout = vp->timeout > 0 ? vp->timeout : 2.0;
 	p->interval = vp->interval > 0 ? vp->interval : 5.0;
@@ -518,10 +721,16 @@ PROBE_New(struct backend *be, const struct vrt_backend_probe *vp,
 	p->initial = vp->initial == ~0U ? p->threshold - 1 : vp->initial;
 	if (p->initial > p->threshold)
 		p->initial = p->threshold;
+	p->fd = -1;
+	ev_io_init(&p->io, probe_io_cb, -1, EV_READ);
+	p->io.data = p;
+	ev_init(&p->t_timeout, probe_timeout_cb);
+	p->t_timeout.data = p;
+	ev_init(&p->t_next, probe_next_cb);
+	p->t_next.data = p;
 	LOCK_Lock(&probe_mtx);
 	probe_reset_locked(p);
 	probe_update_locked(p, "");
-	TAILQ_INSERT_TAIL(&probe_list, p, list);
 	LOCK_Unlock(&probe_mtx);
 	return (p);
 }
@@ -533,17 +742,13 @@ PROBE_Free(struct probe **pp)
 
 	TAKE_OBJ_NOTNULL(p, pp, PROBE_MAGIC);
 	LOCK_Lock(&probe_mtx);
+	/* From here on the loop leaves the backend alone (probe_record). */
+	p->be = NULL;
 	p->enabled = 0;
-	/*
-	 * A run in progress ends within .timeout; it uses the backend, so
-	 * the backend waits (Varnish hands the probe to its thread instead).
-	 */
-	while (p->running)
-		LOCK_Wait(&probe_done, &probe_mtx);
-	TAILQ_REMOVE(&probe_list, p, list);
+	probe_enqueue_locked(p);
 	LOCK_Unlock(&probe_mtx);
-	free(p->req);
-	FREE_OBJ(p);
+	/* p may be freed already; the loop's watcher is not p's. */
+	ev_async_send(probe_loop, &probe_wakeup);
 }
 
 void
@@ -552,18 +757,19 @@ PROBE_Control(struct probe *p, int warm)
 
 	CHECK_OBJ(p, PROBE_MAGIC);
 	LOCK_Lock(&probe_mtx);
+	assert(p->be != NULL);
 	if ((unsigned)(warm != 0) == p->enabled) {
 		LOCK_Unlock(&probe_mtx);
 		return;
 	}
-	/* A run in progress when it goes cold records nothing (probe_run). */
+	/* A run in progress records nothing: gen changed (probe_record). */
 	probe_reset_locked(p);
 	probe_update_locked(p, "");
 	p->enabled = warm != 0;
-	p->due = TIM_real();
-	if (warm)
-		ASSERT_ZERO(pthread_cond_signal(&probe_cond));
+	p->gen++;
+	probe_enqueue_locked(p);
 	LOCK_Unlock(&probe_mtx);
+	ev_async_send(probe_loop, &probe_wakeup);
 }
 
 int
