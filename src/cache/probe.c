@@ -40,6 +40,7 @@
 #include "cache/backend.h"
 #include "cache/child.h"
 #include "cache/panic.h"
+#include "cache/proxy_send.h"
 #include "cache/vsl.h"
 
 /* Varnish's averaging rate: the mean of the last few good probes. */
@@ -134,7 +135,7 @@ struct probe {
 	struct backend_addrs	*addrs;		/* one ref while connecting */
 	unsigned		addr_next;	/* the address to try next */
 	int			err;		/* the last connect's errno */
-	char			proxy[176];	/* the PROXY header to send */
+	char			proxy[PROXY_HDR_MAX];	/* the PROXY header */
 	size_t			proxy_len;
 	size_t			sent;		/* of proxy, then of req */
 	size_t			rlen;		/* in r.resp */
@@ -148,11 +149,6 @@ static struct ev_loop *probe_loop;		/* const after probe_once */
 static ev_async probe_wakeup;			/* const after probe_once */
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 
-/* PROXY v2 LOCAL, no addresses: the probe speaks for no client. */
-static const unsigned char probe_proxy_local[] = {
-	0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51,
-	0x55, 0x49, 0x54, 0x0a, 0x20, 0x00, 0x00, 0x00,
-};
 
 /*--------------------------------------------------------------------
  * The window
@@ -320,27 +316,9 @@ probe_open_failed(struct probe *p, int err)
 static void
 probe_proxy(struct probe *p)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof ss;
-	char addr[64], port[8];
-	int n;
 
-	if (p->proxy_header == 2) {
-		memcpy(p->proxy, probe_proxy_local, sizeof probe_proxy_local);
-		p->proxy_len = sizeof probe_proxy_local;
-		return;
-	}
-	if (getsockname(p->fd, (struct sockaddr *)&ss, &sl) == 0 &&
-	    (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) &&
-	    getnameinfo((struct sockaddr *)&ss, sl, addr, sizeof addr, port,
-	    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) == 0)
-		n = snprintf(p->proxy, sizeof p->proxy,
-		    "PROXY %s %s %s %s %s\r\n", ss.ss_family == AF_INET ?
-		    "TCP4" : "TCP6", addr, addr, port, port);
-	else
-		n = snprintf(p->proxy, sizeof p->proxy, "PROXY UNKNOWN\r\n");
-	assert(n > 0 && (size_t)n < sizeof p->proxy);
-	p->proxy_len = (size_t)n;
+	p->proxy_len = PROXY_FormatProbe(p->proxy, sizeof p->proxy,
+	    p->proxy_header, p->fd);
 }
 
 /* PROBE_STATE_SEND: the PROXY header, then the request. */

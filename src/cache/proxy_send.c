@@ -153,25 +153,32 @@ PROXY_Format(void *buf, size_t len, unsigned version,
 	return (proxy_v2(buf, len, have ? &c : NULL, have ? &s : NULL));
 }
 
+size_t
+PROXY_FormatProbe(void *buf, size_t len, unsigned version, int fd)
+{
+	struct sockaddr_storage local;
+	socklen_t sl = sizeof local;
+
+	/* v1 has no LOCAL, and varnishd 7.1 refuses UNKNOWN: the probe's
+	 * own address twice, as varnishd's probe sends. */
+	if (version == 1 &&
+	    getsockname(fd, (struct sockaddr *)&local, &sl) == 0 &&
+	    (local.ss_family == AF_INET || local.ss_family == AF_INET6))
+		return (PROXY_Format(buf, len, version, &local, &local));
+	return (PROXY_Format(buf, len, version, NULL, NULL));
+}
+
 ssize_t
 PROXY_Send(int fd, unsigned version, const struct sockaddr_storage *client,
     const struct sockaddr_storage *server, vtim_dur tmo)
 {
 	unsigned char buf[PROXY_HDR_MAX];
-	struct sockaddr_storage local;
-	socklen_t sl = sizeof local;
 	struct pollfd pfd;
 	vtim_mono end = TIM_mono() + tmo;
 	size_t len, off = 0;
 	ssize_t n;
 	int i;
 
-	/* v1 has no LOCAL, and varnishd 7.1 refuses UNKNOWN: a probe's
-	 * own address twice, as varnishd's probe sends. */
-	if (version == 1 && client == NULL &&
-	    getsockname(fd, (struct sockaddr *)&local, &sl) == 0 &&
-	    (local.ss_family == AF_INET || local.ss_family == AF_INET6))
-		client = server = &local;
 	len = PROXY_Format(buf, sizeof buf, version, client, server);
 	while (off < len) {
 		n = send(fd, buf + off, len - off, MSG_NOSIGNAL | MSG_DONTWAIT);

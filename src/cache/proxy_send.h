@@ -35,12 +35,18 @@ size_t PROXY_Format(void *buf, size_t len, unsigned version,
     const struct sockaddr_storage *server);
 
 /*
+ * A probe's header on its connection fd, with no client to vouch for:
+ * LOCAL for version 2; for version 1 fd's own IP address stands for
+ * both ends, as varnishd's probe sends it (varnishd 7.1 closes on
+ * "PROXY UNKNOWN": too few fields), UNKNOWN left for a socket that is
+ * not IP.  The length written into buf.
+ */
+size_t PROXY_FormatProbe(void *buf, size_t len, unsigned version, int fd);
+
+/*
  * PROXY_Format, then write it all to fd (blocking or not), waiting for
  * the socket at most tmo (<= 0: no limit).  The bytes written, or -1
- * with errno set (ETIMEDOUT when tmo passed).  With no client and
- * version 1, fd's own IP address stands for both ends, as varnishd's
- * probe sends it: varnishd 7.1 closes on "PROXY UNKNOWN" (too few
- * fields).  UNKNOWN is left for a socket that is not IP.
+ * with errno set (ETIMEDOUT when tmo passed).
  */
 ssize_t PROXY_Send(int fd, unsigned version,
     const struct sockaddr_storage *client,

@@ -194,7 +194,7 @@ START_TEST(send_socketpair)
 }
 END_TEST
 
-/* A probe's v1 header over TCP: its own address for both ends. */
+/* A probe's header over TCP: v1 its own address for both ends. */
 START_TEST(send_v1_local_tcp)
 {
 	struct sockaddr_in sin;
@@ -218,10 +218,12 @@ START_TEST(send_v1_local_tcp)
 	ck_assert_int_eq(getsockname(c, (struct sockaddr *)&sin, &sl), 0);
 	(void)snprintf(want, sizeof want, "PROXY TCP4 127.0.0.1 127.0.0.1 "
 	    "%u %u\r\n", ntohs(sin.sin_port), ntohs(sin.sin_port));
-	ck_assert_int_eq(PROXY_Send(c, 1, NULL, NULL, 1.0),
-	    (ssize_t)strlen(want));
-	ck_assert_int_eq(read(a, buf, sizeof buf), (ssize_t)strlen(want));
+	ck_assert_uint_eq(PROXY_FormatProbe(buf, sizeof buf, 1, c),
+	    strlen(want));
 	ck_assert_int_eq(memcmp(buf, want, strlen(want)), 0);
+	/* v2: LOCAL, no addresses. */
+	ck_assert_uint_eq(PROXY_FormatProbe(buf, sizeof buf, 2, c), 16);
+	ck_assert_int_eq(buf[12], 0x20);
 	(void)close(a);
 	(void)close(c);
 	(void)close(l);
