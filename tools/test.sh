@@ -234,7 +234,7 @@ trap on_exit EXIT
 echo "test.sh: source $root, build in $builddir" \
     "(asan: $asan, install: $install)"
 if [ "$install" = yes ]; then
-	phase_run deps deps_install "${DEPS_BUILD[@]}"
+	phase_run deps deps_install "${DEPS_BUILD[@]}" "${DEPS_TEST[@]}"
 fi
 phase_run autoreconf build_autoreconf "$root"
 phase_run configure build_configure "$root" "$builddir" "${configure_args[@]}"

@@ -156,6 +156,7 @@ export -f run_one
 
 [ $quiet = yes ] || echo "vtc.sh: ${#files[@]} tests, $jobs at a time," \
     "logs in $out" >&2
+# shellcheck disable=SC2016  # $1 is for the inner bash
 printf '%s\n' "${files[@]}" |
     xargs -d '\n' -P "$jobs" -I{} bash -c 'run_one "$1"' _ {} \
     >"$out/results.unsorted"

@@ -206,7 +206,7 @@ servers=(veneerd)
 [ "$with_varnish" = yes ] && servers+=(varnishd)
 
 veneerd_vcl=$tmp/backends.vcl
-start_veneerd veneerd -s malloc,256M ${veneerd_args[@]+"${veneerd_args[@]}"}
+start_veneerd veneerd -s "malloc,256M" ${veneerd_args[@]+"${veneerd_args[@]}"}
 ppid[veneerd]=$(cache_child "$veneerd_pid")
 pport[veneerd]=$veneerd_port
 if [ "$with_varnish" = yes ]; then
@@ -214,7 +214,7 @@ if [ "$with_varnish" = yes ]; then
 		url=http://127.0.0.1:$port/1k.bin
 		rm -rf "$tmp/varnishd-work"
 		cmd=(varnishd -F -a "127.0.0.1:$port" -n "$tmp/varnishd-work"
-		    -f "$tmp/backends.vcl" -j none -s malloc,256M
+		    -f "$tmp/backends.vcl" -j none -s "malloc,256M"
 		    -p thread_pools=1)
 	}
 	pin "$proxy_cpu"

@@ -104,7 +104,7 @@ bench_tmp
 
 # nginx answers every URL with 100 cacheable bytes and a surrogate key
 # naming the URL's thousand ("/o/12345" has key k12).
-# shellcheck disable=SC2034  # read by nginx_setup (lib.sh)
+# shellcheck disable=SC2034,SC2016  # read by nginx_setup; nginx's $
 nginx_server_extra='		location ~ ^/o/(\d*?)(\d\d\d)$ {
 			add_header Cache-Control "max-age=3600";
 			add_header xkey "k$1 all";
@@ -121,7 +121,7 @@ servers=(veneerd)
 [ "$with_varnish" = yes ] && servers+=(varnishd)
 
 cli_port_v=$(free_port)
-start_veneerd veneerd -s malloc,512M -T "127.0.0.1:$cli_port_v" \
+start_veneerd veneerd -s "malloc,512M" -T "127.0.0.1:$cli_port_v" \
     -S "$tmp/secret" -p ban_lurker_sleep=0
 ppid[veneerd]=$(cache_child "$veneerd_pid")
 pport[veneerd]=$veneerd_port
@@ -133,7 +133,7 @@ if [ "$with_varnish" = yes ]; then
 		rm -rf "$varnish_work"
 		tport[varnishd]=$(free_port)
 		cmd=(varnishd -F -a "127.0.0.1:$port" -n "$varnish_work"
-		    -b "127.0.0.1:$nginx_port" -j none -s malloc,512M
+		    -b "127.0.0.1:$nginx_port" -j none -s "malloc,512M"
 		    -p thread_pools=1 -T "127.0.0.1:${tport[varnishd]}"
 		    -S "$tmp/secret" -p ban_lurker_sleep=0)
 	}
@@ -220,7 +220,7 @@ EOF
 for s in "${servers[@]}"; do
 	warm "$s" 5001 6000
 done
-for r in $(seq "$rounds"); do
+for _ in $(seq "$rounds"); do
 	for s in "${servers[@]}"; do
 		measure "$s" "${ppid[$s]}" "${pport[$s]}" no-bans / \
 		    -s "$tmp/objs2.lua"
@@ -235,7 +235,7 @@ for s in "${servers[@]}"; do
 	# Each object's first hit tests it against the 1,000 bans.
 	warm "$s" 5001 6000
 done
-for r in $(seq "$rounds"); do
+for _ in $(seq "$rounds"); do
 	for s in "${servers[@]}"; do
 		measure "$s" "${ppid[$s]}" "${pport[$s]}" 1000-bans / \
 		    -s "$tmp/objs2.lua"

@@ -122,11 +122,11 @@ vcl_file() {
 
 if [ "$check_only" = yes ]; then
 	for v in "${vcls[@]}"; do
-		f=$(vcl_file "$v" 8080)
-		"$veneerd" -C -f "$f" >/dev/null ||
+		vf=$(vcl_file "$v" 8080)
+		"$veneerd" -C -f "$vf" >/dev/null ||
 		    die "veneerd -C refuses $v.vcl"
 		if [ "$with_varnish" = yes ]; then
-			varnishd -C -f "$f" >/dev/null 2>"$tmp/varnishd-C.txt" ||
+			varnishd -C -f "$vf" >/dev/null 2>"$tmp/varnishd-C.txt" ||
 			    { cat "$tmp/varnishd-C.txt" >&2
 			      die "varnishd -C refuses $v.vcl"; }
 		fi
@@ -242,12 +242,12 @@ varnishd_setup() {
 	url=http://127.0.0.1:$port/1k.bin
 	rm -rf "$varnish_work"
 	cmd=(varnishd -F -a "127.0.0.1:$port" -n "$varnish_work"
-	    -f "$varnish_vcl" -j none -s malloc,256M -p thread_pools=1)
+	    -f "$varnish_vcl" -j none -s "malloc,256M" -p thread_pools=1)
 }
 
 for v in "${vcls[@]}"; do
 	veneerd_vcl=$(vcl_file "$v" "$nginx_port")
-	start_veneerd "veneerd-$v" -s malloc,256M ${veneerd_args[@]+"${veneerd_args[@]}"}
+	start_veneerd "veneerd-$v" -s "malloc,256M" ${veneerd_args[@]+"${veneerd_args[@]}"}
 	ppid[veneerd,$v]=$(cache_child "$veneerd_pid")
 	pport[veneerd,$v]=$veneerd_port
 	if [ "$with_varnish" = yes ]; then

@@ -103,8 +103,8 @@ start_nginx
 
 # The VCLs: a PURGE request names its tags in xkey-purge.
 vcl_of() {
-	local module=$1 call=$2 f=$tmp/$1.vcl
-	cat >"$f" <<EOF
+	local module=$1 call=$2 vf=$tmp/$1.vcl
+	cat >"$vf" <<EOF
 vcl 4.1;
 import $module;
 backend default { .host = "127.0.0.1"; .port = "$nginx_port"; }
@@ -114,7 +114,7 @@ sub vcl_recv {
 	}
 }
 EOF
-	echo "$f"
+	echo "$vf"
 }
 
 # The fill: every URL once, $connections at a time, wrk on core 1.
@@ -136,7 +136,7 @@ servers=(veneerd)
 [ "$with_varnish" = yes ] && servers+=(varnishd)
 
 veneerd_vcl=$(vcl_of veneer veneer.purge_key)
-start_veneerd veneerd -s malloc,1G
+start_veneerd veneerd -s "malloc,1G"
 pport[veneerd]=$veneerd_port
 
 if [ "$with_varnish" = yes ]; then
@@ -145,7 +145,7 @@ if [ "$with_varnish" = yes ]; then
 		url=http://127.0.0.1:$port/1k.bin
 		rm -rf "$varnish_work"
 		cmd=(varnishd -F -a "127.0.0.1:$port" -n "$varnish_work"
-		    -f "$(vcl_of xkey xkey.purge)" -j none -s malloc,1G
+		    -f "$(vcl_of xkey xkey.purge)" -j none -s "malloc,1G"
 		    -p thread_pools=1)
 	}
 	pin "$proxy_cpu"

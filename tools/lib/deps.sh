@@ -81,3 +81,6 @@ DEPS_BUILD=(
 	zlib1g-dev
 	check procps python3-yaml
 )
+# What tools/test.sh needs besides: shellcheck for its lint phase.
+# shellcheck disable=SC2034  # used by tools/test.sh
+DEPS_TEST=(shellcheck)
