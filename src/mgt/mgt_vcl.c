@@ -685,24 +685,35 @@ MGT_VclChildPrep(void)
  * The CLI's vcl.* commands
  */
 
+/*
+ * A name for a VCL or label, as varnishd takes them: a letter, then
+ * letters, digits, '_' or '-' (a dot would read as vcl.NAME in
+ * backend.list and VBE counter names); at most 63 characters.
+ */
 static int
 mgt_vcl_name_ok(struct mcli_req *r, const char *name)
 {
 	const char *p;
 
-	if (*name == '\0' || strlen(name) >= 64 ||
-	    !((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z')))
-		goto bad;
 	for (p = name; *p != '\0'; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
-		    *p == '.'))
-			goto bad;
-	return (1);
-bad:
+		    (p > name && ((*p >= '0' && *p <= '9') || *p == '_' ||
+		    *p == '-'))))
+			break;
+	if (*p == '\0' && p > name && p - name < 64)
+		return (1);
 	r->status = CLIS_PARAM;
-	MCLI_BufPrintf(&r->body, "Illegal VCL name \"%s\": a letter, then "
-	    "letters, digits, '_', '-' or '.' (at most 63)", name);
+	/* varnishd's words, then ours. */
+	MCLI_BufPrintf(&r->body, "Illegal character in VCL name ");
+	if (*p == '\0')
+		MCLI_BufPrintf(&r->body, "(%s)", p == name ? "empty" :
+		    "longer than 63");
+	else if (*p > 0x20 && *p < 0x7f)
+		MCLI_BufPrintf(&r->body, "('%c')", *p);
+	else
+		MCLI_BufPrintf(&r->body, "(0x%02x)", *p & 0xff);
+	MCLI_BufPrintf(&r->body, ": a VCL name is a letter, then letters, "
+	    "digits, '_' or '-'\n");
 	return (0);
 }
 

@@ -271,7 +271,10 @@ START_TEST(label_errors_and_discard)
 	cli_expect(fd, "vcl.label", 104, "Too few parameters");
 	cli_expect(fd, "vcl.label la", 104, "Too few parameters");
 	cli_expect(fd, "vcl.label la va x", 105, "Too many parameters");
-	cli_expect(fd, "vcl.label 1la va", 106, "Illegal VCL name");
+	cli_expect(fd, "vcl.label 1la va", 106,
+	    "Illegal character in VCL name ('1')");
+	cli_expect(fd, "vcl.label l.a va", 106,
+	    "Illegal character in VCL name ('.')");
 	cli_expect(fd, "vcl.label la nosuch", 106, "No VCL named nosuch known");
 	cli_expect(fd, "vcl.label va boot", 106, "va is not a label");
 	cli_expect(fd, "vcl.label la va", 200, NULL);
