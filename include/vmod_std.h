@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: BSD-2-Clause
  *
- * vmod_std.h -- the modules built into veneerd: std (`import std;`)
- * and purge (`import purge;`) as Varnish 7.1 defines them, veneer
+ * vmod_std.h -- the modules built into veneerd: std (`import std;`),
+ * purge, directors and blob as Varnish 7.1 defines them, saintmode as
+ * varnish-modules does, veneer
  * (`import veneer;`, Veneer's own), and vtc and debug, what Varnish's
  * test suite imports: each function's name, return type and
  * arguments.  No include guard: define VMOD_FUNC() and the argument
