@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: BSD-2-Clause
  *
- * vmod_std.h -- the modules built into veneerd: std (`import std;`)
- * and purge (`import purge;`) as Varnish 7.1 defines them, veneer
+ * vmod_std.h -- the modules built into veneerd: std (`import std;`),
+ * purge, directors and blob as Varnish 7.1 defines them, saintmode as
+ * varnish-modules does, veneer
  * (`import veneer;`, Veneer's own), and vtc and debug, what Varnish's
  * test suite imports: each function's name, return type and
  * arguments.  No include guard: define VMOD_FUNC() and the argument
@@ -55,6 +56,11 @@
  * An includer defines VMOD_FUNC and the argument macros (VMOD_P too);
  * VMOD_OBJ and VMOD_METHOD only if it cares about objects.
  */
+
+/* The blob module's ENUMs, undefined at the end. */
+#define VMOD_BLOB_CODECS \
+	"IDENTITY,BASE64,BASE64URL,BASE64URLNOPAD,BASE64CF,HEX,URL"
+#define VMOD_BLOB_CASES	"LOWER,UPPER,DEFAULT"
 
 #ifdef VMOD_FUNC
 VMOD_FUNC(std, toupper, STRING, VMOD_A(STRANDS, s),
@@ -196,9 +202,10 @@ VMOD_FUNC(vtc, workspace_reset, VOID,
     "Gives back what that workspace took since vtc.workspace_snapshot() "
     "on the same workspace; fails the task without one.")
 VMOD_FUNC(vtc, typesize, INT, VMOD_A(STRING, s),
-    "The bytes the C types spelled by s take (p pointer, i int, d "
-    "double, f float, l long, s short, z size_t, o off_t, j intmax_t); "
-    "-1 for any other letter.")
+    "The size of a C struct of the types spelled by s, aligned as C "
+    "does (p pointer, i int, u unsigned, c char, d double, f float, l "
+    "long, s short, z size_t, o off_t, j intmax_t); -1 for any other "
+    "letter.")
 VMOD_FUNC(vtc, panic, VOID, VMOD_A(STRANDS, msg),
     "Panics the child with msg: panic.show tells, and the manager starts "
     "a new child.  For testing panics only.")
@@ -287,6 +294,41 @@ VMOD_FUNC(saintmode, blacklist, VOID, VMOD_A(DURATION, expires),
 VMOD_FUNC(saintmode, status, STRING, ,
     "The saintmode objects of this VCL, their backends, blacklist counts "
     "and thresholds, as JSON.")
+/*
+ * blob: Varnish 7.1's vmod_blob (src/cache/vmod_blob.c, the codecs in
+ * vmod_blob_codec.c): BLOBs from and to text.
+ */
+VMOD_FUNC(blob, decode, BLOB,
+    VMOD_E(decoding, VMOD_BLOB_CODECS, "IDENTITY")
+    VMOD_D(INT, length, "0") VMOD_A(STRANDS, encoded),
+    "The bytes the text encoded stands for in the scheme decoding; "
+    "length > 0: of its first length characters only.  Fails the VCL on "
+    "text that is not of the scheme, or when the workspace is full.")
+VMOD_FUNC(blob, encode, STRING,
+    VMOD_E(encoding, VMOD_BLOB_CODECS, "IDENTITY")
+    VMOD_E(case, VMOD_BLOB_CASES, "DEFAULT") VMOD_A(BLOB, blob),
+    "The text of blob in the scheme encoding; case: the hex digits of HEX "
+    "and URL (DEFAULT is LOWER), and must be DEFAULT for the others.  "
+    "Unset when blob is.")
+VMOD_FUNC(blob, transcode, STRING,
+    VMOD_E(decoding, VMOD_BLOB_CODECS, "IDENTITY")
+    VMOD_E(encoding, VMOD_BLOB_CODECS, "IDENTITY")
+    VMOD_E(case, VMOD_BLOB_CASES, "DEFAULT")
+    VMOD_D(INT, length, "0") VMOD_A(STRANDS, encoded),
+    "blob.encode(encoding, case, blob.decode(decoding, length, encoded)) "
+    "in one step: transcode(encoded = req.url, decoding = URL) "
+    "URL-decodes.")
+VMOD_FUNC(blob, same, BOOL, VMOD_A(BLOB, a) VMOD_A(BLOB, b),
+    "Whether a and b are the same bytes in memory (not only equal), or "
+    "both empty.")
+VMOD_FUNC(blob, equal, BOOL, VMOD_A(BLOB, a) VMOD_A(BLOB, b),
+    "Whether a and b hold the same bytes, or are both empty.")
+VMOD_FUNC(blob, length, INT, VMOD_A(BLOB, blob),
+    "How many bytes blob holds.")
+VMOD_FUNC(blob, sub, BLOB,
+    VMOD_A(BLOB, blob) VMOD_A(BYTES, length) VMOD_D(BYTES, offset, "0"),
+    "length bytes of blob from offset on (not copied).  Fails the VCL when "
+    "blob is empty or shorter than offset + length.")
 #undef VMOD_FUNC
 #endif
 #ifdef VMOD_OBJ
@@ -321,6 +363,11 @@ VMOD_OBJ(saintmode, saintmode, VMOD_A(BACKEND, backend)
     "A director wrapping backend: it gives backend to a fetch unless "
     "this object is blacklisted on it, and is sick while backend is, "
     "or while more than threshold objects are blacklisted on it.")
+VMOD_OBJ(blob, blob,
+    VMOD_E(decoding, VMOD_BLOB_CODECS, "IDENTITY") VMOD_A(STRANDS, encoded),
+    "The bytes encoded stands for in the scheme decoding, decoded once "
+    "when the VCL loads (bad text fails the load), with every encoding "
+    "of them made then too.")
 #undef VMOD_OBJ
 #endif
 #ifdef VMOD_METHOD
@@ -456,6 +503,13 @@ VMOD_METHOD(saintmode, saintmode, backend, BACKEND, , VM_ALL,
     "as a member of another director.")
 VMOD_METHOD(saintmode, saintmode, blacklist_count, INT, , VM_ALL,
     "How many objects are blacklisted on this backend now.")
+VMOD_METHOD(blob, blob, get, BLOB, , VM_ALL,
+    "The object's bytes.")
+VMOD_METHOD(blob, blob, encode, STRING,
+    VMOD_E(encoding, VMOD_BLOB_CODECS, "IDENTITY")
+    VMOD_E(case, VMOD_BLOB_CASES, "DEFAULT"), VM_ALL,
+    "As blob.encode(encoding, case, .get()), made when the VCL loaded: "
+    "no workspace used.")
 #undef VMOD_METHOD
 #endif
 #undef VMOD_A
@@ -463,3 +517,5 @@ VMOD_METHOD(saintmode, saintmode, blacklist_count, INT, , VM_ALL,
 #undef VMOD_O
 #undef VMOD_E
 #undef VMOD_P
+#undef VMOD_BLOB_CODECS
+#undef VMOD_BLOB_CASES

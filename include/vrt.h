@@ -36,6 +36,8 @@
  *   3.4  the methods of VCL's types: BACKEND.resolve()
  *        (VRT_DirectorResolve), STRING.upper() and .lower()
  *        (VRT_UpperLowerStrands).
+ *   3.5  the blob module (include/vmod_std.h); req.hash and bereq.hash
+ *        are the lookup digest rather than unset.
  */
 
 #ifndef VENEER_VRT_H
@@ -47,7 +49,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	4U
+#define VRT_MINOR_VERSION	5U
 
 struct busyobj;
 struct director;
@@ -546,7 +548,7 @@ void VRT_priv_fini(VRT_CTX, struct vmod_priv *);
 #define VMOD_A(T, n)		, VCL_##T n
 #define VMOD_D(T, n, def)	, VCL_##T n
 #define VMOD_O(T, n)		, VCL_BOOL valid_##n, VCL_##T n
-#define VMOD_E(n, values, def)	, VCL_ENUM n
+#define VMOD_E(n, values, def)	, VCL_ENUM	/* unnamed: blob's "case" */
 #define VMOD_P(kind)		, struct vmod_priv *
 #define VMOD_FUNC(mod, fn, R, args, doc)				\
 	VCL_##R vmod_##mod##_##fn(VRT_CTX args);

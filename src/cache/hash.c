@@ -66,19 +66,16 @@ HSH_Init(void)
 void
 HSH_AddData(struct sha256_ctx *sha, const char * const *p, unsigned n)
 {
-	unsigned char len[8];
-	uint64_t l = 0;
+	static const unsigned char nul = 0;
 	unsigned u;
 
-	for (u = 0; u < n; u++)
-		if (p[u] != NULL)
-			l += strlen(p[u]);
-	for (u = 0; u < sizeof len; u++)
-		len[u] = (unsigned char)(l >> (8 * u));
-	SHA256_Update(sha, len, sizeof len);
-	for (u = 0; u < n; u++)
+	for (u = 0; u < n; u++) {
 		if (p[u] != NULL)
 			SHA256_Update(sha, p[u], strlen(p[u]));
+		else
+			SHA256_Update(sha, &nul, 1);	/* as Varnish's */
+	}
+	SHA256_Update(sha, &nul, 1);
 }
 
 /* The digest is a cryptographic hash: any of its bits will do. */

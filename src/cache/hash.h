@@ -51,9 +51,12 @@ void HSH_Init(void);
 void HSH_AssertLocked(const struct objhead *oh);
 
 /*
- * Feed one hash_data() to the lookup key: the n strings (NULL is empty)
- * as one piece, preceded by its length, so that the pieces' boundaries
- * are part of the key whatever bytes they hold.
+ * Feed one hash_data() to the lookup key as Varnish 7.1 does, so that
+ * req.hash, bereq.hash and the shard director's by=HASH keys are
+ * Varnish's bit for bit: the n strings, then a NUL byte.  A VCL string
+ * holds no NUL, so the pieces' boundaries are part of the key.  A NULL
+ * string (an unset header) is one NUL byte, as in Varnish: hash_data()
+ * of an unset header is the key of two hash_data("").
  */
 void HSH_AddData(struct sha256_ctx *sha, const char * const *p, unsigned n);
 

@@ -186,14 +186,19 @@ static const struct {
 	{ 'd', sizeof(double) },	{ 'f', sizeof(float) },
 	{ 'l', sizeof(long) },		{ 's', sizeof(short) },
 	{ 'z', sizeof(size_t) },	{ 'o', sizeof(off_t) },
-	{ 'j', sizeof(intmax_t) },
+	{ 'j', sizeof(intmax_t) },	{ 'u', sizeof(unsigned) },
+	{ 'c', sizeof(char) },
 };
 
+/*
+ * The size of a C struct of these members in this order, as Varnish's:
+ * each aligned to its own size, the whole padded to the largest (its
+ * tests size a struct vrt_blob as "uzp").
+ */
 VCL_INT
 vmod_vtc_typesize(VRT_CTX, VCL_STRING s)
 {
-	VCL_INT n = 0;
-	size_t i;
+	size_t n = 0, i, l, widest = 0;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	for (; s != NULL && *s != '\0'; s++) {
@@ -202,9 +207,14 @@ vmod_vtc_typesize(VRT_CTX, VCL_STRING s)
 				break;
 		if (i == sizeof vtc_ctypes / sizeof vtc_ctypes[0])
 			return (-1);
-		n += (VCL_INT)vtc_ctypes[i].size;
+		l = vtc_ctypes[i].size;
+		if (l > widest)
+			widest = l;
+		n = (n + l - 1) / l * l + l;
 	}
-	return (n);
+	if (widest > 0)
+		n = (n + widest - 1) / widest * widest;
+	return ((VCL_INT)n);
 }
 
 VCL_VOID

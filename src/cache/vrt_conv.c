@@ -133,6 +133,24 @@ VRT_BACKEND_string(VCL_BACKEND be)
 	return (be->vcl_name);
 }
 
+VCL_BLOB
+VRT_blob(VRT_CTX, const char *what, const void *src, size_t len)
+{
+	struct vrt_blob *b;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	assert(src != NULL || len == 0);
+	b = WS_Alloc(ctx->ws, sizeof *b);
+	if (b == NULL) {
+		VRT_fail(ctx, "Workspace overflow (%s)", what);
+		return (NULL);
+	}
+	INIT_OBJ(b, VRT_BLOB_MAGIC);
+	b->len = len;
+	b->blob = src;
+	return (b);
+}
+
 /* A BLOB as a string: ":base64:", the structured-field byte sequence. */
 VCL_STRING
 VRT_BLOB_string(VRT_CTX, VCL_BLOB b)

@@ -43,6 +43,13 @@ struct vrt_blob {
 	const void		*blob;
 };
 
+/*
+ * A BLOB of len bytes at src (not copied: src must live as long as the
+ * BLOB may be used), the struct on ctx->ws.  NULL and the context failed
+ * with "Workspace overflow (what)", as Varnish's, when it does not fit.
+ */
+VCL_BLOB VRT_blob(VRT_CTX, const char *what, const void *src, size_t len);
+
 /* Fill *ip from a sockaddr; 0 when it is not an inet address. */
 struct sockaddr;
 int VRT_ip_from_sa(struct vrt_ip *ip, const struct sockaddr *sa);

@@ -637,7 +637,12 @@ VRT_r_req_hash(VRT_CTX)
 	if (!vrt_ok(ctx, "req.hash",
 	    VM_(HIT) | VM_(MISS) | VM_(PASS) | VM_(PURGE) | VM_(DELIVER)))
 		return (NULL);
-	return (NULL);
+	if (ctx->req == NULL)
+		return (NULL);
+	CHECK_OBJ(ctx->req, REQ_MAGIC);
+	/* The digest lives as long as the request. */
+	return (VRT_blob(ctx, "req.hash", ctx->req->digest,
+	    sizeof ctx->req->digest));
 }
 
 VCL_BOOL
@@ -967,6 +972,17 @@ VRT_r_bereq_hash(VRT_CTX)
 	if (!vrt_ok(ctx, "bereq.hash",
 	    VM_(PIPE) | VM_BACKEND))
 		return (NULL);
+	if (ctx->bo != NULL) {
+		CHECK_OBJ(ctx->bo, BUSYOBJ_MAGIC);
+		return (VRT_blob(ctx, "bereq.hash", ctx->bo->digest,
+		    sizeof ctx->bo->digest));
+	}
+	if (ctx->req != NULL) {
+		/* vcl_pipe: the client request's, as Varnish's. */
+		CHECK_OBJ(ctx->req, REQ_MAGIC);
+		return (VRT_blob(ctx, "bereq.hash", ctx->req->digest,
+		    sizeof ctx->req->digest));
+	}
 	return (NULL);
 }
 

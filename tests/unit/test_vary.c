@@ -466,6 +466,24 @@ START_TEST(test_key_pieces)
 }
 END_TEST
 
+/*
+ * The key is Varnish's bit for bit (req.hash, shard by=HASH): its
+ * directors_c00009 expects this digest for hash_data("/b/def");
+ * hash_data("127.0.0.1").
+ */
+START_TEST(test_key_is_varnish)
+{
+	static const char want[] = "93d1c4ad76396c91dd97fa310f7f2644"
+	    "5332662c89393dbeeb77fe49f9111ee4";
+	unsigned char d[SHA256_LEN];
+	char hex[2 * SHA256_LEN + 1];
+
+	key_of(d, (const char * const[]){ "/b/def", "127.0.0.1", NULL });
+	SHA256_Hex(d, hex);
+	ck_assert_str_eq(hex, want);
+}
+END_TEST
+
 /*--------------------------------------------------------------------
  * http_gzip_support: Accept-Encoding reads as absent (one object for
  * every client, uncompressed on delivery), as Varnish compares it.
@@ -519,6 +537,7 @@ vary_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("key");
 	tcase_add_test(tc, test_key_pieces);
+	tcase_add_test(tc, test_key_is_varnish);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("property");
 	tcase_set_timeout(tc, 60);
