@@ -276,6 +276,66 @@ START_TEST(issue_0011_fragment_refused_key_unambiguous)
 }
 END_TEST
 
+/*
+ * hash_data() pieces keep their boundaries in the key (each one ends in
+ * a NUL byte, as in Varnish): "ab"+"c" is not "a"+"bc", an unset piece
+ * is not an empty one beside a set one, and a piece cannot forge the
+ * end of another with bytes the parser refuses.
+ */
+START_TEST(hash_data_boundaries)
+{
+	static const struct {
+		const char	*hdrs;	/* X-A and X-B lines */
+		unsigned	serial;	/* the fetch whose object it gets */
+	} t[] = {
+		{ "X-A: ab\r\nX-B: c\r\n", 1 },
+		{ "X-A: a\r\nX-B: bc\r\n", 2 },
+		{ "X-B: x\r\n", 3 },			/* A unset */
+		{ "X-A: x\r\n", 4 },			/* B unset */
+		{ "X-A: \r\nX-B: x\r\n", 5 },		/* A empty */
+		{ "X-A: abc\r\n", 6 },
+		{ "X-A: ab\r\nX-B: c\r\n", 1 },	/* hits, again */
+		{ "X-A: a\r\nX-B: bc\r\n", 2 },
+		{ "X-B: x\r\n", 3 },
+		{ "X-A: x\r\n", 4 },
+	};
+	static const char nul_req[] =
+	    "GET /k HTTP/1.1\r\nHost: x\r\nX-A: a\0bc\r\n\r\n";
+	struct keying k;
+	struct client *cl;
+	struct hx_msg *r;
+	char hdrs[256];
+	unsigned u;
+
+	k.o = CO_New();
+	k.v = VND_New();
+	(void)snprintf(hdrs, sizeof hdrs, "vcl 4.1;\n"
+	    "backend b { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "sub vcl_hash {\n\thash_data(req.http.X-A);\n"
+	    "\thash_data(req.http.X-B);\n\treturn (lookup);\n}\n",
+	    ORIGIN_Port(k.o));
+	VND_VclFile(k.v, "hash.vcl", hdrs);
+	VND_Start(k.v);
+	k.cl = VND_Connect(k.v);
+	for (u = 0; u < ARRAY_SIZE(t); u++) {
+		(void)snprintf(hdrs, sizeof hdrs, "%s%s", t[u].hdrs,
+		    CO_TH(CACHE_100));
+		r = CO_Fetch(k.cl, "/k", hdrs);
+		CO_BodyIs(r, "/k", t[u].serial);
+		HX_MsgFree(&r);
+	}
+	ck_assert_int_eq(ORIGIN_NReq(k.o), 6);
+	/* A NUL inside a piece would forge a boundary: refused. */
+	cl = VND_Connect(k.v);
+	CLIENT_Send(cl, nul_req, sizeof nul_req - 1);
+	r = CLIENT_Resp(cl, 0, HX_T_RESP);
+	ck_assert_int_eq(r->status, 400);
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	k_finish(&k);
+}
+END_TEST
+
 /* Printable bytes outside RFC 9112's set that real clients send. */
 START_TEST(issue_0011_odd_target_bytes_accepted)
 {
@@ -395,6 +455,7 @@ keying_suite(void)
 	tcase_add_test(tc, issue_0011_vary_repeated_lines);
 	tcase_add_test(tc, issue_0011_fragment_refused_key_unambiguous);
 	tcase_add_test(tc, issue_0011_odd_target_bytes_accepted);
+	tcase_add_test(tc, hash_data_boundaries);
 	tcase_add_test(tc, issue_0011_host_case_insensitive);
 	tcase_add_test(tc, issue_0011_expect_repeated_100_continue);
 	tcase_add_test(tc, issue_0011_http10_without_host_gets_port);
