@@ -28,6 +28,7 @@
 #include "cache/pool.h"
 #include "cache/req.h"
 #include "cache/session.h"
+#include "cache/vcl.h"
 #include "cache/vsc.h"
 #include "cache/vsl.h"
 
@@ -360,6 +361,9 @@ h1_prepare(struct worker *wrk, struct req *req, char *hb, char *he)
 	req->t_prev = req->t_first;
 	VSLb_ts(req->vsl, "Start", req->t_first, &req->t_prev, req->t_first);
 	VSLb_ts(req->vsl, "Req", req->t_first, &req->t_prev, now);
+	/* The VCL it will run, named before the request as varnishd does. */
+	req->vcl = VCL_Ref();
+	VSLb(req->vsl, SLT_VCL_use, "%s", VCL_Name(req->vcl));
 	VSLb(req->vsl, SLT_ReqStart, "%s %s %s", sp->client_ip,
 	    sp->client_port, sp->ls->name);
 	sp->t_rx = 0;
@@ -809,6 +813,8 @@ h1_loop(struct worker *wrk, struct sess *sp, struct req *req)
 		    (char *)(uintptr_t)he) == 0)
 			REQ_Process(wrk, req);
 		else {
+			if (req->vcl != NULL)
+				VCL_Rel(&req->vcl);
 			VSLb(req->vsl, SLT_ReqAcct, "%ju 0 %ju %ju 0 %ju",
 			    (uintmax_t)req->acct_req_hdr,
 			    (uintmax_t)req->acct_req_hdr,

@@ -111,6 +111,44 @@ req_ws_check(struct req *req)
 	return (1);
 }
 
+/*
+ * vcl_recv failed.  As varnishd, the request goes back to what the
+ * client sent -- its headers, the workspace VCL used (an overflow is
+ * counted and logged, then gone), the modules' task states -- and
+ * vcl_synth answers 503 "VCL failed", whatever VCL did before failing.
+ * Only a first pass has the request as sent (req_keep_http0); else an
+ * overflow gets req_ws_check's bare 500.
+ */
+static enum req_step
+req_vcl_failed(struct req *req)
+{
+	struct vrt_ctx ctx;
+
+	req->doclose = SC_VCL_FAILURE;
+	if (req->http0 == NULL || req->restarts > 0 || req->top != req) {
+		if (req_ws_check(req))
+			return (R_STP_DONE);
+		return (req_synth(req, 503, "VCL failed"));
+	}
+	if (WS_Overflowed(req->ws)) {
+		VSC_Count(req->wrk->stats, ws_client_overflow, 1);
+		VSLb(req->vsl, SLT_Error, "workspace_client overflow (%ju "
+		    "bytes); raise workspace_client; the request is rolled "
+		    "back", (uintmax_t)cache_param->workspace_client);
+	}
+	if (PRIV_Busy(req->privs_task) || PRIV_Busy(req->privs_top)) {
+		req_ctx(req, &ctx);
+		PRIV_Fini(&ctx, req->privs_task);
+		PRIV_Fini(&ctx, req->privs_top);
+	}
+	ASSERT_ZERO(HTTP_Clone(req->http, req->http0));
+	WS_Reset(req->ws, req->ws_vcl);
+	PRIV_Init(req->privs_task, req->ws);
+	PRIV_Init(req->privs_top, req->ws);
+	req->client_identity = NULL;
+	return (req_synth(req, 503, "VCL failed"));
+}
+
 /* Let go of the busy objcore we did not fetch into: waiters move on. */
 static void
 req_drop_busy(struct req *req)
@@ -343,6 +381,8 @@ req_step_recv(struct worker *wrk, struct req *req)
 	}
 	req->director_hint = VCL_DefaultDirector(req->vcl);
 	ret = req_method(req, VCL_MET_RECV);
+	if (ret == VCL_RET_FAIL)
+		return (req_vcl_failed(req));
 	if (req_ws_check(req))
 		return (R_STP_DONE);
 	if (ret == VCL_RET_VCL)
@@ -352,7 +392,7 @@ req_step_recv(struct worker *wrk, struct req *req)
 	 * passed or purged. */
 	if ((ret == VCL_RET_PASS || ret == VCL_RET_HASH ||
 	    ret == VCL_RET_PURGE) && req_hash(req) != 0)
-		return (req_synth(req, 503, "VCL failed"));
+		return (req_vcl_failed(req));
 	switch (ret) {
 	case VCL_RET_PASS:
 		return (R_STP_PASS);
@@ -400,7 +440,7 @@ req_step_pass(struct worker *wrk, struct req *req)
 	case VCL_RET_RESTART:
 		return (req_restart(req));
 	default:
-		return (req_synth(req, 503, "VCL failed"));
+		return (req_vcl_failed(req));
 	}
 }
 
@@ -610,6 +650,7 @@ static enum req_step
 req_step_hit(struct worker *wrk, struct req *req)
 {
 	enum req_step next;
+	int failed = 0;
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	/* A hit, a collapsed one, or a stale copy the fetch left us. */
@@ -640,11 +681,12 @@ req_step_hit(struct worker *wrk, struct req *req)
 	case VCL_RET_RESTART:
 		return (req_restart(req));
 	default:
-		next = req_synth(req, 503, "VCL failed");
+		failed = 1;
+		next = R_STP_SYNTH;
 		break;
 	}
 	req_release_obj(req);
-	return (next);
+	return (failed ? req_vcl_failed(req) : next);
 }
 
 /* Fetch into our busy objcore; deliver as soon as the headers are in. */
@@ -690,6 +732,7 @@ static enum req_step
 req_step_miss(struct worker *wrk, struct req *req)
 {
 	enum req_step next;
+	int failed = 0;
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	/* busy: ours to fetch into (NULL: no memory for it). */
@@ -709,11 +752,12 @@ req_step_miss(struct worker *wrk, struct req *req)
 	case VCL_RET_RESTART:
 		return (req_restart(req));
 	default:
-		next = req_synth(req, 503, "VCL failed");
+		failed = 1;
+		next = R_STP_SYNTH;
 		break;
 	}
 	req_drop_busy(req);
-	return (next);
+	return (failed ? req_vcl_failed(req) : next);
 }
 
 static enum req_step
@@ -732,7 +776,7 @@ req_step_purge(struct worker *wrk, struct req *req)
 	case VCL_RET_RESTART:
 		return (req_restart(req));
 	default:
-		return (req_synth(req, 503, "VCL failed"));
+		return (req_vcl_failed(req));
 	}
 }
 
@@ -1412,13 +1456,16 @@ REQ_Process(struct worker *wrk, struct req *req)
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	CHECK_OBJ(req, REQ_MAGIC);
-	/* An ESI include comes with its top's VCL (esi_deliver.c). */
-	assert((req->vcl == NULL) == (req->esi_level == 0));
+	/*
+	 * The transport took the VCL and logged it before the request, as
+	 * varnishd (http1_session.c); an ESI include comes with its top's
+	 * (esi_deliver.c).
+	 */
+	assert(req->vcl != NULL);
 	/* REQ_Reset made the rest of the request state ready. */
 	assert(req->step == R_STP_RECV && req->restarts == 0);
-	if (req->vcl == NULL)
-		req->vcl = VCL_Ref();
-	VSLb(req->vsl, SLT_VCL_use, "%s", VCL_Name(req->vcl));
+	if (req->esi_level > 0)
+		VSLb(req->vsl, SLT_VCL_use, "%s", VCL_Name(req->vcl));
 	for (step = R_STP_RECV; step != R_STP_DONE;
 	    step = req_steps[step](wrk, req)) {
 		assert((unsigned)step < ARRAY_SIZE(req_steps));
