@@ -65,7 +65,15 @@ void BACKEND_AddrsDeref(struct backend_addrs **ap);
 /* A backend of the VCL named vcl (for backend.list: "vcl.name"). */
 struct backend *BACKEND_New(const struct vrt_backend *vrt, const char *vcl,
     char *err, size_t errlen);
+/*
+ * The owner (a VCL, a dynamic director) lets go: off backend.list at
+ * once, freed (probe, connections, counters) with its last reference.
+ * BACKEND_Ref/BACKEND_Deref: a fetch's (DIRECTOR_Resolve hands it one),
+ * a shard ring's.
+ */
 void BACKEND_Delete(struct backend **bep);
+struct backend *BACKEND_Ref(struct backend *be);
+void BACKEND_Deref(struct backend **bep);
 const struct director *BACKEND_Director(const struct backend *be);
 const char *BACKEND_Name(const struct backend *be);
 /* The backend listed as display ("vcl.name"), or NULL. */
@@ -107,6 +115,8 @@ void BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl,
 void BACKEND_Reap(void);
 /* Start (warm) or stop (cold) the probes of the VCL named vcl. */
 void BACKEND_SetWarm(const char *vcl, int warm);
+/* A backend made after its VCL loaded: start its probe if vcl is warm. */
+void BACKEND_SetWarmOne(struct backend *be, const struct vcl *vcl);
 
 /*
  * For the probes (probe.c).  BACKEND_ProbeHappy: the window for

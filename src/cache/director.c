@@ -40,6 +40,25 @@ static __thread unsigned dir_depth;
  */
 static __thread const struct vrt_ctx *dir_resolving;
 
+/*
+ * A reference a resolve method handed with the backend it returns
+ * (DIRECTOR_HandRef), for DIRECTOR_Resolve to pass on to the fetch.
+ */
+static __thread struct backend *dir_handed;
+
+void
+DIRECTOR_HandRef(struct backend **bep)
+{
+	struct backend *be;
+
+	be = *bep;
+	*bep = NULL;
+	assert(dir_resolving != NULL);
+	if (dir_handed != NULL)
+		BACKEND_Deref(&dir_handed);
+	dir_handed = be;
+}
+
 struct director *
 DIRECTOR_New(VRT_CTX, const struct director_methods *m, void *priv,
     const char *vcl_name)
@@ -141,6 +160,7 @@ DIRECTOR_Resolve(VRT_CTX, const struct director *d)
 {
 	const struct director *d0 = d;
 	const struct vrt_ctx *outer;
+	struct backend *be = NULL;
 	unsigned u;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
@@ -150,17 +170,31 @@ DIRECTOR_Resolve(VRT_CTX, const struct director *d)
 	}
 	outer = dir_resolving;
 	dir_resolving = ctx;
+	assert(dir_handed == NULL);
 	for (u = 0; d != NULL && u < DIRECTOR_MAX_DEPTH; u++) {
 		CHECK_OBJ(d, DIRECTOR_MAGIC);
 		if (d->backend != NULL) {
-			dir_resolving = outer;
-			return (d->backend);
+			/*
+			 * The fetch's reference: the one handed with it,
+			 * or a new one (a VCL's backend lives as long as
+			 * the VCL the fetch holds).
+			 */
+			if (dir_handed == d->backend) {
+				be = dir_handed;
+				dir_handed = NULL;
+			} else
+				be = BACKEND_Ref(d->backend);
+			break;
 		}
 		if (d->methods->resolve == NULL)
 			break;	/* picked at .backend(): nothing to resolve */
 		d = d->methods->resolve(ctx, d);
 	}
+	if (dir_handed != NULL)
+		BACKEND_Deref(&dir_handed);
 	dir_resolving = outer;
+	if (be != NULL)
+		return (be);
 	/* Varnish's words, so that log queries carry over. */
 	VSLb(ctx->vsl, SLT_FetchError, "Director %s returned no backend",
 	    d0->vcl_name);

@@ -671,6 +671,18 @@ VCL_SetState(const char *name, const char *state, int cold, char *err,
 }
 
 int
+VCL_IsWarm(const struct vcl *vcl)
+{
+	unsigned cold;
+
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	LOCK_Lock(&vcl_mtx);
+	cold = vcl->cold;
+	LOCK_Unlock(&vcl_mtx);
+	return (!cold);
+}
+
+int
 VCL_HasLabels(const struct vcl *vcl)
 {
 
