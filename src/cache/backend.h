@@ -168,4 +168,30 @@ struct backend_addrs *DNS_Resolve(const char *host, const char *port,
     int *numeric, char *why, size_t whylen);
 void DNS_Start(void);
 
+/*
+ * SRV records, for the dynamic director's .service().  DNS_ResolveSrv:
+ * name's records (VENEER_SRV_FILE's if it lists name, else DNS's),
+ * sorted by DNS_SrvSort (priority up, then weight down), at most max;
+ * their number, or -1 with why.  DNS_SrvParseAnswer: the SRV records of
+ * a DNS answer (other types skipped; target "." or port 0 dropped, RFC
+ * 2782), or -1 with why when malformed.  DNS_SrvFileLine: 1 and *srv if
+ * the line (its comment cut; changed) is name's, 0 if not, -1 if it is
+ * but malformed.  DNS_SrvPick: a weighted choice of one of n (n > 0)
+ * for a random r: each index in proportion to its weight, never one of
+ * weight 0 unless all are 0 (then uniform).
+ */
+struct dns_srv {
+	uint16_t		priority;
+	uint16_t		weight;
+	uint16_t		port;
+	char			target[256];
+};
+int DNS_ResolveSrv(const char *name, struct dns_srv *srv, unsigned max,
+    char *why, size_t whylen);
+int DNS_SrvParseAnswer(const unsigned char *msg, int len,
+    struct dns_srv *srv, unsigned max, char *why, size_t whylen);
+int DNS_SrvFileLine(char *line, const char *name, struct dns_srv *srv);
+void DNS_SrvSort(struct dns_srv *srv, unsigned n);
+unsigned DNS_SrvPick(const unsigned *weight, unsigned n, uint32_t r);
+
 #endif /* VENEER_CACHE_BACKEND_H */
