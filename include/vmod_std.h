@@ -287,6 +287,11 @@ VMOD_FUNC(saintmode, blacklist, VOID, VMOD_A(DURATION, expires),
 VMOD_FUNC(saintmode, status, STRING, ,
     "The saintmode objects of this VCL, their backends, blacklist counts "
     "and thresholds, as JSON.")
+/*
+ * dynamic: uplex's libvmod-dynamic (src/cache/vmod_dynamic.c): directors
+ * whose members follow a DNS name (A and AAAA) or its SRV records.  It
+ * has no functions, only its director object.
+ */
 #undef VMOD_FUNC
 #endif
 #ifdef VMOD_OBJ
@@ -321,6 +326,22 @@ VMOD_OBJ(saintmode, saintmode, VMOD_A(BACKEND, backend)
     "A director wrapping backend: it gives backend to a fetch unless "
     "this object is blacklisted on it, and is sick while backend is, "
     "or while more than threshold objects are blacklisted on it.")
+VMOD_OBJ(dynamic, director,
+    VMOD_D(STRING, port, "\"80\"") VMOD_D(STRING, host_header, "\"\"")
+    VMOD_E(share, "DIRECTOR,HOST", "DIRECTOR") VMOD_O(PROBE, probe)
+    VMOD_O(STRING, whitelist) VMOD_O(DURATION, ttl)
+    VMOD_D(DURATION, connect_timeout, "0")
+    VMOD_D(DURATION, first_byte_timeout, "0")
+    VMOD_D(DURATION, between_bytes_timeout, "0")
+    VMOD_D(DURATION, domain_usage_timeout, "7200")
+    VMOD_D(DURATION, first_lookup_timeout, "10")
+    VMOD_D(INT, max_connections, "0") VMOD_D(INT, proxy_header, "0")
+    VMOD_O(BLOB, resolver) VMOD_E(ttl_from, "cfg,dns,min,max", "cfg")
+    VMOD_O(DURATION, retry_after) VMOD_O(BACKEND, via)
+    VMOD_O(INT, keep) VMOD_O(STRING, authority)
+    VMOD_O(DURATION, wait_timeout) VMOD_O(INT, wait_limit),
+    "A director making backends of a name's addresses (A and AAAA) or "
+    "SRV records, re-resolved every ttl in the background.")
 #undef VMOD_OBJ
 #endif
 #ifdef VMOD_METHOD
@@ -456,6 +477,17 @@ VMOD_METHOD(saintmode, saintmode, backend, BACKEND, , VM_ALL,
     "as a member of another director.")
 VMOD_METHOD(saintmode, saintmode, blacklist_count, INT, , VM_ALL,
     "How many objects are blacklisted on this backend now.")
+VMOD_METHOD(dynamic, director, backend, BACKEND,
+    VMOD_D(STRING, host, "\"\"") VMOD_D(STRING, port, "\"\"")
+    VMOD_D(STRING, authority, "\"\""), VM_ALL,
+    "A director over every address of host (default: the request's "
+    "Host), round robin over the healthy ones.")
+VMOD_METHOD(dynamic, director, service, BACKEND, VMOD_A(STRING, service),
+    VM_ALL,
+    "A director over the targets of service's SRV records: the lowest "
+    "priority with a healthy member, weighted by weight.")
+VMOD_METHOD(dynamic, director, debug, VOID, VMOD_A(BOOL, enable), VM_ALL,
+    "Debug records (vxid 0) for each lookup and member change.")
 #undef VMOD_METHOD
 #endif
 #undef VMOD_A

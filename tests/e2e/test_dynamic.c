@@ -1,0 +1,256 @@
+/*
+ * SPDX-License-Identifier: BSD-2-Clause
+ *
+ * test_dynamic.c -- the dynamic director (issue 15, "a cache tier beyond
+ * one machine").  The child resolves through VENEER_HOSTS_FILE and
+ * VENEER_SRV_FILE, files the test rewrites mid-test (by rename): a
+ * d.backend() over two addresses round-robins both and follows a changed
+ * answer without a reload; an unresolvable name gives 503; d.service()
+ * fails over to the next SRV priority when the first's probe fails.
+ * Origins listen on 127.0.0.1 and .2 with one port; ttl is 0.1 s; every wait polls
+ * backend.list with a deadline.
+ */
+
+#include "config.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/harness.h"
+#include "e2e/cli_lib.h"
+
+/* Replace DIR/name with text in one step (the child may read it). */
+static void
+file_swap(struct vnd *v, const char *name, const char *text)
+{
+	char *tmp, *path;
+
+	ck_assert_int_gt(asprintf(&tmp, "%s/%s.tmp", VND_Dir(v), name), 0);
+	ck_assert_int_gt(asprintf(&path, "%s/%s", VND_Dir(v), name), 0);
+	write_text(tmp, text);
+	ck_assert_int_eq(rename(tmp, path), 0);
+	free(tmp);
+	free(path);
+}
+
+/*
+ * veneerd with the CLI and the VCL "import dynamic; import directors;
+ * backend default none;" then body, resolving through the hosts and
+ * SRV files holding hosts and srv.
+ */
+static struct vnd *
+dyn_start(const char *body, const char *hosts, const char *srv)
+{
+	struct vnd *v;
+	char *vcl, *path;
+
+	v = VND_New();
+	file_swap(v, "hosts", hosts);
+	file_swap(v, "srv", srv);
+	ck_assert_int_gt(asprintf(&path, "%s/hosts", VND_Dir(v)), 0);
+	ck_assert_int_eq(setenv("VENEER_HOSTS_FILE", path, 1), 0);
+	free(path);
+	ck_assert_int_gt(asprintf(&path, "%s/srv", VND_Dir(v)), 0);
+	ck_assert_int_eq(setenv("VENEER_SRV_FILE", path, 1), 0);
+	free(path);
+	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\nimport dynamic;\n"
+	    "import directors;\nbackend default none;\n%s", body), 0);
+	VND_VclFile(v, "dyn.vcl", vcl);
+	free(vcl);
+	cli_args(v, 1);
+	VND_Start(v);
+	/* Inherited by the child at start; not for later tests. */
+	ck_assert_int_eq(unsetenv("VENEER_HOSTS_FILE"), 0);
+	ck_assert_int_eq(unsetenv("VENEER_SRV_FILE"), 0);
+	return (v);
+}
+
+/* GET url: its status, and its body (caller frees) if body. */
+static unsigned
+fetch(struct vnd *v, const char *url, char **body)
+{
+	struct client *cl;
+	struct hx_msg *r;
+	unsigned s;
+
+	cl = VND_Connect(v);
+	r = CLIENT_Fetch(cl, "GET", url, NULL, HX_T_SLOW);
+	s = r->status;
+	if (body != NULL)
+		*body = strdup(r->body != NULL ? r->body : "");
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	return (s);
+}
+
+/* Poll cmd until its answer lacks gone; fail after HX_T_SLOW. */
+static void
+cli_wait_gone(int fd, const char *cmd, const char *gone)
+{
+	double deadline = HX_Now() + HX_T_SLOW;
+	char *b = NULL;
+
+	for (;;) {
+		ck_assert_uint_eq(cli_ask(fd, cmd, &b), 200);
+		if (strstr(b, gone) == NULL)
+			break;
+		ck_assert_msg(HX_Now() < deadline, "%s: still \"%s\" in:\n%s",
+		    cmd, gone, b);
+		free(b);
+		(void)poll(NULL, 0, 20);
+	}
+	free(b);
+}
+
+/*
+ * Origins answering with their name (priv) as the body, and to /health
+ * with the status *status_of(priv) the test sets.
+ */
+struct who {
+	const char	*name;
+	int		health;		/* atomic */
+};
+
+static void
+who_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	struct who *w = priv;
+
+	if (!strcmp(req->url, "/health")) {
+		(void)ORIGIN_Respond(oc, __atomic_load_n(&w->health,
+		    __ATOMIC_RELAXED), "Connection: close\r\n", "ok", 2);
+		ORIGIN_Close(oc);
+		return;
+	}
+	(void)ORIGIN_Respond(oc, 200, NULL, w->name, -1);
+}
+
+/*
+ * A name listing 127.0.0.1 and 127.0.0.2: both get requests in turn;
+ * the name loses .1 and traffic follows without a reload.
+ */
+START_TEST(round_robin_follows_dns)
+{
+	struct origin *a, *b;
+	struct vnd *v;
+	char vcl[512], want[64];
+	unsigned i;
+	int fd, port;
+
+	a = ORIGIN_New(NULL, NULL);
+	port = ORIGIN_Port(a);
+	b = ORIGIN_NewAt(NULL, NULL, "127.0.0.2", port);
+	(void)snprintf(vcl, sizeof vcl, "sub vcl_init {\n"
+	    "\tnew d = dynamic.director(port = \"%d\", ttl = 0.1s);\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = d.backend(\"app.test\");"
+	    "\n\treturn (pass);\n}\n", port);
+	v = dyn_start(vcl, "127.0.0.1 app.test\n127.0.0.2 app.test\n", "");
+	fd = cli_login(v);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(fetch(v, "/rr", NULL), 200);
+	ck_assert_uint_eq(ORIGIN_NReq(a), 2);
+	ck_assert_uint_eq(ORIGIN_NReq(b), 2);
+	/* Members are backends, named as libvmod-dynamic names them. */
+	(void)snprintf(want, sizeof want, "boot.d(127.0.0.1:%d)", port);
+	cli_wait(fd, "backend.list", want);
+	(void)snprintf(want, sizeof want, "boot.d(127.0.0.2:%d)", port);
+	cli_wait(fd, "backend.list", want);
+	(void)snprintf(want, sizeof want, "boot.d(app.test:%d)", port);
+	cli_wait(fd, "backend.list", want);
+
+	file_swap(v, "hosts", "127.0.0.2 app.test\n");
+	(void)snprintf(want, sizeof want, "boot.d(127.0.0.1:%d)", port);
+	cli_wait_gone(fd, "backend.list", want);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(fetch(v, "/after", NULL), 200);
+	ck_assert_uint_eq(ORIGIN_NReq(a), 2);
+	ck_assert_uint_eq(ORIGIN_NReq(b), 6);
+	(void)close(fd);
+	VND_Finish(&v, &a);
+	ORIGIN_Free(&b);
+}
+END_TEST
+
+/* A name that does not resolve: 503 (at once, for .invalid). */
+START_TEST(unresolvable_503)
+{
+	struct origin *o;
+	struct vnd *v;
+
+	o = ORIGIN_New(NULL, NULL);
+	v = dyn_start("sub vcl_init {\n\tnew d = dynamic.director();\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = "
+	    "d.backend(\"nothing.invalid\");\n\treturn (pass);\n}\n",
+	    "127.0.0.1 app.test\n", "");
+	ck_assert_uint_eq(fetch(v, "/none", NULL), 503);
+	ck_assert_uint_eq(fetch(v, "/none-again", NULL), 503);
+	ck_assert_uint_eq(ORIGIN_NReq(o), 0);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
+/*
+ * SRV: priority 10 at origin a, 20 at b.  a serves while its probe
+ * passes; when it fails, b; a again once healthy.
+ */
+START_TEST(srv_priority_failover)
+{
+	struct who wa = { "a", 200 }, wb = { "b", 200 };
+	struct origin *a, *b;
+	struct vnd *v;
+	char vcl[1024], srv[256], want[64], *body;
+	int fd;
+
+	a = ORIGIN_New(who_handler, &wa);
+	b = ORIGIN_New(who_handler, &wb);
+	(void)snprintf(srv, sizeof srv, "_http._tcp.svc.test 20 1 %d b.test\n"
+	    "_http._tcp.svc.test 10 1 %d a.test\n", ORIGIN_Port(b),
+	    ORIGIN_Port(a));
+	(void)snprintf(vcl, sizeof vcl, "probe p {\n\t.url = \"/health\";\n"
+	    "\t.interval = 0.05s;\n\t.window = 2;\n\t.threshold = 1;\n"
+	    "\t.initial = 1;\n}\n"
+	    "sub vcl_init {\n\tnew d = dynamic.director(probe = p, "
+	    "ttl = 0.1s);\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = "
+	    "d.service(\"_http._tcp.svc.test\");\n\treturn (pass);\n}\n");
+	v = dyn_start(vcl, "127.0.0.1 a.test b.test\n", srv);
+	fd = cli_login(v);
+	ck_assert_uint_eq(fetch(v, "/one", &body), 200);
+	ck_assert_str_eq(body, "a");
+	free(body);
+
+	__atomic_store_n(&wa.health, 500, __ATOMIC_RELAXED);
+	(void)snprintf(want, sizeof want, "backend.list boot.d(127.0.0.1:%d)",
+	    ORIGIN_Port(a));
+	cli_wait(fd, want, "sick");
+	ck_assert_uint_eq(fetch(v, "/two", &body), 200);
+	ck_assert_str_eq(body, "b");
+	free(body);
+
+	__atomic_store_n(&wa.health, 200, __ATOMIC_RELAXED);
+	cli_wait(fd, want, "healthy");
+	ck_assert_uint_eq(fetch(v, "/three", &body), 200);
+	ck_assert_str_eq(body, "a");
+	free(body);
+	(void)close(fd);
+	VND_Finish(&v, &a);
+	ORIGIN_Free(&b);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("dynamic");
+	TCase *tc = tcase_create("dynamic");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, round_robin_follows_dns);
+	tcase_add_test(tc, unresolvable_503);
+	tcase_add_test(tc, srv_priority_failover);
+	suite_add_tcase(s, tc);
+	return (HX_Run(s));
+}
