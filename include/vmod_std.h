@@ -427,6 +427,12 @@ VMOD_METHOD(directors, shard, add_backend, BOOL,
     "Adds a member, placed on the ring by ident (default: its name); "
     "weight (at least 1) multiplies its replicas.  Takes effect at "
     ".reconfigure() or when the task ends.")
+VMOD_METHOD(directors, shard, add_dynamic, BOOL,
+    VMOD_A(BACKEND, members) VMOD_O(DURATION, rampup)
+    VMOD_O(REAL, weight), VM_(INIT),
+    "Makes every current member of a dynamic director's d.backend() or "
+    "d.service() a member, ident \"ip:port\", and follows its DNS: the "
+    "ring is rebuilt when the members change.")
 VMOD_METHOD(directors, shard, remove_backend, BOOL,
     VMOD_O(BACKEND, backend) VMOD_O(STRING, ident), VM_ALL,
     "Removes the member ident, or every member that is backend.")

@@ -6,8 +6,10 @@
  * VENEER_SRV_FILE, files the test rewrites mid-test (by rename): a
  * d.backend() over two addresses round-robins both and follows a changed
  * answer without a reload; an unresolvable name gives 503; d.service()
- * fails over to the next SRV priority when the first's probe fails.
- * Origins listen on 127.0.0.1 and .2 with one port; ttl is 0.1 s; every wait polls
+ * fails over to the next SRV priority when the first's probe fails; a
+ * shard fed by .add_dynamic() keeps each URL on one origin and, when
+ * an address leaves DNS, moves only that origin's URLs.  Origins listen
+ * on 127.0.0.1, .2 and .3 with one port; ttl is 0.1 s; every wait polls
  * backend.list with a deadline.
  */
 
@@ -241,6 +243,112 @@ START_TEST(srv_priority_failover)
 }
 END_TEST
 
+#define NKEYS	90
+
+/*
+ * A shard fed by .add_dynamic(): each URL stays on one origin; when
+ * 127.0.0.3 leaves the answer only its URLs move.
+ */
+START_TEST(shard_add_dynamic)
+{
+	struct who w[3] = { { "1", 200 }, { "2", 200 }, { "3", 200 } };
+	struct origin *o[3];
+	struct vnd *v;
+	char vcl[1024], url[32], *body, before[NKEYS], want[64];
+	unsigned i, on3 = 0, moved = 0, per[3] = { 0, 0, 0 };
+	int fd, port;
+
+	o[0] = ORIGIN_New(who_handler, &w[0]);
+	port = ORIGIN_Port(o[0]);
+	o[1] = ORIGIN_NewAt(who_handler, &w[1], "127.0.0.2", port);
+	o[2] = ORIGIN_NewAt(who_handler, &w[2], "127.0.0.3", port);
+	(void)snprintf(vcl, sizeof vcl, "sub vcl_init {\n"
+	    "\tnew d = dynamic.director(port = \"%d\", ttl = 0.1s);\n"
+	    "\tnew s = directors.shard();\n"
+	    "\ts.add_dynamic(d.backend(\"shards.test\"));\n}\n"
+	    "sub vcl_recv {\n\treturn (pass);\n}\n"
+	    "sub vcl_backend_fetch {\n"
+	    "\tset bereq.backend = s.backend(by = URL);\n}\n", port);
+	v = dyn_start(vcl, "127.0.0.1 shards.test\n127.0.0.2 shards.test\n"
+	    "127.0.0.3 shards.test\n", "");
+	fd = cli_login(v);
+	/* The shard's row counts its members: healthy/all. */
+	cli_wait(fd, "backend.list s", "3/3");
+
+	for (i = 0; i < NKEYS; i++) {
+		(void)snprintf(url, sizeof url, "/key/%u", i);
+		ck_assert_uint_eq(fetch(v, url, &body), 200);
+		before[i] = body[0];
+		free(body);
+		per[before[i] - '1']++;
+		/* The same URL, the same origin. */
+		ck_assert_uint_eq(fetch(v, url, &body), 200);
+		ck_assert_int_eq(body[0], before[i]);
+		free(body);
+	}
+	/* 90 keys on 3 members: each gets some (else (2/3)^90 luck). */
+	ck_assert_uint_gt(per[0], 0);
+	ck_assert_uint_gt(per[1], 0);
+	ck_assert_uint_gt(per[2], 0);
+
+	file_swap(v, "hosts", "127.0.0.1 shards.test\n"
+	    "127.0.0.2 shards.test\n");
+	cli_wait(fd, "backend.list s", "2/2");
+	(void)snprintf(want, sizeof want, "boot.d(127.0.0.3:%d)", port);
+	cli_wait_gone(fd, "backend.list", want);
+	for (i = 0; i < NKEYS; i++) {
+		(void)snprintf(url, sizeof url, "/key/%u", i);
+		ck_assert_uint_eq(fetch(v, url, &body), 200);
+		ck_assert_int_ne(body[0], '3');
+		if (before[i] == '3')
+			on3++;
+		else if (body[0] != before[i])
+			moved++;
+		free(body);
+	}
+	/*
+	 * Tolerance 0: the ring's points are hashes of "ip:port" idents and
+	 * the remaining members keep theirs, so a key whose first point
+	 * belonged to .1 or .2 still finds it first; only .3's keys (on3)
+	 * go elsewhere.  Nothing random is involved (no warmup, rampup).
+	 */
+	ck_assert_uint_eq(moved, 0);
+	ck_assert_uint_eq(on3, per[2]);
+	(void)close(fd);
+	VND_Finish(&v, &o[0]);
+	ORIGIN_Free(&o[1]);
+	ORIGIN_Free(&o[2]);
+}
+END_TEST
+
+/* .add_dynamic() of anything but a dynamic director: vcl_init fails. */
+START_TEST(add_dynamic_refuses_other)
+{
+	struct origin *o;
+	struct vnd *v;
+	char *path, *line, vcl[512];
+	int fd;
+
+	o = ORIGIN_New(NULL, NULL);
+	v = dyn_start("sub vcl_init {\n\tnew d = dynamic.director();\n}\n",
+	    "", "");
+	fd = cli_login(v);
+	(void)snprintf(vcl, sizeof vcl, "vcl 4.1;\nimport directors;\n"
+	    "backend b { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "sub vcl_init {\n\tnew s = directors.shard();\n"
+	    "\ts.add_dynamic(b);\n}\n", ORIGIN_Port(o));
+	ck_assert_int_gt(asprintf(&path, "%s/bad.vcl", VND_Dir(v)), 0);
+	write_text(path, vcl);
+	ck_assert_int_gt(asprintf(&line, "vcl.load bad %s", path), 0);
+	cli_expect(fd, line, 300, ".add_dynamic() takes a dynamic "
+	    "director's .backend() or .service(), not b");
+	free(path);
+	free(line);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -251,6 +359,8 @@ main(void)
 	tcase_add_test(tc, round_robin_follows_dns);
 	tcase_add_test(tc, unresolvable_503);
 	tcase_add_test(tc, srv_priority_failover);
+	tcase_add_test(tc, shard_add_dynamic);
+	tcase_add_test(tc, add_dynamic_refuses_other);
 	suite_add_tcase(s, tc);
 	return (HX_Run(s));
 }
