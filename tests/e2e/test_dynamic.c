@@ -5,7 +5,8 @@
  * one machine").  The child resolves through VENEER_HOSTS_FILE and
  * VENEER_SRV_FILE, files the test rewrites mid-test (by rename): a
  * d.backend() over two addresses round-robins both and follows a changed
- * answer without a reload; an unresolvable name gives 503; d.service()
+ * answer without a reload, a member leaving while a fetch uses it
+ * outliving that fetch; an unresolvable name gives 503; d.service()
  * fails over to the next SRV priority when the first's probe fails; a
  * shard fed by .add_dynamic() keeps each URL on one origin and, when
  * an address leaves DNS, moves only that origin's URLs.  Origins listen
@@ -170,6 +171,69 @@ START_TEST(round_robin_follows_dns)
 		ck_assert_uint_eq(fetch(v, "/after", NULL), 200);
 	ck_assert_uint_eq(ORIGIN_NReq(a), 2);
 	ck_assert_uint_eq(ORIGIN_NReq(b), 6);
+	(void)close(fd);
+	VND_Finish(&v, &a);
+	ORIGIN_Free(&b);
+}
+END_TEST
+
+/* The slow origin's fetch waits until the test lets it answer. */
+static int slow_release;
+
+static void
+slow_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	unsigned i;
+
+	(void)req;
+	(void)priv;
+	/* Bounded: 10 s at most, then it answers anyway. */
+	for (i = 0; i < 500 && !__atomic_load_n(&slow_release,
+	    __ATOMIC_ACQUIRE); i++)
+		if (ORIGIN_Stall(oc, 0.02) != 0)
+			return;
+	(void)ORIGIN_Respond(oc, 200, NULL, "slow", -1);
+}
+
+/*
+ * A member leaves the answer while a fetch uses it: it is off
+ * backend.list at once, the fetch completes on it, and nothing is
+ * freed under it (the sanitizer build checks that).
+ */
+START_TEST(member_leaves_during_fetch)
+{
+	struct origin *a, *b;
+	struct client *cl;
+	struct hx_msg *r;
+	struct vnd *v;
+	char vcl[512], want[64];
+	int fd, port;
+
+	__atomic_store_n(&slow_release, 0, __ATOMIC_RELEASE);
+	a = ORIGIN_New(slow_handler, NULL);
+	port = ORIGIN_Port(a);
+	b = ORIGIN_NewAt(NULL, NULL, "127.0.0.2", port);
+	(void)snprintf(vcl, sizeof vcl, "sub vcl_init {\n"
+	    "\tnew d = dynamic.director(port = \"%d\", ttl = 0.1s);\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = d.backend(\"app.test\");"
+	    "\n\treturn (pass);\n}\n", port);
+	v = dyn_start(vcl, "127.0.0.1 app.test\n", "");
+	fd = cli_login(v);
+	cl = VND_Connect(v);
+	CLIENT_Req(cl, "GET", "/slow", NULL, NULL, 0);
+	ORIGIN_WaitReqs(a, 1, HX_T_SLOW);
+
+	file_swap(v, "hosts", "127.0.0.2 app.test\n");
+	(void)snprintf(want, sizeof want, "boot.d(127.0.0.1:%d)", port);
+	cli_wait_gone(fd, "backend.list", want);
+	__atomic_store_n(&slow_release, 1, __ATOMIC_RELEASE);
+	r = CLIENT_Resp(cl, 0, HX_T_SLOW);
+	ck_assert_uint_eq(r->status, 200);
+	ck_assert_str_eq(r->body, "slow");
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	ck_assert_uint_eq(fetch(v, "/next", NULL), 200);
+	ck_assert_ptr_nonnull(ORIGIN_FindReq(b, "/next"));
 	(void)close(fd);
 	VND_Finish(&v, &a);
 	ORIGIN_Free(&b);
@@ -357,6 +421,7 @@ main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, round_robin_follows_dns);
+	tcase_add_test(tc, member_leaves_during_fetch);
 	tcase_add_test(tc, unresolvable_503);
 	tcase_add_test(tc, srv_priority_failover);
 	tcase_add_test(tc, shard_add_dynamic);
