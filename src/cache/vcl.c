@@ -677,7 +677,11 @@ VCL_IsWarm(const struct vcl *vcl)
 
 	CHECK_OBJ(vcl, VCL_MAGIC);
 	LOCK_Lock(&vcl_mtx);
-	cold = vcl->cold;
+	/*
+	 * No state yet: loading (vcl_init), not warm, as Varnish's
+	 * VCL_TEMP_INIT; a VCL loaded cold never was.
+	 */
+	cold = vcl->cold || vcl->state[0] == '\0';
 	LOCK_Unlock(&vcl_mtx);
 	return (!cold);
 }

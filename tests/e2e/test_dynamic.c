@@ -63,6 +63,8 @@ dyn_start(const char *body, const char *hosts, const char *srv)
 	    "import directors;\nbackend default none;\n%s", body), 0);
 	VND_VclFile(v, "dyn.vcl", vcl);
 	free(vcl);
+	/* Static backends' names (the cold test's pace) every 0.1 s. */
+	VND_Param(v, "backend_dns_ttl", "0.1");
 	cli_args(v, 1);
 	VND_Start(v);
 	/* Inherited by the child at start; not for later tests. */
@@ -385,6 +387,50 @@ START_TEST(shard_add_dynamic)
 }
 END_TEST
 
+/*
+ * A cold VCL's names are not resolved (nor its members probed): they
+ * are once it is warm.
+ */
+START_TEST(cold_vcl_not_resolved)
+{
+	struct origin *o;
+	struct vnd *v;
+	char *path, *line, vcl[512], want[64];
+	int fd, port;
+
+	o = ORIGIN_New(NULL, NULL);
+	port = ORIGIN_Port(o);
+	/* A static backend's lookups pace the wait below. */
+	(void)snprintf(vcl, sizeof vcl, "backend b { .host = \"app.test\"; "
+	    ".port = \"%d\"; }\nsub vcl_init {\n"
+	    "\tnew d = dynamic.director(port = \"%d\", ttl = 0.1s);\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = d.backend(\"app.test\");"
+	    "\n\tif (req.url == \"/b\") {\n\t\tset req.backend_hint = b;"
+	    "\n\t}\n}\n", port, port);
+	v = dyn_start(vcl, "127.0.0.1 app.test cold.test\n", "");
+	fd = cli_login(v);
+	(void)snprintf(vcl, sizeof vcl, "vcl 4.1;\nimport dynamic;\n"
+	    "import directors;\nbackend default none;\n"
+	    "sub vcl_init {\n\tnew d = dynamic.director(port = \"%d\", "
+	    "ttl = 0.1s);\n\tnew s = directors.shard();\n"
+	    "\ts.add_dynamic(d.backend(\"cold.test\"));\n}\n", port);
+	ck_assert_int_gt(asprintf(&path, "%s/cold.vcl", VND_Dir(v)), 0);
+	write_text(path, vcl);
+	ck_assert_int_gt(asprintf(&line, "vcl.load c %s cold", path), 0);
+	cli_expect(fd, line, 200, NULL);
+	free(path);
+	free(line);
+	/* Rounds of the warm VCL's lookups later: no member yet. */
+	(void)VND_WaitCounter(v, "backend_dns_lookups", ">=", 8, HX_T_SLOW);
+	(void)snprintf(want, sizeof want, "c.d(127.0.0.1:%d)", port);
+	cli_wait_gone(fd, "backend.list c.*", want);
+	cli_expect(fd, "vcl.state c warm", 200, NULL);
+	cli_wait(fd, "backend.list c.*", want);
+	(void)close(fd);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /* .add_dynamic() of anything but a dynamic director: vcl_init fails. */
 START_TEST(add_dynamic_refuses_other)
 {
@@ -426,6 +472,7 @@ main(void)
 	tcase_add_test(tc, srv_priority_failover);
 	tcase_add_test(tc, shard_add_dynamic);
 	tcase_add_test(tc, add_dynamic_refuses_other);
+	tcase_add_test(tc, cold_vcl_not_resolved);
 	suite_add_tcase(s, tc);
 	return (HX_Run(s));
 }
