@@ -329,6 +329,11 @@ VMOD_FUNC(blob, sub, BLOB,
     VMOD_A(BLOB, blob) VMOD_A(BYTES, length) VMOD_D(BYTES, offset, "0"),
     "length bytes of blob from offset on (not copied).  Fails the VCL when "
     "blob is empty or shorter than offset + length.")
+/*
+ * dynamic: uplex's libvmod-dynamic (src/cache/vmod_dynamic.c): directors
+ * whose members follow a DNS name (A and AAAA) or its SRV records.  It
+ * has no functions, only its director object.
+ */
 #undef VMOD_FUNC
 #endif
 #ifdef VMOD_OBJ
@@ -368,6 +373,22 @@ VMOD_OBJ(blob, blob,
     "The bytes encoded stands for in the scheme decoding, decoded once "
     "when the VCL loads (bad text fails the load), with every encoding "
     "of them made then too.")
+VMOD_OBJ(dynamic, director,
+    VMOD_D(STRING, port, "\"80\"") VMOD_D(STRING, host_header, "\"\"")
+    VMOD_E(share, "DIRECTOR,HOST", "DIRECTOR") VMOD_O(PROBE, probe)
+    VMOD_O(STRING, whitelist) VMOD_O(DURATION, ttl)
+    VMOD_D(DURATION, connect_timeout, "0")
+    VMOD_D(DURATION, first_byte_timeout, "0")
+    VMOD_D(DURATION, between_bytes_timeout, "0")
+    VMOD_D(DURATION, domain_usage_timeout, "7200")
+    VMOD_D(DURATION, first_lookup_timeout, "10")
+    VMOD_D(INT, max_connections, "0") VMOD_D(INT, proxy_header, "0")
+    VMOD_O(BLOB, resolver) VMOD_E(ttl_from, "cfg,dns,min,max", "cfg")
+    VMOD_O(DURATION, retry_after) VMOD_O(BACKEND, via)
+    VMOD_O(INT, keep) VMOD_O(STRING, authority)
+    VMOD_O(DURATION, wait_timeout) VMOD_O(INT, wait_limit),
+    "A director making backends of a name's addresses (A and AAAA) or "
+    "SRV records, re-resolved every ttl in the background.")
 #undef VMOD_OBJ
 #endif
 #ifdef VMOD_METHOD
@@ -453,6 +474,12 @@ VMOD_METHOD(directors, shard, add_backend, BOOL,
     "Adds a member, placed on the ring by ident (default: its name); "
     "weight (at least 1) multiplies its replicas.  Takes effect at "
     ".reconfigure() or when the task ends.")
+VMOD_METHOD(directors, shard, add_dynamic, BOOL,
+    VMOD_A(BACKEND, members) VMOD_O(DURATION, rampup)
+    VMOD_O(REAL, weight), VM_(INIT),
+    "Makes every current member of a dynamic director's d.backend() or "
+    "d.service() a member, ident \"ip:port\", and follows its DNS: the "
+    "ring is rebuilt when the members change.")
 VMOD_METHOD(directors, shard, remove_backend, BOOL,
     VMOD_O(BACKEND, backend) VMOD_O(STRING, ident), VM_ALL,
     "Removes the member ident, or every member that is backend.")
@@ -510,6 +537,17 @@ VMOD_METHOD(blob, blob, encode, STRING,
     VMOD_E(case, VMOD_BLOB_CASES, "DEFAULT"), VM_ALL,
     "As blob.encode(encoding, case, .get()), made when the VCL loaded: "
     "no workspace used.")
+VMOD_METHOD(dynamic, director, backend, BACKEND,
+    VMOD_D(STRING, host, "\"\"") VMOD_D(STRING, port, "\"\"")
+    VMOD_D(STRING, authority, "\"\""), VM_ALL,
+    "A director over every address of host (default: the request's "
+    "Host), round robin over the healthy ones.")
+VMOD_METHOD(dynamic, director, service, BACKEND, VMOD_A(STRING, service),
+    VM_ALL,
+    "A director over the targets of service's SRV records: the lowest "
+    "priority with a healthy member, weighted by weight.")
+VMOD_METHOD(dynamic, director, debug, VOID, VMOD_A(BOOL, enable), VM_ALL,
+    "Debug records (vxid 0) for each lookup and member change.")
 #undef VMOD_METHOD
 #endif
 #undef VMOD_A

@@ -38,6 +38,8 @@
  *        (VRT_UpperLowerStrands).
  *   3.5  the blob module (include/vmod_std.h); req.hash and bereq.hash
  *        are the lookup digest rather than unset.
+ *   3.6  the dynamic module (dynamic.director: .backend(), .service(),
+ *        .debug()) and the shard director's .add_dynamic().
  */
 
 #ifndef VENEER_VRT_H
@@ -49,7 +51,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	5U
+#define VRT_MINOR_VERSION	6U
 
 struct busyobj;
 struct director;

@@ -99,6 +99,14 @@ struct backend {
 	int			holddown_errno;	/* mtx */
 	struct vsc_vbe		*vsc;		/* const; atomic adds */
 	TAILQ_ENTRY(backend)	list;		/* be_list_mtx */
+	/*
+	 * The owner's (its VCL, or a dynamic director) and each fetch's
+	 * (DIRECTOR_Resolve) and shard ring's: the last BACKEND_Deref
+	 * frees it, so that a dynamic member leaving DNS outlives the
+	 * fetches using it.
+	 */
+	unsigned		refs;		/* atomic */
+	unsigned		listed;		/* be_list_mtx */
 };
 
 static struct lock be_list_mtx = LOCK_INITIALIZER;
@@ -300,8 +308,10 @@ BACKEND_New(const struct vrt_backend *vrt, const char *vcl, char *err,
 	    "localhost")) == NULL)
 		VSL(SLT_Error, 0, "backend %s: out of memory for its probe, "
 		    "healthy unless set sick", be->vcl_name);
+	be->refs = 1;
 	LOCK_Lock(&be_list_mtx);
 	TAILQ_INSERT_TAIL(&be_list, be, list);
+	be->listed = 1;
 	LOCK_Unlock(&be_list_mtx);
 	VSC_Add(n_backend, 1);
 	if (be->dns)
@@ -353,19 +363,14 @@ be_close_fd(struct vbc *vbc)
 	be_release_slot(vbc->be);
 }
 
-void
-BACKEND_Delete(struct backend **bep)
+/* The last reference went: nothing can reach be any more. */
+static void
+be_free(struct backend *be)
 {
-	struct backend *be;
 	struct vbc *vbc;
 
-	TAKE_OBJ_NOTNULL(be, bep, BACKEND_MAGIC);
-	LOCK_Lock(&be_list_mtx);
-	/* The resolver uses be->host; at most one lookup's time. */
-	while (be->dns_busy)
-		LOCK_Wait(&be_dns_cond, &be_list_mtx);
-	TAILQ_REMOVE(&be_list, be, list);
-	LOCK_Unlock(&be_list_mtx);
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	assert(!be->listed);
 	if (be->probe != NULL)
 		PROBE_Free(&be->probe);
 	while ((vbc = TAILQ_FIRST(&be->idle)) != NULL) {
@@ -375,7 +380,7 @@ BACKEND_Delete(struct backend **bep)
 		FREE_OBJ(vbc);
 	}
 	assert(be->n_conn == 0);
-	/* Waiters are fetches, which hold the VCL and so the backend. */
+	/* Waiters are fetches, which hold a reference. */
 	assert(TAILQ_EMPTY(&be->waiters));
 	LOCK_Fini(&be->mtx);
 	BACKEND_AddrsDeref(&be->addrs);
@@ -386,6 +391,47 @@ BACKEND_Delete(struct backend **bep)
 	VSC_DeleteVbe(&be->vsc);
 	VSC_Sub(n_backend, 1);
 	FREE_OBJ(be);
+}
+
+/*
+ * The owner lets go: off the list (backend.list, the resolver, the
+ * CLI no longer see it) at once; freed with the last reference.
+ */
+void
+BACKEND_Delete(struct backend **bep)
+{
+	struct backend *be;
+
+	TAKE_OBJ_NOTNULL(be, bep, BACKEND_MAGIC);
+	LOCK_Lock(&be_list_mtx);
+	/* The resolver uses be->host; at most one lookup's time. */
+	while (be->dns_busy)
+		LOCK_Wait(&be_dns_cond, &be_list_mtx);
+	assert(be->listed);
+	TAILQ_REMOVE(&be_list, be, list);
+	be->listed = 0;
+	LOCK_Unlock(&be_list_mtx);
+	BACKEND_Deref(&be);
+}
+
+struct backend *
+BACKEND_Ref(struct backend *be)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	assert(__atomic_add_fetch(&be->refs, 1, __ATOMIC_RELAXED) > 1);
+	return (be);
+}
+
+void
+BACKEND_Deref(struct backend **bep)
+{
+	struct backend *be;
+
+	TAKE_OBJ_NOTNULL(be, bep, BACKEND_MAGIC);
+	/* acq_rel: the freeing thread sees every holder done with it. */
+	if (__atomic_sub_fetch(&be->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		be_free(be);
 }
 
 int
@@ -420,6 +466,23 @@ BACKEND_SetWarm(const char *vcl, int warm)
 		if (be->probe != NULL)
 			PROBE_Control(be->probe, warm);
 	}
+	LOCK_Unlock(&be_list_mtx);
+}
+
+void
+BACKEND_SetWarmOne(struct backend *be, const struct vcl *vcl)
+{
+
+	CHECK_OBJ(be, BACKEND_MAGIC);
+	LOCK_Lock(&be_list_mtx);
+	/*
+	 * Under be_list_mtx: VCL_SetState sets the temperature before
+	 * BACKEND_SetWarm takes it, so a change racing with this one
+	 * is applied after it.
+	 */
+	be->warm = be->listed && VCL_IsWarm(vcl);
+	if (be->probe != NULL)
+		PROBE_Control(be->probe, be->warm);
 	LOCK_Unlock(&be_list_mtx);
 }
 

@@ -65,7 +65,15 @@ void BACKEND_AddrsDeref(struct backend_addrs **ap);
 /* A backend of the VCL named vcl (for backend.list: "vcl.name"). */
 struct backend *BACKEND_New(const struct vrt_backend *vrt, const char *vcl,
     char *err, size_t errlen);
+/*
+ * The owner (a VCL, a dynamic director) lets go: off backend.list at
+ * once, freed (probe, connections, counters) with its last reference.
+ * BACKEND_Ref/BACKEND_Deref: a fetch's (DIRECTOR_Resolve hands it one),
+ * a shard ring's.
+ */
 void BACKEND_Delete(struct backend **bep);
+struct backend *BACKEND_Ref(struct backend *be);
+void BACKEND_Deref(struct backend **bep);
 const struct director *BACKEND_Director(const struct backend *be);
 const char *BACKEND_Name(const struct backend *be);
 /* The backend listed as display ("vcl.name"), or NULL. */
@@ -120,6 +128,8 @@ void BACKEND_Close(struct vbc **vbcp, struct vsl_log *vsl,
 void BACKEND_Reap(void);
 /* Start (warm) or stop (cold) the probes of the VCL named vcl. */
 void BACKEND_SetWarm(const char *vcl, int warm);
+/* A backend made after its VCL loaded: start its probe if vcl is warm. */
+void BACKEND_SetWarmOne(struct backend *be, const struct vcl *vcl);
 
 /*
  * For the probes (probe.c).  BACKEND_ProbeHappy: the window for
@@ -171,5 +181,31 @@ void BACKEND_DnsDone(struct backend *be, struct backend_addrs **fresh,
 struct backend_addrs *DNS_Resolve(const char *host, const char *port,
     int *numeric, char *why, size_t whylen);
 void DNS_Start(void);
+
+/*
+ * SRV records, for the dynamic director's .service().  DNS_ResolveSrv:
+ * name's records (VENEER_SRV_FILE's if it lists name, else DNS's),
+ * sorted by DNS_SrvSort (priority up, then weight down), at most max;
+ * their number, or -1 with why.  DNS_SrvParseAnswer: the SRV records of
+ * a DNS answer (other types skipped; target "." or port 0 dropped, RFC
+ * 2782), or -1 with why when malformed.  DNS_SrvFileLine: 1 and *srv if
+ * the line (its comment cut; changed) is name's, 0 if not, -1 if it is
+ * but malformed.  DNS_SrvPick: a weighted choice of one of n (n > 0)
+ * for a random r: each index in proportion to its weight, never one of
+ * weight 0 unless all are 0 (then uniform).
+ */
+struct dns_srv {
+	uint16_t		priority;
+	uint16_t		weight;
+	uint16_t		port;
+	char			target[256];
+};
+int DNS_ResolveSrv(const char *name, struct dns_srv *srv, unsigned max,
+    char *why, size_t whylen);
+int DNS_SrvParseAnswer(const unsigned char *msg, int len,
+    struct dns_srv *srv, unsigned max, char *why, size_t whylen);
+int DNS_SrvFileLine(char *line, const char *name, struct dns_srv *srv);
+void DNS_SrvSort(struct dns_srv *srv, unsigned n);
+unsigned DNS_SrvPick(const unsigned *weight, unsigned n, uint32_t r);
 
 #endif /* VENEER_CACHE_BACKEND_H */

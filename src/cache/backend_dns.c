@@ -13,12 +13,19 @@
  * in file order.  A name under .invalid never resolves unless that file
  * lists it (RFC 6761: no query goes out), so tests get a name that fails
  * at once on any machine.
+ *
+ * SRV records (the dynamic director's .service(), vmod_dynamic.c):
+ * DNS_ResolveSrv asks res_nquery(3), or first VENEER_SRV_FILE, lines
+ * "NAME PRIORITY WEIGHT PORT TARGET", read again each time.
  */
 
 #include "config.h"
 
+#include <arpa/nameser.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <resolv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,4 +250,212 @@ DNS_Start(void)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	ASSERT_ZERO(pthread_once(&once, dns_start_thread));
+}
+
+/*--------------------------------------------------------------------
+ * SRV records
+ */
+
+/* RFC 2782's order: priority, then (for a stable listing) weight down. */
+static int
+dns_srv_cmp(const void *a, const void *b)
+{
+	const struct dns_srv *x = a, *y = b;
+
+	if (x->priority != y->priority)
+		return (x->priority < y->priority ? -1 : 1);
+	if (x->weight != y->weight)
+		return (x->weight > y->weight ? -1 : 1);
+	if (x->port != y->port)
+		return (x->port < y->port ? -1 : 1);
+	return (strcmp(x->target, y->target));
+}
+
+void
+DNS_SrvSort(struct dns_srv *srv, unsigned n)
+{
+
+	if (n > 1)
+		qsort(srv, n, sizeof *srv, dns_srv_cmp);
+}
+
+/* A number 0..max from s; -1 if it is not one. */
+static long
+dns_srv_num(const char *s, long max)
+{
+	char *end;
+	long l;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return (-1);
+	l = strtol(s, &end, 10);
+	if (*end != '\0' || l > max)
+		return (-1);
+	return (l);
+}
+
+int
+DNS_SrvFileLine(char *line, const char *name, struct dns_srv *srv)
+{
+	char *f[5], *save, *hash;
+	long pri, wei, port;
+	unsigned u;
+
+	if ((hash = strchr(line, '#')) != NULL)
+		*hash = '\0';
+	f[0] = strtok_r(line, " \t\r\n", &save);
+	if (f[0] == NULL || strcasecmp(f[0], name))
+		return (0);
+	for (u = 1; u < 5; u++)
+		f[u] = strtok_r(NULL, " \t\r\n", &save);
+	pri = dns_srv_num(f[1], 65535);
+	wei = dns_srv_num(f[2], 65535);
+	port = dns_srv_num(f[3], 65535);
+	if (pri < 0 || wei < 0 || port <= 0 || f[4] == NULL ||
+	    strtok_r(NULL, " \t\r\n", &save) != NULL ||
+	    strlen(f[4]) >= sizeof srv->target)
+		return (-1);
+	srv->priority = (uint16_t)pri;
+	srv->weight = (uint16_t)wei;
+	srv->port = (uint16_t)port;
+	(void)snprintf(srv->target, sizeof srv->target, "%s", f[4]);
+	return (1);
+}
+
+/* VENEER_SRV_FILE's records for name: how many, -1 if unreadable. */
+static int
+dns_srv_file(const char *file, const char *name, struct dns_srv *srv,
+    unsigned max)
+{
+	char line[512];
+	unsigned n = 0;
+	FILE *fp;
+
+	fp = fopen(file, "re");
+	if (fp == NULL)
+		return (-1);
+	while (n < max && fgets(line, sizeof line, fp) != NULL)
+		if (DNS_SrvFileLine(line, name, &srv[n]) > 0)
+			n++;
+	(void)fclose(fp);
+	return ((int)n);
+}
+
+int
+DNS_SrvParseAnswer(const unsigned char *msg, int len, struct dns_srv *srv,
+    unsigned max, char *why, size_t whylen)
+{
+	ns_msg handle;
+	ns_rr rr;
+	const unsigned char *rd;
+	unsigned n = 0;
+	int i, count;
+
+	if (len < 0 || ns_initparse(msg, len, &handle) < 0) {
+		(void)snprintf(why, whylen, "malformed DNS answer");
+		return (-1);
+	}
+	count = ns_msg_count(handle, ns_s_an);
+	for (i = 0; i < count && n < max; i++) {
+		if (ns_parserr(&handle, ns_s_an, i, &rr) < 0) {
+			(void)snprintf(why, whylen, "malformed DNS record");
+			return (-1);
+		}
+		if (ns_rr_type(rr) != ns_t_srv || ns_rr_class(rr) != ns_c_in)
+			continue;	/* a CNAME on the way, say */
+		if (ns_rr_rdlen(rr) < 7) {
+			(void)snprintf(why, whylen, "SRV record too short");
+			return (-1);
+		}
+		rd = ns_rr_rdata(rr);
+		srv[n].priority = ns_get16(rd);
+		srv[n].weight = ns_get16(rd + 2);
+		srv[n].port = ns_get16(rd + 4);
+		if (dn_expand(ns_msg_base(handle), ns_msg_end(handle), rd + 6,
+		    srv[n].target, sizeof srv[n].target) < 0) {
+			(void)snprintf(why, whylen, "SRV target malformed");
+			return (-1);
+		}
+		/* RFC 2782: "." means the service is not offered here. */
+		if (srv[n].port == 0 || !strcmp(srv[n].target, ".") ||
+		    srv[n].target[0] == '\0')
+			continue;
+		n++;
+	}
+	if (n == 0)
+		(void)snprintf(why, whylen, "no SRV record");
+	return ((int)n);
+}
+
+int
+DNS_ResolveSrv(const char *name, struct dns_srv *srv, unsigned max,
+    char *why, size_t whylen)
+{
+	struct __res_state rs;
+	unsigned char *ans;
+	const char *file;
+	int n, len;
+
+	*why = '\0';
+	file = getenv("VENEER_SRV_FILE");
+	if (file != NULL && *file != '\0') {
+		n = dns_srv_file(file, name, srv, max);
+		if (n < 0) {
+			(void)snprintf(why, whylen, "VENEER_SRV_FILE %s "
+			    "unreadable: %m", file);
+			return (-1);
+		}
+		if (n > 0) {
+			DNS_SrvSort(srv, (unsigned)n);
+			return (n);
+		}
+	}
+	if (dns_is_invalid(name)) {
+		(void)snprintf(why, whylen, "a name under .invalid, never "
+		    "looked up");
+		return (-1);
+	}
+	ans = malloc(NS_MAXMSG);
+	if (ans == NULL) {
+		(void)snprintf(why, whylen, "out of memory");
+		return (-1);
+	}
+	memset(&rs, 0, sizeof rs);
+	if (res_ninit(&rs) != 0) {
+		(void)snprintf(why, whylen, "res_ninit failed");
+		free(ans);
+		return (-1);
+	}
+	len = res_nquery(&rs, name, ns_c_in, ns_t_srv, ans, NS_MAXMSG);
+	if (len < 0) {
+		(void)snprintf(why, whylen, "%s", hstrerror(rs.res_h_errno));
+		n = -1;
+	} else
+		n = DNS_SrvParseAnswer(ans, len, srv, max, why, whylen);
+	res_nclose(&rs);
+	free(ans);
+	if (n > 0)
+		DNS_SrvSort(srv, (unsigned)n);
+	return (n > 0 ? n : -1);
+}
+
+unsigned
+DNS_SrvPick(const unsigned *weight, unsigned n, uint32_t r)
+{
+	uint64_t total = 0, at;
+	unsigned u;
+
+	assert(n > 0);
+	for (u = 0; u < n; u++)
+		total += weight[u];
+	if (total == 0)
+		return ((unsigned)(((uint64_t)r * n) >> 32));
+	/* r scaled to 0..total-1: each weight's share, none for 0. */
+	at = ((uint64_t)r * total) >> 32;
+	for (u = 0; u < n; u++) {
+		if (at < weight[u])
+			return (u);
+		at -= weight[u];
+	}
+	WRONG("DNS_SrvPick: past the total weight");
 }

@@ -22,7 +22,9 @@
 #include "cache/child_cli.h"
 #include "cache/director.h"
 #include "cache/vcl.h"
+#include "cache/vrt_priv.h"
 #include "cache/vsl.h"
+#include "cache/ws.h"
 
 static struct lock dir_list_mtx = LOCK_INITIALIZER;
 static TAILQ_HEAD(, director) dir_list = TAILQ_HEAD_INITIALIZER(dir_list);
@@ -39,6 +41,25 @@ static __thread unsigned dir_depth;
  * director_healthy_f, called from every director's resolve, has no ctx.
  */
 static __thread const struct vrt_ctx *dir_resolving;
+
+/*
+ * A reference a resolve method handed with the backend it returns
+ * (DIRECTOR_HandRef), for DIRECTOR_Resolve to pass on to the fetch.
+ */
+static __thread struct backend *dir_handed;
+
+void
+DIRECTOR_HandRef(struct backend **bep)
+{
+	struct backend *be;
+
+	be = *bep;
+	*bep = NULL;
+	assert(dir_resolving != NULL);
+	if (dir_handed != NULL)
+		BACKEND_Deref(&dir_handed);
+	dir_handed = be;
+}
 
 struct director *
 DIRECTOR_New(VRT_CTX, const struct director_methods *m, void *priv,
@@ -136,13 +157,18 @@ DIRECTOR_Changed(const struct director *d)
 	return (d->t_created);
 }
 
-/* Down to a plain backend's director, or NULL; nothing logged. */
+/*
+ * Down to a plain backend's director, or NULL; nothing logged.  A
+ * reference a resolve method handed with its pick (a dynamic member,
+ * DIRECTOR_HandRef) is left in dir_handed for the caller to take.
+ */
 static const struct director *
 dir_resolve(VRT_CTX, const struct director *d)
 {
 	const struct vrt_ctx *outer;
 	unsigned u;
 
+	assert(dir_handed == NULL);
 	outer = dir_resolving;
 	dir_resolving = ctx;
 	for (u = 0; d != NULL && u < DIRECTOR_MAX_DEPTH; u++) {
@@ -157,7 +183,10 @@ dir_resolve(VRT_CTX, const struct director *d)
 	}
 	dir_resolving = outer;
 	if (u == DIRECTOR_MAX_DEPTH)
-		return (NULL);
+		d = NULL;
+	/* Handed with a pick an enclosing director passed over. */
+	if (dir_handed != NULL && (d == NULL || dir_handed != d->backend))
+		BACKEND_Deref(&dir_handed);
 	return (d);
 }
 
@@ -165,6 +194,7 @@ struct backend *
 DIRECTOR_Resolve(VRT_CTX, const struct director *d)
 {
 	const struct director *r;
+	struct backend *be;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	if (d == NULL) {
@@ -172,21 +202,92 @@ DIRECTOR_Resolve(VRT_CTX, const struct director *d)
 		return (NULL);
 	}
 	r = dir_resolve(ctx, d);
-	if (r != NULL)
-		return (r->backend);
+	if (r != NULL) {
+		/*
+		 * The fetch's reference: the one handed with it, or a new
+		 * one (a VCL's backend lives as long as the VCL the fetch
+		 * holds).
+		 */
+		if (dir_handed != NULL) {
+			be = dir_handed;
+			dir_handed = NULL;
+		} else
+			be = BACKEND_Ref(r->backend);
+		return (be);
+	}
 	/* Varnish's words, so that log queries carry over. */
 	VSLb(ctx->vsl, SLT_FetchError, "Director %s returned no backend",
 	    d->vcl_name);
 	return (NULL);
 }
 
+/*
+ * The task's references to dynamic members VCL holds as values
+ * (BACKEND.resolve(), shard's resolve=NOW): let go when the task ends.
+ */
+struct dir_held {
+	unsigned		magic;
+#define DIR_HELD_MAGIC		0x1d8e5a73
+	struct backend		*be;		/* one reference */
+	struct dir_held		*next;
+};
+
+static void
+dir_held_fini(VRT_CTX, void *priv)
+{
+	struct dir_held *h;
+
+	(void)ctx;
+	for (h = priv; h != NULL; h = h->next) {
+		CHECK_OBJ(h, DIR_HELD_MAGIC);
+		BACKEND_Deref(&h->be);
+	}
+}
+
+static const struct vmod_priv_methods dir_held_methods[1] = {{
+	.magic = VMOD_PRIV_METHODS_MAGIC,
+	.type = "director_held",
+	.fini = dir_held_fini,
+}};
+
+static const char dir_held_key[1];
+
+int
+DIRECTOR_TaskHold(VRT_CTX, struct backend **bep)
+{
+	struct vmod_priv *task;
+	struct dir_held *h;
+
+	task = VRT_priv_task(ctx, dir_held_key);
+	h = task == NULL ? NULL : WS_Alloc(ctx->ws, sizeof *h);
+	if (h == NULL) {
+		BACKEND_Deref(bep);
+		VRT_fail(ctx, "director: no workspace to hold backend");
+		return (-1);
+	}
+	INIT_OBJ(h, DIR_HELD_MAGIC);
+	h->be = *bep;
+	*bep = NULL;
+	h->next = task->priv;
+	task->priv = h;
+	task->methods = dir_held_methods;
+	return (0);
+}
+
 /* BACKEND.resolve(): what d would pick now, or no backend. */
 VCL_BACKEND
 VRT_DirectorResolve(VRT_CTX, VCL_BACKEND d)
 {
+	const struct director *r;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (d == NULL ? NULL : dir_resolve(ctx, d));
+	if (d == NULL)
+		return (NULL);
+	r = dir_resolve(ctx, d);
+	/* A dynamic member must outlive the value: the task holds it. */
+	if (dir_handed != NULL && DIRECTOR_TaskHold(ctx, &dir_handed) != 0)
+		return (NULL);
+	return (r);
 }
 
 const struct director *

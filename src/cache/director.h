@@ -90,11 +90,26 @@ const struct vrt_ctx *DIRECTOR_Resolving(void);
 vtim_real DIRECTOR_Changed(const struct director *d);
 
 /*
- * Down to a backend for this fetch, or NULL with a FetchError logged in
+ * Down to a backend for this fetch, with a reference for it
+ * (BACKEND_Deref when done), or NULL with a FetchError logged in
  * ctx->vsl ("No backend" when d is NULL, "Director X returned no
  * backend" when a director had nothing healthy to give).
  */
 struct backend *DIRECTOR_Resolve(VRT_CTX, const struct director *d);
+/*
+ * For a resolve method returning a backend that may go once the method
+ * lets go of its lock (a dynamic director's member): hands a reference
+ * taken under that lock to DIRECTOR_Resolve, which gives it to the
+ * fetch.  Takes *bep.
+ */
+void DIRECTOR_HandRef(struct backend **bep);
+/*
+ * A backend VCL holds as a value (BACKEND.resolve(), the shard's
+ * resolve=NOW) that may go with DNS (a dynamic member): the task keeps
+ * the reference *bep till it ends.  Takes *bep; -1 (ctx failed) when
+ * the workspace is full.
+ */
+int DIRECTOR_TaskHold(VRT_CTX, struct backend **bep);
 
 /* A backend or director of the VCL named vcl, by its VCL name; or NULL. */
 const struct director *DIRECTOR_Lookup(const char *vcl, const char *name);

@@ -122,6 +122,8 @@ bo_free(struct busyobj **bop)
 		bo_ctx(bo, &ctx);
 		PRIV_Fini(&ctx, bo->privs);
 	}
+	if (bo->backend != NULL)	/* DIRECTOR_Resolve's reference */
+		BACKEND_Deref(&bo->backend);
 	VSLb(bo->vsl, SLT_BereqAcct, "%ju %ju %ju %ju %ju %ju",
 	    (uintmax_t)bo->acct_bereq_hdr, (uintmax_t)bo->acct_bereq_body,
 	    (uintmax_t)(bo->acct_bereq_hdr + bo->acct_bereq_body),
@@ -314,6 +316,8 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 
 	/* bereq.backend stays the director; beresp.backend is the pick. */
 	bo_ctx(bo, &ctx);
+	if (bo->backend != NULL)	/* a retry's: let the last one go */
+		BACKEND_Deref(&bo->backend);
 	bo->backend = DIRECTOR_Resolve(&ctx, bo->director);
 	if (bo->backend == NULL)
 		return (H1F_ERROR);

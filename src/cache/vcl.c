@@ -671,6 +671,22 @@ VCL_SetState(const char *name, const char *state, int cold, char *err,
 }
 
 int
+VCL_IsWarm(const struct vcl *vcl)
+{
+	unsigned cold;
+
+	CHECK_OBJ(vcl, VCL_MAGIC);
+	LOCK_Lock(&vcl_mtx);
+	/*
+	 * No state yet: loading (vcl_init), not warm, as Varnish's
+	 * VCL_TEMP_INIT; a VCL loaded cold never was.
+	 */
+	cold = vcl->cold || vcl->state[0] == '\0';
+	LOCK_Unlock(&vcl_mtx);
+	return (!cold);
+}
+
+int
 VCL_HasLabels(const struct vcl *vcl)
 {
 

@@ -45,6 +45,11 @@ int VCL_Label(const char *lname, const char *vname, char *err,
  * cannot be used.  0 or -1 with err. */
 int VCL_SetState(const char *name, const char *state, int cold, char *err,
     size_t errlen);
+/*
+ * Is it warm (its backends probed, its dynamic names resolved)?  Not
+ * while loading, before vcl.load or the boot gives it a state.
+ */
+int VCL_IsWarm(const struct vcl *vcl);
 /* Does this VCL's vcl_recv return (vcl(...))? */
 int VCL_HasLabels(const struct vcl *vcl);
 /* A reference to the VCL a label (VRT_vcl_select's) points at now. */

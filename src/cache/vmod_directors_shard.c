@@ -17,6 +17,13 @@
  * unlocked (health may take a nested director's lock); the last
  * reference frees a replaced ring.  mtx is a leaf.
  *
+ * Dynamic members (.add_dynamic(), ours): every member of a dynamic
+ * director's domain (vmod_dynamic.h) is a member with ident "ip:port";
+ * the dynamic module's thread calls us when a domain's members change
+ * and the ring is rebuilt as a reconfigure does, without a task: the
+ * static members of the current ring plus the domains' members now.
+ * A ring holds a reference to each dynamic member's backend.
+ *
  * Parameters have three layers, as in Varnish: a .backend() call's
  * arguments, the task's copy of a shard_param (PRIV_TASK, changed by
  * .set() in backend methods), the shard_param's vcl_init values; each
@@ -40,6 +47,8 @@
 #include "cache/http.h"
 #include "cache/req.h"
 #include "cache/vmod_directors.h"
+#include "cache/vmod_dynamic.h"
+#include "cache/backend.h"
 #include "cache/vrt_priv.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
@@ -390,6 +399,21 @@ struct shard_member {
 	char			*ident;		/* owned; NULL: d's name */
 	double			rampup;		/* NAN: the director's */
 	uint32_t		replicas;
+	/* A dynamic member: d's backend, one reference; else NULL. */
+	struct backend		*dyn_be;
+};
+
+/* A dynamic domain feeding the ring (.add_dynamic()). */
+struct shard_source {
+	unsigned		magic;
+#define SHARD_SOURCE_MAGIC	0x6b0f2d94
+	struct vmod_directors_shard *shard;	/* const */
+	const struct director	*domain;	/* const */
+	double			rampup;		/* const; NAN: default */
+	double			weight;		/* const; >= 1 */
+	struct dynamic_sub	*sub;		/* const */
+	/* Pushed at the head under shard->mtx, never removed till fini. */
+	struct shard_source	*next;		/* const once pushed */
 };
 
 struct shard_point {
@@ -420,6 +444,8 @@ struct vmod_directors_shard {
 	unsigned		debug;		/* atomic: SHARD_DEBUG_* */
 	struct director		*dir;		/* const */
 	const char		*name;		/* const: dir's */
+	struct shard_source	*sources;	/* mtx: .add_dynamic()'s */
+	VCL_INT			replicas;	/* mtx: the last applied */
 };
 
 static const char *
@@ -436,8 +462,11 @@ shard_ring_free(struct shard_ring **rp)
 	unsigned u;
 
 	TAKE_OBJ_NOTNULL(r, rp, SHARD_RING_MAGIC);
-	for (u = 0; u < r->n; u++)
+	for (u = 0; u < r->n; u++) {
 		free(r->m[u].ident);
+		if (r->m[u].dyn_be != NULL)
+			BACKEND_Deref(&r->m[u].dyn_be);
+	}
 	free(r->m);
 	free(r->points);
 	FREE_OBJ(r);
@@ -694,20 +723,123 @@ shard_build_pack(struct shard_build *b)
 	}
 }
 
+/* A snapshot of the dynamic sources' members, for one build. */
+struct shard_dyn {
+	struct dynamic_member	*m;		/* each one reference */
+	unsigned		n;
+	const struct shard_source *src;
+};
+
+/* The members of every source now: *nsrc snapshots, or NULL (none). */
+static struct shard_dyn *
+shard_dyn_get(struct vmod_directors_shard *s, unsigned *nsrc,
+    unsigned *nmem)
+{
+	const struct shard_source *src, *first;
+	struct shard_dyn *dy;
+	unsigned n = 0, u = 0;
+
+	*nsrc = *nmem = 0;
+	LOCK_Lock(&s->mtx);
+	first = s->sources;
+	LOCK_Unlock(&s->mtx);
+	for (src = first; src != NULL; src = src->next)
+		n++;
+	if (n == 0 || (dy = calloc(n, sizeof *dy)) == NULL)
+		return (NULL);
+	for (src = first; src != NULL; src = src->next, u++) {
+		CHECK_OBJ(src, SHARD_SOURCE_MAGIC);
+		dy[u].src = src;
+		dy[u].m = DYNAMIC_Members(src->domain, &dy[u].n);
+		*nmem += dy[u].n;
+	}
+	*nsrc = n;
+	return (dy);
+}
+
+/* Let go of what the build did not take. */
+static void
+shard_dyn_free(struct shard_dyn **dyp, unsigned n)
+{
+	struct shard_dyn *dy = *dyp;
+	unsigned u, v;
+
+	*dyp = NULL;
+	for (u = 0; dy != NULL && u < n; u++) {
+		for (v = 0; v < dy[u].n; v++)
+			if (dy[u].m[v].be != NULL)
+				BACKEND_Deref(&dy[u].m[v].be);
+		free(dy[u].m);
+	}
+	free(dy);
+}
+
+static uint32_t
+shard_replicas(VCL_INT replicas, double weight)
+{
+
+	return ((double)replicas * weight > UINT32_MAX ? UINT32_MAX :
+	    (uint32_t)((double)replicas * weight));
+}
+
 /*
- * The ring old would become with c's changes and replicas; NULL when
- * out of memory.  Changes before the last clear() do not count.
+ * The dynamic members after the static ones, in the sources' order
+ * (the ring's points depend on idents only, so every edge builds the
+ * same ring from the same answers); an ident taken already is skipped.
+ */
+static int
+shard_build_dyn(VRT_CTX, const struct vmod_directors_shard *s,
+    struct shard_build *b, struct shard_dyn *dy, unsigned ndy,
+    VCL_INT replicas)
+{
+	struct shard_change ch;
+	struct dynamic_member *dm;
+	unsigned u, v, w;
+
+	for (u = 0; u < ndy; u++) {
+		for (v = 0; v < dy[u].n; v++) {
+			dm = &dy[u].m[v];
+			for (w = 0; w < b->n; w++)
+				if (b->m[w].d != NULL &&
+				    !strcmp(shard_ident(&b->m[w]), dm->ident))
+					break;
+			if (w < b->n) {
+				SHARD_LOG(ctx->vsl, SLT_Notice, s->name,
+				    "dynamic member %s already exists - "
+				    "skipping", dm->ident);
+				continue;
+			}
+			INIT_OBJ(&ch, SHARD_CHANGE_MAGIC);
+			ch.what = SHARD_ADD;
+			ch.d = BACKEND_Director(dm->be);
+			ch.ident = dm->ident;
+			ch.rampup = dy[u].src->rampup;
+			if (shard_build_add(b, &ch, shard_replicas(replicas,
+			    dy[u].src->weight)) != 0)
+				return (-1);
+			/* The ring's reference now. */
+			b->m[b->n - 1].dyn_be = dm->be;
+			dm->be = NULL;
+		}
+	}
+	return (0);
+}
+
+/*
+ * The ring old would become with c's changes and replicas, and the
+ * dynamic sources' members now; NULL when out of memory.  Changes
+ * before the last clear() do not count.
  */
 static struct shard_ring *
-shard_ring_build(VRT_CTX, const struct vmod_directors_shard *s,
+shard_ring_build(VRT_CTX, struct vmod_directors_shard *s,
     const struct shard_ring *old, const struct shard_changes *c,
     VCL_INT replicas)
 {
 	struct shard_build b = { NULL, 0, 0 };
 	const struct shard_change *ch, *from = c->first;
 	struct shard_ring *r;
-	unsigned u, adds = 0;
-	uint32_t rep;
+	struct shard_dyn *dy;
+	unsigned u, adds = 0, ndy, ndym;
 
 	for (ch = c->first; ch != NULL; ch = ch->next)
 		if (ch->what == SHARD_CLEAR)
@@ -716,18 +848,25 @@ shard_ring_build(VRT_CTX, const struct vmod_directors_shard *s,
 		adds += ch->what == SHARD_ADD;
 	if (from == c->first)
 		b.n = old->n;
-	b.cap = b.n + adds;
+	dy = shard_dyn_get(s, &ndy, &ndym);
+	b.cap = b.n + adds + ndym;
 	b.m = calloc(b.cap > 0 ? b.cap : 1, sizeof *b.m);
 	ALLOC_OBJ(r, SHARD_RING_MAGIC);
 	if (b.m == NULL || r == NULL)
 		goto fail;
 	for (u = 0; u < b.n; u++) {
+		/* Dynamic members come afresh below: a hole here. */
+		if (old->m[u].dyn_be != NULL)
+			continue;
 		b.m[u] = old->m[u];
 		b.m[u].ident = NULL;
 		if (old->m[u].ident != NULL &&
 		    (b.m[u].ident = strdup(old->m[u].ident)) == NULL)
 			goto fail;
 	}
+	/* Varnish's slot order for the static members' changes. */
+	while (b.n > 0 && b.m[b.n - 1].d == NULL)
+		b.n--;
 	for (ch = from; ch != NULL; ch = ch->next) {
 		CHECK_OBJ(ch, SHARD_CHANGE_MAGIC);
 		if (ch->what == SHARD_REMOVE) {
@@ -746,12 +885,14 @@ shard_ring_build(VRT_CTX, const struct vmod_directors_shard *s,
 			    b.m[u].ident != NULL ? b.m[u].ident : "");
 			continue;
 		}
-		rep = (double)replicas * ch->weight > UINT32_MAX ?
-		    UINT32_MAX : (uint32_t)((double)replicas * ch->weight);
-		if (shard_build_add(&b, ch, rep) != 0)
+		if (shard_build_add(&b, ch, shard_replicas(replicas,
+		    ch->weight)) != 0)
 			goto fail;
 	}
 	shard_build_pack(&b);
+	if (shard_build_dyn(ctx, s, &b, dy, ndy, replicas) != 0)
+		goto fail;
+	shard_dyn_free(&dy, ndy);
 	r->refs = 1;
 	r->n = b.n;
 	r->m = b.m;
@@ -760,9 +901,13 @@ shard_ring_build(VRT_CTX, const struct vmod_directors_shard *s,
 		goto fail;
 	return (r);
 fail:
+	shard_dyn_free(&dy, ndy);
 	if (b.m != NULL) {
-		for (u = 0; u < b.cap; u++)
+		for (u = 0; u < b.cap; u++) {
 			free(b.m[u].ident);
+			if (b.m[u].dyn_be != NULL)
+				BACKEND_Deref(&b.m[u].dyn_be);
+		}
 		free(b.m);
 	}
 	if (r != NULL)
@@ -814,6 +959,7 @@ shard_apply(VRT_CTX, struct vmod_directors_shard *s,
 		LOCK_Lock(&s->mtx);
 		if (s->ring == old) {
 			s->ring = r;
+			s->replicas = replicas;
 			LOCK_Unlock(&s->mtx);
 			old2 = old;
 			shard_ring_rel(&old);	/* mtx's reference */
@@ -836,6 +982,61 @@ shard_apply(VRT_CTX, struct vmod_directors_shard *s,
 		SHARD_LOG(ctx->vsl, SLT_Error, s->name, "%s",
 		    ".reconfigure() no backends");
 	return (ret);
+}
+
+/*
+ * A dynamic source's members changed (the dynamic module's thread, no
+ * lock held): the same ring's static members with the members now.
+ */
+static void
+shard_dyn_changed(void *priv)
+{
+	struct shard_source *src;
+	struct vmod_directors_shard *s;
+	struct shard_changes c;
+	struct shard_ring *old, *old2, *r;
+	struct vrt_ctx ctx;
+	VCL_INT replicas;
+
+	CAST_OBJ_NOTNULL(src, priv, SHARD_SOURCE_MAGIC);
+	s = src->shard;
+	CHECK_OBJ(s, VMOD_DIRECTORS_SHARD_MAGIC);
+	INIT_OBJ(&ctx, VRT_CTX_MAGIC);	/* no task: logs go to vxid 0 */
+	INIT_OBJ(&c, SHARD_CHANGES_MAGIC);
+	c.shard = s;
+	c.tail = &c.first;
+	for (;;) {
+		old = shard_ring_get(s);
+		LOCK_Lock(&s->mtx);
+		replicas = s->replicas;
+		LOCK_Unlock(&s->mtx);
+		r = shard_ring_build(&ctx, s, old, &c, replicas);
+		if (r == NULL) {
+			shard_ring_rel(&old);
+			SHARD_LOG(NULL, SLT_Error, s->name, "%s", "dynamic "
+			    "members changed, out of memory for the ring; "
+			    "the old ring stays");
+			return;
+		}
+		r->refs = 2;	/* mtx's, once published, and ours */
+		LOCK_Lock(&s->mtx);
+		if (s->ring == old) {
+			s->ring = r;
+			LOCK_Unlock(&s->mtx);
+			old2 = old;
+			shard_ring_rel(&old);	/* mtx's */
+			shard_ring_rel(&old2);	/* ours */
+			break;
+		}
+		/* A task reconfigured meanwhile: on top of its ring. */
+		LOCK_Unlock(&s->mtx);
+		shard_ring_rel(&old);
+		shard_ring_free(&r);
+	}
+	SHARD_LOG(NULL, SLT_Debug, s->name, "dynamic members of %s changed: "
+	    "%u members on the ring", src->domain->vcl_name, r->n);
+	shard_ring_debug(s, r);
+	shard_ring_rel(&r);
 }
 
 /* picking -----------------------------------------------------------------*/
@@ -996,14 +1197,20 @@ shard_walk_pick(VRT_CTX, struct vmod_directors_shard *s,
 	return (shard_ramp_warm(ctx, s, &w, p, alt, warmup, rampup));
 }
 
+/*
+ * The member for key.  A dynamic member may leave the ring (and be
+ * freed) once we let go of the ring: then *dyn gets a reference to its
+ * backend, for the caller to hand on.
+ */
 static const struct director *
 shard_pick(VRT_CTX, struct vmod_directors_shard *s, uint32_t key,
-    const struct vmod_directors_shard_param *p)
+    const struct vmod_directors_shard_param *p, struct backend **dyn)
 {
 	struct shard_ring *r;
 	const struct director *be = NULL;
 	double warmup, rampup;
 	long alt = p->alt;
+	unsigned u;
 
 	r = shard_ring_get(s);
 	LOCK_Lock(&s->mtx);
@@ -1020,6 +1227,11 @@ shard_pick(VRT_CTX, struct vmod_directors_shard *s, uint32_t key,
 		alt = (long)r->n - 1;
 	}
 	be = shard_walk_pick(ctx, s, r, key, p, alt, warmup, rampup);
+	for (u = 0; be != NULL && u < r->n; u++)
+		if (r->m[u].d == be && r->m[u].dyn_be != NULL) {
+			*dyn = BACKEND_Ref(r->m[u].dyn_be);
+			break;
+		}
 out:
 	shard_ring_rel(&r);
 	return (be);
@@ -1101,11 +1313,16 @@ shard_resolve(VRT_CTX, const struct director *d)
 	struct vmod_directors_shard *s;
 	struct vmod_directors_shard_param stk;
 	const struct vmod_directors_shard_param *p;
+	struct backend *dyn = NULL;
+	const struct director *r;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
 	CAST_OBJ_NOTNULL(s, d->priv, VMOD_DIRECTORS_SHARD_MAGIC);
 	p = shard_param_read(ctx, s, shard_param_of(s), &stk);
-	return (shard_pick(ctx, s, shard_get_key(ctx, p), p));
+	r = shard_pick(ctx, s, shard_get_key(ctx, p), p, &dyn);
+	if (dyn != NULL)
+		DIRECTOR_HandRef(&dyn);	/* becomes the fetch's */
+	return (r);
 }
 
 static unsigned
@@ -1168,6 +1385,7 @@ vmod_directors_shard__init(VRT_CTX, struct vmod_directors_shard **op,
 		return;
 	}
 	s->ring->refs = 1;
+	s->replicas = 67;
 	s->param = &shard_param_builtin;
 	s->dir = DIRECTOR_New(ctx, shard_methods, s, vcl_name);
 	if (s->dir == NULL) {
@@ -1184,8 +1402,19 @@ VCL_VOID
 vmod_directors_shard__fini(struct vmod_directors_shard **op)
 {
 	struct vmod_directors_shard *s;
+	struct shard_source *src;
 
 	TAKE_OBJ_NOTNULL(s, op, VMOD_DIRECTORS_SHARD_MAGIC);
+	/*
+	 * First no more calls (each waits for one in progress, which may
+	 * walk all our sources), then the sources.
+	 */
+	for (src = s->sources; src != NULL; src = src->next)
+		DYNAMIC_Unsubscribe(&src->sub);
+	while ((src = s->sources) != NULL) {
+		s->sources = src->next;
+		FREE_OBJ(src);
+	}
 	DIRECTOR_Free(&s->dir);
 	shard_ring_rel(&s->ring);
 	LOCK_Fini(&s->mtx);
@@ -1268,6 +1497,53 @@ vmod_directors_shard_add_backend(VRT_CTX, struct vmod_directors_shard *s,
 	    ident : NULL;
 	ch->rampup = valid_rampup ? rampup : NAN;
 	ch->weight = valid_weight ? weight : 1;
+	return (1);
+}
+
+VCL_BOOL
+vmod_directors_shard_add_dynamic(VRT_CTX, struct vmod_directors_shard *s,
+    VCL_BACKEND members, VCL_BOOL valid_rampup, VCL_DURATION rampup,
+    VCL_BOOL valid_weight, VCL_REAL weight)
+{
+	struct shard_source *src;
+
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
+	CHECK_OBJ(s, VMOD_DIRECTORS_SHARD_MAGIC);
+	if (!DYNAMIC_Is(members)) {
+		VRT_fail(ctx, "vmod_directors: shard %s: .add_dynamic() takes "
+		    "a dynamic director's .backend() or .service(), not %s; "
+		    "add other backends with .add_backend()", s->name,
+		    members == NULL ? "None" : members->vcl_name);
+		return (0);
+	}
+	if (valid_weight && !(weight >= 1)) {
+		SHARD_LOG(ctx->vsl, SLT_Notice, s->name,
+		    ".add_dynamic(weight=%f) ignored", weight);
+		valid_weight = 0;
+	}
+	ALLOC_OBJ(src, SHARD_SOURCE_MAGIC);
+	if (src == NULL) {
+		VRT_fail(ctx, "vmod_directors: shard %s: out of memory",
+		    s->name);
+		return (0);
+	}
+	src->shard = s;
+	src->domain = members;
+	src->rampup = valid_rampup ? rampup : NAN;
+	src->weight = valid_weight ? weight : 1;
+	src->sub = DYNAMIC_Subscribe(members, shard_dyn_changed, src);
+	if (src->sub == NULL) {
+		FREE_OBJ(src);
+		VRT_fail(ctx, "vmod_directors: shard %s: out of memory",
+		    s->name);
+		return (0);
+	}
+	LOCK_Lock(&s->mtx);
+	src->next = s->sources;
+	s->sources = src;
+	LOCK_Unlock(&s->mtx);
+	/* The members known now; the domain's changes call again. */
+	shard_dyn_changed(src);
 	return (1);
 }
 
@@ -1394,6 +1670,8 @@ vmod_directors_shard_backend(VRT_CTX, struct vmod_directors_shard *s,
 	struct vmod_directors_shard_param stk, *p;
 	const struct vmod_directors_shard_param *pp;
 	struct shard_args a;
+	struct backend *dyn = NULL;
+	const struct director *r;
 	int lazy, failed;
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
@@ -1436,7 +1714,10 @@ vmod_directors_shard_backend(VRT_CTX, struct vmod_directors_shard *s,
 	if (lazy)
 		return (s->dir);
 	shard_param_merge(p, p->defaults);
-	return (shard_pick(ctx, s, shard_get_key(ctx, p), p));
+	r = shard_pick(ctx, s, shard_get_key(ctx, p), p, &dyn);
+	if (dyn != NULL && DIRECTOR_TaskHold(ctx, &dyn) != 0)
+		return (NULL);
+	return (r);
 }
 
 /* shard_param -------------------------------------------------------------*/

@@ -1031,9 +1031,24 @@ parse_regsub(struct vcc *tl, int all, const struct token *t0)
 }
 
 /*
- * The modules are the distinct module names of vcc_funcs, numbered in
- * the order of their first row: module k is imported when bit k of
- * P(tl)->imported is set.  -1: no such module.
+ * Row i of the functions then the classes (a module may have only
+ * objects, as dynamic does): its module's name.
+ */
+static const char *
+mod_row(unsigned i)
+{
+
+	if (i < NFUNCS)
+		return (vcc_funcs[i].mod);
+	return (vcc_classes[i - NFUNCS].init.mod);
+}
+
+#define NMODROWS	(NFUNCS + vcc_nclasses)
+
+/*
+ * The modules are the distinct module names of vcc_funcs and
+ * vcc_classes, numbered in the order of their first row: module k is
+ * imported when bit k of P(tl)->imported is set.  -1: no such module.
  */
 int
 mod_bit(const char *name, size_t len)
@@ -1041,14 +1056,14 @@ mod_bit(const char *name, size_t len)
 	unsigned u, v;
 	int k = 0;
 
-	for (u = 0; u < NFUNCS; u++) {
+	for (u = 0; u < NMODROWS; u++) {
 		for (v = 0; v < u; v++)
-			if (!strcmp(vcc_funcs[v].mod, vcc_funcs[u].mod))
+			if (!strcmp(mod_row(v), mod_row(u)))
 				break;
 		if (v < u)
 			continue;
-		if (strlen(vcc_funcs[u].mod) == len &&
-		    !memcmp(vcc_funcs[u].mod, name, len))
+		if (strlen(mod_row(u)) == len &&
+		    !memcmp(mod_row(u), name, len))
 			return (k);
 		k++;
 	}
@@ -1064,12 +1079,12 @@ mod_list(char *buf, size_t size)
 	int k = 0;
 
 	buf[0] = '\0';
-	for (u = 0; u < NFUNCS && l < size; u++) {
+	for (u = 0; u < NMODROWS && l < size; u++) {
 		/* The first row of the next module. */
-		if (mod_bit(vcc_funcs[u].mod, strlen(vcc_funcs[u].mod)) != k)
+		if (mod_bit(mod_row(u), strlen(mod_row(u))) != k)
 			continue;
 		l += (size_t)snprintf(buf + l, size - l, "%s%s",
-		    k++ > 0 ? ", " : "", vcc_funcs[u].mod);
+		    k++ > 0 ? ", " : "", mod_row(u));
 	}
 	return (buf);
 }
