@@ -11,11 +11,6 @@
 # here.  Skipped (77) when no python3 with the yaml module is found
 # (tools/test.sh installs Debian's python3-yaml).
 
-# The edge VCL imports the dynamic director: until it is merged, veneerd
-# -C must fail on exactly that, and this test says so.  Once it is
-# merged, set this to yes.
-EDGE_VCL_COMPILES=no
-
 set -u
 src=${VENEER_SRCDIR:?VENEER_SRCDIR is not set (run through make check)}
 bd=${VENEER_BUILDDIR:?VENEER_BUILDDIR is not set (run through make check)}
@@ -164,22 +159,11 @@ fi
 if [ -f "$tmp/edge.vcl" ]; then
 	"$veneerd" -C -f "$tmp/edge.vcl" >/dev/null 2>"$tmp/edge.err"
 	rc=$?
-	if [ "$EDGE_VCL_COMPILES" = yes ]; then
-		if [ $rc -eq 0 ]; then
-			ok "edge.vcl compiles"
-		else
-			cat "$tmp/edge.err"
-			fail "edge.vcl does not compile"
-		fi
-	elif [ $rc -ne 0 ] && grep -Eq \
-	    'no (module|object class) named dynamic' "$tmp/edge.err"; then
-		ok "edge.vcl waits for the dynamic director" \
-		    "(EDGE_VCL_COMPILES=no)"
+	if [ $rc -eq 0 ]; then
+		ok "edge.vcl compiles"
 	else
 		cat "$tmp/edge.err"
-		fail "edge.vcl: expected 'no ... named dynamic' (status" \
-		    "$rc); if the dynamic director is merged, set" \
-		    "EDGE_VCL_COMPILES=yes in ${0##*/}"
+		fail "edge.vcl does not compile"
 	fi
 fi
 

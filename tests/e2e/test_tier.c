@@ -79,7 +79,6 @@ static const char edge_vcl[] =
     "\t    probe = shard_health);\n"
     "\tnew ring = directors.shard();\n"
     "\tring.add_dynamic(pods.backend(\"shards.test\"));\n"
-    "\tring.reconfigure();\n"
     "}\n"
     "sub vcl_recv {\n"
     "\tset req.backend_hint = ring.backend(by = URL);\n"
