@@ -40,7 +40,8 @@ struct vcl {
 	struct vrt_prof		*prof;		/* const; NULL: no points */
 	struct vcl		*next;		/* vcl_mtx: the loaded list */
 	unsigned		discarded;	/* vcl_mtx */
-	char			state[8];	/* vcl_mtx: auto|cold|warm|label */
+	char			state[8];	/* vcl_mtx: auto|cold|warm|label,
+						   "" while loading */
 	unsigned		cold;		/* vcl_mtx: temperature */
 	/* Labels */
 	struct vcl		*label;		/* vcl_mtx: a label's VCL, one ref */
@@ -268,7 +269,8 @@ vcl_load(const struct vcl_conf *conf, void *dlh, const char *name,
 	vcl->dlh = dlh;
 	(void)snprintf(vcl->name, sizeof vcl->name, "%s", name);
 	vcl->refcnt = 1;		/* being on the list */
-	(void)snprintf(vcl->state, sizeof vcl->state, "auto");
+	/* No state till VCL_SetState: not warm in vcl_init (VCL_IsWarm). */
+	vcl->state[0] = '\0';
 	if (vcl_deps_find(vcl, err, errlen) != 0) {
 		FREE_OBJ(vcl);
 		return (-1);

@@ -81,10 +81,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	joined = malloc(size + 1);
 	assert(joined != NULL);
-	joined[0] = '\0';
-	for (i = 0; i < n; i++)
-		strcat(joined, pieces[i]);
-	len = strlen(joined);
+	len = 0;
+	for (i = 0; i < n; i++) {
+		memcpy(joined + len, pieces[i], strlen(pieces[i]));
+		len += strlen(pieces[i]);
+	}
+	joined[len] = '\0';
 	switch (knob >> 6) {
 	case 0:		limit = -1; break;
 	case 1:		limit = (ssize_t)(len / 4); break;
