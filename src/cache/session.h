@@ -61,7 +61,9 @@ struct sess {
 	vtim_real		t_open;
 	vtim_mono		t_open_mono;
 	vtim_mono		t_idle;		/* last response sent */
-	vtim_mono		t_rx;		/* first byte of partial req, 0 */
+	vtim_mono		t_rx;		/* first byte of a partial
+						   head (the accept while a
+						   PROXY header is due), 0 */
 	unsigned		nreq;
 	unsigned		opened;		/* SessOpen logged */
 	unsigned		proxy_wait;	/* PROXY listener: the header

@@ -199,7 +199,8 @@ START_TEST(parse_v2)
 	ck_assert_int_eq(v2(0x11, 0x11, a4, 12, &ph), -1);
 	ck_assert_str_eq(ph.garbage, "PROXY2: bad version (1)");
 	ck_assert_int_eq(v2(0x21, 0, NULL, 0, &ph), 0);
-	ck_assert_str_eq(ph.garbage, "PROXY2: Ignoring UNSPEC|UNSPEC addresses");
+	ck_assert_str_eq(ph.garbage,
+	    "PROXY2: Ignoring UNSPEC|UNSPEC addresses");
 	ck_assert_uint_eq(ph.addrs, 0);
 	ck_assert_int_eq(v2(0x21, 0x99, NULL, 0, &ph), 0);
 	ck_assert_str_eq(ph.garbage,
