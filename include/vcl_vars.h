@@ -52,7 +52,8 @@ VCL_VAR(local_ip, "local.ip", IP,
     VM_CLIENT | VM_BACKEND,
     VM_NONE,
     VM_NONE, 0,
-    "The local end of the client connection.")
+    "The local end of the client connection (even behind a PROXY "
+    "header: see server.ip).")
 VCL_VAR(local_socket, "local.socket", STRING,
     VM_CLIENT | VM_BACKEND,
     VM_NONE,
@@ -62,7 +63,8 @@ VCL_VAR(remote_ip, "remote.ip", IP,
     VM_CLIENT | VM_BACKEND,
     VM_NONE,
     VM_NONE, 0,
-    "The remote end of the client connection.")
+    "The remote end of the client connection (behind a PROXY header, "
+    "the proxy: see client.ip).")
 VCL_VAR(client_identity, "client.identity", STRING,
     VM_CLIENT | VM_BACKEND,
     VM_CLIENT,
@@ -72,7 +74,8 @@ VCL_VAR(client_ip, "client.ip", IP,
     VM_CLIENT | VM_BACKEND,
     VM_NONE,
     VM_NONE, 0,
-    "The client's address (remote.ip: no PROXY protocol here).")
+    "The client's address: on a PROXY listener (-a ...,PROXY) the one "
+    "its PROXY header names, else remote.ip.")
 VCL_VAR(server_hostname, "server.hostname", STRING,
     VM_ALL,
     VM_NONE,
@@ -87,7 +90,8 @@ VCL_VAR(server_ip, "server.ip", IP,
     VM_CLIENT | VM_BACKEND,
     VM_NONE,
     VM_NONE, 0,
-    "The local address the client connected to.")
+    "The local address the client connected to: on a PROXY listener "
+    "the one its PROXY header names (the proxy's), else local.ip.")
 VCL_VAR(now, "now", TIME,
     VM_ALL,
     VM_NONE,

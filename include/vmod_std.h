@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: BSD-2-Clause
  *
  * vmod_std.h -- the modules built into veneerd: std (`import std;`),
- * purge, directors and blob as Varnish 7.1 defines them, saintmode as
- * varnish-modules does, veneer
+ * purge, directors, blob and proxy as Varnish 7.1 defines them,
+ * saintmode as varnish-modules does, veneer
  * (`import veneer;`, Veneer's own), and vtc and debug, what Varnish's
  * test suite imports: each function's name, return type and
  * arguments.  No include guard: define VMOD_FUNC() and the argument
@@ -167,6 +167,36 @@ VMOD_FUNC(veneer, purge_key, INT, VMOD_A(STRING, tags),
 VMOD_FUNC(veneer, softpurge_key, INT, VMOD_A(STRING, tags),
     "As veneer.purge_key(), but the objects go stale keeping their grace "
     "and keep, as purge.soft() does.")
+/*
+ * proxy: the TLVs of a PROXY version 2 header (a -a ...,PROXY
+ * listener), as Varnish 7.1's vmod_proxy.  Client side only; unset (or
+ * false, 0) without such a TLV.
+ */
+VMOD_FUNC(proxy, alpn, STRING, ,
+    "The ALPN TLV: the protocol the TLS client negotiated (h2, "
+    "http/1.1).")
+VMOD_FUNC(proxy, authority, STRING, ,
+    "The authority TLV: the host name the client asked for (TLS SNI).")
+VMOD_FUNC(proxy, is_ssl, BOOL, ,
+    "Whether the SSL TLV says the client connected over TLS.")
+VMOD_FUNC(proxy, client_has_cert_sess, BOOL, ,
+    "Whether the client presented a certificate at least once in the "
+    "TLS session this connection belongs to.")
+VMOD_FUNC(proxy, client_has_cert_conn, BOOL, ,
+    "Whether the client presented a certificate on this connection.")
+VMOD_FUNC(proxy, ssl_verify_result, INT, ,
+    "The SSL TLV's verify result (0, X509_V_OK, without one); it means "
+    "something only when client_has_cert_sess() is true.")
+VMOD_FUNC(proxy, ssl_version, STRING, ,
+    "The TLS version (TLSv1.3).")
+VMOD_FUNC(proxy, client_cert_cn, STRING, ,
+    "The common name of the client certificate.")
+VMOD_FUNC(proxy, ssl_cipher, STRING, ,
+    "The TLS cipher (ECDHE-RSA-AES128-GCM-SHA256).")
+VMOD_FUNC(proxy, cert_sign, STRING, ,
+    "The certificate's signature algorithm (SHA256).")
+VMOD_FUNC(proxy, cert_key, STRING, ,
+    "The certificate's key algorithm (RSA2048).")
 /*
  * vtc: what Varnish's test harness (varnishtest, tools/vtc.sh) uses in
  * VCL, as Varnish 7.1's vmod_vtc: synchronising with a test, and

@@ -40,6 +40,7 @@
  *        are the lookup digest rather than unset.
  *   3.6  the dynamic module (dynamic.director: .backend(), .service(),
  *        .debug()) and the shard director's .add_dynamic().
+ *   3.7  the proxy module (proxy.alpn(), .authority(), .is_ssl(), ...).
  */
 
 #ifndef VENEER_VRT_H
@@ -51,7 +52,7 @@
 #include <stdint.h>
 
 #define VRT_MAJOR_VERSION	3U
-#define VRT_MINOR_VERSION	6U
+#define VRT_MINOR_VERSION	7U
 
 struct busyobj;
 struct director;

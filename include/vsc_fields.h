@@ -359,4 +359,10 @@ VSC_FIELD(backend_closed_proxy,	COUNTER, DIAG,  INTEGER,	"Backend "
 	"to the idle pool, because their backend sends a PROXY header "
 	"(.proxy_header) naming one client; high with a low backend_reuse "
 	"is the price of .proxy_header")
+VSC_FIELD(sess_proxy_bad,	COUNTER, INFO,  INTEGER,	"Client "
+	"connections to a PROXY listener (-a ...,PROXY) closed because "
+	"their PROXY header was bad (not one, too long, malformed, a bad "
+	"CRC) or did not arrive whole within timeout_idle; the "
+	"ProxyGarbage log record says why. Not Varnish's: high means "
+	"something other than the proxy connects, or it sends no header")
 #undef VSC_FIELD

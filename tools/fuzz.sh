@@ -13,7 +13,7 @@ set -euo pipefail
 
 TARGETS=(h1_request h1_response chunked vary lookup_key vsm_reader vsl_query
     ncsa_format param storage_arg listen_arg vcc relit cli ban_expr xkey esi
-    gunzip blob)
+    gunzip blob proxy_recv)
 # Debian 12's clang 14 and its runtime (libFuzzer, the sanitizers).
 DEPS_FUZZ=(clang-14 libclang-rt-14-dev)
 CLANG=clang-14

@@ -30,6 +30,8 @@ struct listen_sock {
 	char			addr[128];	/* bound address, numeric,
 						   or a Unix socket's path */
 	char			port[8];	/* bound port */
+	unsigned		proxy;		/* -a ...,PROXY: a PROXY
+						   header comes first */
 };
 
 /* The -b argument, parsed (mgt_vcl.c makes a VCL of it). */

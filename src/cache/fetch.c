@@ -85,6 +85,11 @@ bo_new(struct worker *wrk, struct req *req, const char *why)
 	bo->pool = req->sp->pool;
 	bo->sp_remote = req->sp->remote;
 	bo->sp_local = *SES_Local(req->sp);
+	if (req->sp->proxy != NULL) {
+		bo->sp_proxied = 1;
+		bo->sp_client = req->sp->proxy->client;
+		bo->sp_server = req->sp->proxy->server;
+	}
 	bo->sp_ls = req->sp->ls;
 	bo->sp_vxid = req->sp->vxid;
 	bo->rx_l = bo->rx_b + cap;
@@ -275,6 +280,7 @@ struct vbc *
 FETCH_GetConn(struct worker *wrk, struct busyobj *bo, vtim_dur tmo,
     unsigned force_fresh, unsigned *reused)
 {
+	struct sockaddr_storage client, server;
 	struct vbc *vbc;
 	unsigned version;
 	ssize_t n;
@@ -289,8 +295,16 @@ FETCH_GetConn(struct worker *wrk, struct busyobj *bo, vtim_dur tmo,
 	/* BACKEND_GetConn never reuses a .proxy_header connection. */
 	assert(!*reused);
 	/* A fresh socket's empty buffer takes it at once; tmo bounds it. */
-	n = PROXY_Send(vbc->fd, version, &bo->sp_remote, &bo->sp_local,
-	    tmo);
+	/* What client.ip and server.ip say, as varnishd sends it. */
+	if (bo->sp_proxied) {
+		memset(&client, 0, sizeof client);
+		memset(&server, 0, sizeof server);
+		memcpy(&client, &bo->sp_client, sizeof bo->sp_client);
+		memcpy(&server, &bo->sp_server, sizeof bo->sp_server);
+		n = PROXY_Send(vbc->fd, version, &client, &server, tmo);
+	} else
+		n = PROXY_Send(vbc->fd, version, &bo->sp_remote,
+		    &bo->sp_local, tmo);
 	if (n < 0) {
 		/* varnishd's words, and like it a failed connect. */
 		VSLb(bo->vsl, SLT_FetchError, "backend %s: proxy write "

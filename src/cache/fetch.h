@@ -21,6 +21,7 @@ struct stevedore;
 #include "cache/http.h"
 #include "cache/http1_parse.h"
 #include "cache/pool.h"
+#include "cache/proxy_recv.h"
 #include "cache/req.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
@@ -52,6 +53,9 @@ struct busyobj {
 	 */
 	struct sockaddr_storage	sp_remote;
 	struct sockaddr_storage	sp_local;
+	unsigned		sp_proxied;	/* client.ip, server.ip: */
+	union proxy_addr	sp_client;	/* a PROXY header's */
+	union proxy_addr	sp_server;
 	const struct listen_sock *sp_ls;
 	uint32_t		sp_vxid;
 	struct vcl		*vcl;		/* one reference (miss) */

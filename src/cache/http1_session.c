@@ -26,6 +26,7 @@
 #include "cache/http1_write.h"
 #include "cache/panic.h"
 #include "cache/pool.h"
+#include "cache/proxy_recv.h"
 #include "cache/req.h"
 #include "cache/session.h"
 #include "cache/vcl.h"
@@ -61,28 +62,36 @@ h1_poll_in(int fd, vtim_dur tmo)
 	return (i < 0 ? -1 : 0);
 }
 
+/* The numeric name of sa, or "-" "-"; a Unix socket is 0.0.0.0 0. */
+static void
+h1_addr_name(const struct sockaddr *sa, socklen_t len, char *ip,
+    size_t iplen, char *port, size_t portlen)
+{
+
+	if (sa->sa_family == AF_UNIX) {
+		/* As varnishd logs a Unix socket's peer. */
+		(void)snprintf(ip, iplen, "0.0.0.0");
+		(void)snprintf(port, portlen, "0");
+		return;
+	}
+	if (getnameinfo(sa, len, ip, (socklen_t)iplen, port,
+	    (socklen_t)portlen, NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+		(void)snprintf(ip, iplen, "-");
+		(void)snprintf(port, portlen, "-");
+	}
+}
+
 static void
 h1_open_session(struct worker *wrk, struct sess *sp)
 {
-	int i;
 
 	sp->vxid = WRK_NewVxid(wrk);
 	sp->opened = 1;
-	if (sp->remote.ss_family == AF_UNIX) {
-		/* A Unix socket's peer is 0.0.0.0 0, as varnishd logs it. */
-		(void)snprintf(sp->client_ip, sizeof sp->client_ip, "0.0.0.0");
-		(void)snprintf(sp->client_port, sizeof sp->client_port, "0");
-		i = 0;
-	} else
-		i = getnameinfo((const struct sockaddr *)&sp->remote,
-		    sp->remote_len, sp->client_ip, sizeof sp->client_ip,
-		    sp->client_port, sizeof sp->client_port,
-		    NI_NUMERICHOST | NI_NUMERICSERV);
-	if (i != 0) {
-		(void)snprintf(sp->client_ip, sizeof sp->client_ip, "-");
-		(void)snprintf(sp->client_port, sizeof sp->client_port, "-");
-	}
-	VSL(SLT_Begin, sp->vxid | VSL_CLIENTMARKER, "sess 0 HTTP/1");
+	h1_addr_name((const struct sockaddr *)&sp->remote, sp->remote_len,
+	    sp->client_ip, sizeof sp->client_ip, sp->client_port,
+	    sizeof sp->client_port);
+	VSL(SLT_Begin, sp->vxid | VSL_CLIENTMARKER, "sess 0 %s",
+	    sp->ls->proxy ? "PROXY" : "HTTP/1");
 	/* A Unix socket's own end is 0.0.0.0 0 too, as varnishd logs it. */
 	VSL(SLT_SessOpen, sp->vxid | VSL_CLIENTMARKER, "%s %s %s %s %s %.6f %d",
 	    sp->client_ip, sp->client_port, sp->ls->name,
@@ -90,6 +99,9 @@ h1_open_session(struct worker *wrk, struct sess *sp)
 	    sp->remote.ss_family == AF_UNIX ? "0" : sp->ls->port,
 	    sp->t_open, sp->fd);
 	VSC_Count(wrk->stats, s_sess, 1);
+	/* timeout_idle for the PROXY header counts from the accept. */
+	if (sp->proxy_wait)
+		sp->t_rx = sp->t_open_mono;
 }
 
 /* Time left for a partial head (timeout_idle from its first byte). */
@@ -704,8 +716,8 @@ h1_park(struct sess *sp, struct req **reqp)
 	}
 	if (len > 0)
 		sp->rx_scan = req->rx_scan;
-	else
-		sp->t_idle = TIM_mono();
+	else if (!sp->proxy_wait)
+		sp->t_idle = TIM_mono();	/* the header's time runs on */
 	REQ_Free(reqp);
 	/*
 	 * A head still partial after timeout_linger comes from a slow
@@ -740,6 +752,167 @@ h1_close(struct sess *sp, struct req **reqp, enum sess_close sc,
 		SES_Delete(&sp, sc);
 }
 
+/*--------------------------------------------------------------------
+ * The PROXY header of a -a ...,PROXY listener's connection, read as a
+ * head is (parked between reads, timeout_idle from the accept) into the
+ * receive buffer, so the HTTP bytes after it are simply the next head.
+ */
+
+static enum h1_rx
+h1_rx_proxy(struct req *req, size_t *hlen)
+{
+	struct sess *sp = req->sp;
+	size_t have;
+	ssize_t n;
+
+	for (;;) {
+		have = (size_t)(req->rx_e - req->rx_p);
+		if (have > 0) {
+			switch (PROXY_Scan(req->rx_p, have, hlen)) {
+			case PROXY_COMPLETE:
+				return (RX_COMPLETE);
+			case PROXY_JUNK:
+				return (RX_JUNK);
+			case PROXY_OVERFLOW:
+				return (RX_OVERFLOW);
+			default:
+				break;
+			}
+		}
+		n = read(sp->fd, req->rx_e, (size_t)(req->rx_l - req->rx_e));
+		if (n > 0) {
+			req->rx_e += n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return (have > 0 ? RX_EOF_PARTIAL : RX_EOF);
+		if (have == 0 && child_draining)
+			return (RX_DRAIN);
+		if (h1_rx_left(sp) <= 0)
+			return (RX_TIMEOUT);
+		return (RX_IDLE);
+	}
+}
+
+/*
+ * Keep what a good header vouched for in the session's workspace, below
+ * ws_base.  0, or -1 when workspace_session is too small for it.
+ */
+static int
+h1_proxy_keep(struct sess *sp, const struct proxy_hdr *ph)
+{
+	struct sess_proxy *ps;
+	socklen_t sl;
+
+	if (!ph->addrs)
+		return (0);
+	assert(sp->rx_len == 0 && sp->rx_heap == 0);
+	WS_Reset(sp->ws, sp->ws_base);
+	ps = WS_Alloc(sp->ws, sizeof *ps + ph->tlv_len);
+	if (ps == NULL) {
+		VSC_Add(ws_session_overflow, 1);
+		VSL(SLT_Error, sp->vxid | VSL_CLIENTMARKER, "insufficient "
+		    "workspace: workspace_session (%ju bytes) cannot hold the "
+		    "PROXY header's addresses and %zu bytes of TLVs; raise "
+		    "workspace_session",
+		    (uintmax_t)cache_param->workspace_session, ph->tlv_len);
+		return (-1);
+	}
+	INIT_OBJ(ps, SESS_PROXY_MAGIC);
+	ps->client = ph->client;
+	ps->server = ph->server;
+	ps->tlv_len = ph->tlv_len;
+	if (ph->tlv_len > 0)
+		memcpy(ps->tlv, ph->tlv, ph->tlv_len);
+	sp->ws_base = WS_Snapshot(sp->ws);
+	sp->proxy = ps;
+	sl = ps->client.sa.sa_family == AF_INET ? sizeof ps->client.sin :
+	    sizeof ps->client.sin6;
+	h1_addr_name(&ps->client.sa, sl, sp->client_ip,
+	    sizeof sp->client_ip, sp->client_port, sizeof sp->client_port);
+	return (0);
+}
+
+/* A whole header in [b, b + hlen): log it, keep it.  0, or close (sc). */
+static int
+h1_proxy_take(struct sess *sp, const char *b, size_t hlen,
+    enum sess_close *sc)
+{
+	struct proxy_hdr ph;
+	int i;
+
+	i = PROXY_Parse(b, hlen, &ph);
+	if (ph.proxy[0] != '\0')
+		VSL(SLT_Proxy, sp->vxid | VSL_CLIENTMARKER, "%s", ph.proxy);
+	if (ph.garbage[0] != '\0')
+		VSL(SLT_ProxyGarbage, sp->vxid | VSL_CLIENTMARKER, "%s",
+		    ph.garbage);
+	*sc = SC_RX_JUNK;
+	if (i != 0) {
+		VSC_Add(sess_proxy_bad, 1);
+		return (-1);
+	}
+	return (h1_proxy_keep(sp, &ph));
+}
+
+/*
+ * Read the PROXY header.  0: it is taken, the HTTP follows in req's
+ * buffer; -1: the session was parked or closed (*reqp is NULL then).
+ */
+static int
+h1_proxy(struct sess *sp, struct req **reqp)
+{
+	struct req *req = *reqp;
+	enum sess_close sc;
+	const char *why = NULL;
+	size_t hlen;
+
+	switch (h1_rx_proxy(req, &hlen)) {
+	case RX_COMPLETE:
+		if (h1_proxy_take(sp, req->rx_p, hlen, &sc) != 0)
+			break;
+		req->rx_p += hlen;
+		sp->proxy_wait = 0;
+		sp->t_rx = 0;
+		return (0);
+	case RX_IDLE:
+		h1_park(sp, reqp);
+		return (-1);
+	case RX_EOF:
+		sc = SC_REM_CLOSE;
+		break;
+	case RX_DRAIN:
+		sc = SC_RX_CLOSE_IDLE;
+		break;
+	case RX_EOF_PARTIAL:
+		why = "PROXY: connection closed inside the header";
+		sc = SC_RX_JUNK;
+		break;
+	case RX_TIMEOUT:
+		why = "PROXY: no whole header within timeout_idle";
+		sc = SC_RX_TIMEOUT;
+		break;
+	case RX_OVERFLOW:
+		why = "PROXY: header too long (v1: 108 bytes, v2: 1040)";
+		sc = SC_RX_OVERFLOW;
+		break;
+	case RX_JUNK:
+		why = "PROXY: not a PROXY header";
+		sc = SC_RX_JUNK;
+		break;
+	default:
+		WRONG("h1_rx");
+	}
+	if (why != NULL) {
+		VSL(SLT_ProxyGarbage, sp->vxid | VSL_CLIENTMARKER, "%s", why);
+		VSC_Add(sess_proxy_bad, 1);
+	}
+	h1_close(sp, reqp, sc, 0);
+	return (-1);
+}
+
 static void h1_loop(struct worker *wrk, struct sess *sp, struct req *req);
 
 void
@@ -758,6 +931,10 @@ H1_Session(struct worker *wrk, void *priv)
 		return;
 	}
 	PANIC_SetReq(req);
+	if (sp->proxy_wait && h1_proxy(sp, &req) != 0) {
+		PANIC_SetReq(NULL);
+		return;
+	}
 	h1_loop(wrk, sp, req);
 	PANIC_SetReq(NULL);
 }

@@ -77,12 +77,14 @@ SES_New(struct pool *pp, int fd, const struct listen_sock *ls,
 	sp->fd = fd;
 	sp->pool = pp;
 	sp->ls = ls;
+	sp->proxy_wait = ls->proxy;
 	memcpy(&sp->remote, remote, remote_len);
 	sp->remote_len = remote_len;
 	sp->t_open = TIM_real();
 	sp->t_open_mono = TIM_mono();
 	sp->t_idle = sp->t_open_mono;
 	WS_Init(sp->ws, "ses", sp + 1, sz - sizeof *sp);
+	sp->ws_base = WS_Snapshot(sp->ws);
 	(void)__atomic_add_fetch(&child_sessions, 1, __ATOMIC_RELAXED);
 	return (sp);
 }
@@ -97,6 +99,26 @@ SES_Local(struct sess *sp)
 	    getsockname(sp->fd, (struct sockaddr *)&sp->local, &l) != 0)
 		sp->local.ss_family = AF_UNSPEC;
 	return (&sp->local);
+}
+
+const struct sockaddr *
+SES_Client(const struct sess *sp)
+{
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	if (sp->proxy != NULL)
+		return (&sp->proxy->client.sa);
+	return ((const struct sockaddr *)&sp->remote);
+}
+
+const struct sockaddr *
+SES_Server(struct sess *sp)
+{
+
+	CHECK_OBJ(sp, SESS_MAGIC);
+	if (sp->proxy != NULL)
+		return (&sp->proxy->server.sa);
+	return ((const struct sockaddr *)SES_Local(sp));
 }
 
 void
@@ -164,7 +186,7 @@ SES_RxKeep(struct sess *sp, const char *p, size_t len)
 	CHECK_OBJ(sp, SESS_MAGIC);
 	assert(sp->rx_len == 0 && sp->rx_heap == 0);
 	assert(len > 0);
-	WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+	WS_Reset(sp->ws, sp->ws_base);
 	sp->rx_buf = WS_Alloc(sp->ws, len);
 	if (sp->rx_buf == NULL) {
 		held = __atomic_add_fetch(&VSC_C_main->sess_park_bytes,
@@ -194,10 +216,11 @@ ses_rx_grow(struct sess *sp, size_t need)
 	uint64_t held;
 	char *p;
 
-	if (sp->rx_heap == 0 && need <= (size_t)(sp->ws->e - sp->ws->s)) {
-		/* rx_buf is the workspace's only allocation: extend it. */
-		assert(sp->rx_buf == sp->ws->s);
-		WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+	if (sp->rx_heap == 0 &&
+	    need <= (size_t)((uintptr_t)sp->ws->e - sp->ws_base)) {
+		/* rx_buf is the workspace's last allocation: extend it. */
+		assert((uintptr_t)sp->rx_buf == sp->ws_base);
+		WS_Reset(sp->ws, sp->ws_base);
 		p = WS_Alloc(sp->ws, need);
 		assert(p == sp->rx_buf);
 		return (0);
@@ -221,7 +244,7 @@ ses_rx_grow(struct sess *sp, size_t need)
 	if (sp->rx_heap > 0)
 		free(sp->rx_buf);
 	else
-		WS_Reset(sp->ws, (uintptr_t)sp->ws->s);
+		WS_Reset(sp->ws, sp->ws_base);
 	sp->rx_buf = p;
 	sp->rx_heap = cap;
 	return (0);
@@ -237,6 +260,7 @@ SES_RxMore(struct sess *sp)
 	size_t lim = (size_t)cache_param->http_req_size, want;
 	const char *hb, *he;
 	char buf[4096];
+	size_t hlen;
 	ssize_t n;
 
 	CHECK_OBJ(sp, SESS_MAGIC);
@@ -255,6 +279,9 @@ SES_RxMore(struct sess *sp)
 		return (-1);
 	memcpy(sp->rx_buf + sp->rx_len, buf, (size_t)n);
 	sp->rx_len += (size_t)n;
+	if (sp->proxy_wait)
+		return (PROXY_Scan(sp->rx_buf, sp->rx_len, &hlen) ==
+		    PROXY_MORE);
 	if (H1_CompleteScan(&sp->rx_scan, sp->rx_buf,
 	    sp->rx_buf + sp->rx_len, &hb, &he) != H1_MORE)
 		return (0);

@@ -19,9 +19,24 @@
 #include "common/tim.h"
 #include "cache/http1_parse.h"
 #include "cache/pool.h"
+#include "cache/proxy_recv.h"
 #include "cache/ws.h"
 
 struct listen_sock;
+
+/*
+ * What a PROXY header vouched for (a -a ...,PROXY listener): client.ip
+ * and server.ip, and v2's TLVs for the proxy module.  In the session's
+ * workspace, below sp->ws_base, for the session's life.
+ */
+struct sess_proxy {
+	unsigned		magic;
+#define SESS_PROXY_MAGIC	0x3c9e5f21
+	union proxy_addr	client;
+	union proxy_addr	server;
+	size_t			tlv_len;
+	unsigned char		tlv[];
+};
 
 enum sess_close {
 	SC_NULL = 0,
@@ -46,9 +61,18 @@ struct sess {
 	vtim_real		t_open;
 	vtim_mono		t_open_mono;
 	vtim_mono		t_idle;		/* last response sent */
-	vtim_mono		t_rx;		/* first byte of partial req, 0 */
+	vtim_mono		t_rx;		/* first byte of a partial
+						   head (the accept while a
+						   PROXY header is due), 0 */
 	unsigned		nreq;
 	unsigned		opened;		/* SessOpen logged */
+	unsigned		proxy_wait;	/* PROXY listener: the header
+						   is still to come */
+	const struct sess_proxy	*proxy;		/* in ws; NULL: the socket's
+						   ends are the client's */
+	uintptr_t		ws_base;	/* ws below it is kept (the
+						   proxy data); SES_RxKeep
+						   uses what is above */
 	struct pool_task	task;
 
 	/* In the linger set (pool.c) */
@@ -80,6 +104,12 @@ struct sess *SES_New(struct pool *pp, int fd, const struct listen_sock *ls,
 
 /* The local end of the session's socket (getsockname, once). */
 const struct sockaddr_storage *SES_Local(struct sess *sp);
+/*
+ * client.ip and server.ip: a PROXY header's, else the socket's ends
+ * (remote, and SES_Local).
+ */
+const struct sockaddr *SES_Client(const struct sess *sp);
+const struct sockaddr *SES_Server(struct sess *sp);
 
 /* Hand the session to the pool (new or readable); counts drops. */
 void SES_Schedule(struct sess *sp, enum task_prio prio);

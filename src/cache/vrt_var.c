@@ -139,15 +139,30 @@ VRT_IP_string(VRT_CTX, VCL_IP ip)
  * side, the copy the fetch took on the backend side (a background fetch
  * may outlive the session).  NULL in vcl_init/vcl_fini.
  */
-static const struct sockaddr_storage *
+static const struct sockaddr *
 vrt_sess_addr(VRT_CTX, int local)
 {
 
 	if (ctx->sp != NULL)
-		return (local ? SES_Local(ctx->sp) : &ctx->sp->remote);
+		return ((const struct sockaddr *)(local ?
+		    SES_Local(ctx->sp) : &ctx->sp->remote));
 	if (ctx->bo != NULL)
-		return (local ? &ctx->bo->sp_local : &ctx->bo->sp_remote);
+		return ((const struct sockaddr *)(local ?
+		    &ctx->bo->sp_local : &ctx->bo->sp_remote));
 	return (NULL);
+}
+
+/* client.ip (server 0) and server.ip: a PROXY header's, if one said. */
+static const struct sockaddr *
+vrt_sess_proxied(VRT_CTX, int server)
+{
+
+	if (ctx->sp != NULL)
+		return (server ? SES_Server(ctx->sp) : SES_Client(ctx->sp));
+	if (ctx->bo != NULL && ctx->bo->sp_proxied)
+		return (server ? &ctx->bo->sp_server.sa :
+		    &ctx->bo->sp_client.sa);
+	return (vrt_sess_addr(ctx, server));
 }
 
 static const struct listen_sock *
@@ -161,12 +176,14 @@ vrt_sess_ls(VRT_CTX)
 	return (NULL);
 }
 
-/* The local address of the session's socket, on the workspace. */
+/* local.ip (proxied 0) or server.ip, on the workspace. */
 static VCL_IP
-vrt_local_ip(VRT_CTX)
+vrt_local_ip(VRT_CTX, int proxied)
 {
-	const struct sockaddr_storage *ss = vrt_sess_addr(ctx, 1);
+	const struct sockaddr *ss;
 	struct vrt_ip *ip;
+
+	ss = proxied ? vrt_sess_proxied(ctx, 1) : vrt_sess_addr(ctx, 1);
 
 	if (ss == NULL) {
 		VRT_fail(ctx, "server.ip/local.ip: no session here");
@@ -177,7 +194,7 @@ vrt_local_ip(VRT_CTX)
 		VRT_fail(ctx, "out of workspace for an IP");
 		return (NULL);
 	}
-	(void)VRT_ip_from_sa(ip, (const struct sockaddr *)ss);
+	(void)VRT_ip_from_sa(ip, ss);
 	return (ip);
 }
 
@@ -186,7 +203,7 @@ VRT_r_server_ip(VRT_CTX)
 {
 
 	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	return (vrt_local_ip(ctx));
+	return (vrt_local_ip(ctx, 1));
 }
 
 /* Helpers -----------------------------------------------------------------*/
@@ -368,18 +385,24 @@ vrt_sess_xid(VRT_CTX)
 	return (NULL);
 }
 
-/* client.ip and remote.ip: the peer, made at most once per request. */
+/*
+ * client.ip (proxied 1) and remote.ip: the peer, or what a PROXY header
+ * said it is.  client.ip is made at most once per request; so is
+ * remote.ip when it is the same.
+ */
 static VCL_IP
-vrt_remote_ip(VRT_CTX)
+vrt_remote_ip(VRT_CTX, int proxied)
 {
 	struct req *req = vrt_ext(ctx);
-	const struct sockaddr_storage *ss;
+	const struct sockaddr *ss;
 	struct vrt_ip *ip;
 	struct ws *ws;
+	int cache;
 
-	if (req != NULL && req->vrt_client_ip != NULL)
+	cache = req != NULL && (proxied || req->sp->proxy == NULL);
+	if (cache && req->vrt_client_ip != NULL)
 		return (req->vrt_client_ip);
-	ss = vrt_sess_addr(ctx, 0);
+	ss = proxied ? vrt_sess_proxied(ctx, 0) : vrt_sess_addr(ctx, 0);
 	if (ss == NULL)
 		return (NULL);
 	ws = req != NULL ? req->ws : ctx->ws;
@@ -388,8 +411,8 @@ vrt_remote_ip(VRT_CTX)
 		VRT_fail(ctx, "out of workspace for client.ip");
 		return (NULL);
 	}
-	(void)VRT_ip_from_sa(ip, (const struct sockaddr *)ss);
-	if (req != NULL)
+	(void)VRT_ip_from_sa(ip, ss);
+	if (cache)
 		req->vrt_client_ip = ip;
 	return (ip);
 }
@@ -404,7 +427,7 @@ vrt_client_identity(VRT_CTX)
 	if (req != NULL && req->vrt_vxid == req->vxid &&
 	    req->vrt_identity != NULL)
 		return (req->vrt_identity);
-	return (VRT_IP_string(ctx, vrt_remote_ip(ctx)));
+	return (VRT_IP_string(ctx, vrt_remote_ip(ctx, 1)));
 }
 
 static void
@@ -468,7 +491,7 @@ VRT_r_local_ip(VRT_CTX)
 	if (!vrt_ok(ctx, "local.ip",
 	    VM_CLIENT | VM_BACKEND))
 		return (NULL);
-	return (vrt_local_ip(ctx));
+	return (vrt_local_ip(ctx, 0));
 }
 
 VCL_STRING
@@ -490,7 +513,7 @@ VRT_r_remote_ip(VRT_CTX)
 	if (!vrt_ok(ctx, "remote.ip",
 	    VM_CLIENT | VM_BACKEND))
 		return (NULL);
-	return (vrt_remote_ip(ctx));
+	return (vrt_remote_ip(ctx, 0));
 }
 
 VCL_STRING
@@ -523,7 +546,7 @@ VRT_r_client_ip(VRT_CTX)
 	if (!vrt_ok(ctx, "client.ip",
 	    VM_CLIENT | VM_BACKEND))
 		return (NULL);
-	return (vrt_remote_ip(ctx));
+	return (vrt_remote_ip(ctx, 1));
 }
 
 VCL_STRING

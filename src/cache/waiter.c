@@ -120,7 +120,11 @@ waiter_timeout_cb(struct ev_loop *loop, ev_timer *t, int revents)
 	CAST_OBJ_NOTNULL(sp, t->data, SESS_MAGIC);
 	if (sp->linger)
 		waiter_close(w, sp, sp->linger_reason);
-	else if (sp->rx_len > 0)
+	else if (sp->proxy_wait) {
+		/* No whole PROXY header in timeout_idle: as varnishd. */
+		VSC_Add(sess_proxy_bad, 1);
+		waiter_close(w, sp, SC_RX_TIMEOUT);
+	} else if (sp->rx_len > 0)
 		waiter_close(w, sp, SC_RX_TIMEOUT);
 	else
 		waiter_close(w, sp, SC_RX_CLOSE_IDLE);

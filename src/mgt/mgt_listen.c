@@ -42,6 +42,7 @@ struct listen_arg {
 	long		mode;		/* -1: as created */
 	uid_t		uid;		/* (uid_t)-1: unchanged */
 	gid_t		gid;		/* (gid_t)-1: unchanged */
+	unsigned	proxy;		/* ,PROXY */
 };
 
 static struct listen_arg *mgt_largs;
@@ -87,13 +88,17 @@ MGT_ListenArg(const char *arg)
 		p = strchr(p, ',');
 		if (p != NULL)
 			*p++ = '\0';
-		if (!strcasecmp(opt, "HTTP"))
+		if (!strcasecmp(opt, "HTTP")) {
+			la->proxy = 0;
 			continue;
-		if (!strcasecmp(opt, "PROXY"))
-			MGT_Usage("-a %s: the PROXY protocol is not supported "
-			    "yet", arg);
+		}
+		if (!strcasecmp(opt, "PROXY")) {
+			la->proxy = 1;
+			continue;
+		}
 		if (*a != '/')
-			MGT_Usage("-a %s: unknown protocol \"%s\" (use HTTP; "
+			MGT_Usage("-a %s: unknown protocol \"%s\" (use HTTP "
+			    "or PROXY; "
 			    "user=, group= and mode= are for a Unix socket, "
 			    "-a /path)", arg, opt);
 		if (!strncmp(opt, "mode=", 5)) {
@@ -115,8 +120,8 @@ MGT_ListenArg(const char *arg)
 				MGT_Usage("-a %s: no group %s", arg, opt + 6);
 			la->gid = gr->gr_gid;
 		} else {
-			MGT_Usage("-a %s: unknown option \"%s\" (HTTP, user=, "
-			    "group=, mode=)", arg, opt);
+			MGT_Usage("-a %s: unknown option \"%s\" (HTTP, PROXY, "
+			    "user=, group=, mode=)", arg, opt);
 		}
 	}
 	if (*a == '@')
@@ -232,6 +237,7 @@ mgt_listen_add(struct child_args *ca, const struct listen_arg *la, int fd)
 	ls = &ca->socks[ca->nsocks++];
 	INIT_OBJ(ls, LISTEN_SOCK_MAGIC);
 	ls->fd = fd;
+	ls->proxy = la->proxy;
 	(void)snprintf(ls->name, sizeof ls->name, "%s", la->name);
 	(void)snprintf(ls->endpoint, sizeof ls->endpoint, "%s",
 	    la->endpoint);

@@ -153,6 +153,11 @@ static const struct {
 	    "about 1/n of the keys; \\fBalt\\fR, \\fBhealthy\\fR, warmup "
 	    "and rampup as Varnish documents them; \\fBshard_param\\fR "
 	    "objects hold parameter sets." },
+	{ "proxy", "After \\fBimport proxy;\\fR, as Varnish 7.1's "
+	    "vmod_proxy: what a PROXY version 2 header's TLVs say about the "
+	    "client's TLS connection, on a listener declared \\fB-a "
+	    "...,PROXY\\fR behind a TLS terminator (hitch, haproxy).  "
+	    "Strings are unset when the header had no such TLV." },
 	{ "saintmode", "After \\fBimport saintmode;\\fR, as "
 	    "varnish-modules' vmod_saintmode: a director that skips the "
 	    "objects a backend answered badly.  In vcl_init wrap each "

@@ -10,7 +10,9 @@
  * connection reused from one client to another (nor at all); a grace
  * refresh speaks for the client that set it off; pipe sends it too.
  * Then veneerd in front of Varnish 7.1's own varnishd listening with
- * PROXY: varnishd's client.ip is the client of the edge veneerd.
+ * PROXY: varnishd's client.ip is the client of the edge veneerd; and in
+ * front of veneerd listening with PROXY (-a ...,PROXY), which must say
+ * the same, and closes and counts bad headers without harm.
  */
 
 #include "config.h"
@@ -560,6 +562,157 @@ START_TEST(issue_0015_proxy_header_into_varnishd)
 }
 END_TEST
 
+
+/*
+ * An inner veneerd listening with PROXY (and on IPv6 if the host has
+ * it), answering with client.ip, server.ip, remote.ip and local.ip;
+ * timeout_idle 1 s for the bad-header tests.
+ */
+static struct vnd *
+ph_inner(struct origin *o, int ipv6)
+{
+	struct vnd *v;
+	char *vcl;
+
+	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\nimport std;\n"
+	    "backend o { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "sub vcl_recv { return (pass); }\n"
+	    "sub vcl_deliver {\n"
+	    "    set resp.http.X-Inner-Client = client.ip + \" \" +\n"
+	    "        std.port(client.ip);\n"
+	    "    set resp.http.X-Inner-Server = server.ip + \" \" +\n"
+	    "        std.port(server.ip);\n"
+	    "    set resp.http.X-Inner-Remote = remote.ip;\n"
+	    "}\n", ORIGIN_Port(o)), 0);
+	v = VND_New();
+	VND_VclFile(v, "inner.vcl", vcl);
+	free(vcl);
+	VND_Listen(v, "127.0.0.1:0,PROXY");
+	if (ipv6)
+		VND_Listen(v, "[::1]:0,PROXY");
+	VND_Param(v, "timeout_idle", "1");
+	VND_Start(v);
+	return (v);
+}
+
+START_TEST(issue_0015_proxy_listen_into_veneerd)
+{
+	static const char * const a4[] = { "127.0.0.1:0", NULL };
+	static const char * const a46[] = { "127.0.0.1:0", "[::1]:0", NULL };
+	const struct hx_msg *q;
+	struct vnd *inner, *v;
+	struct origin *o;
+	struct client *cl;
+	struct ph_ends e;
+	char want[160];
+	int ipv6 = HX_HaveIPv6();
+
+	o = ORIGIN_New(NULL, NULL);
+	inner = ph_inner(o, ipv6);
+	v = ph_vnd(VND_Port(inner, 0), ipv6 ? a46 : a4);
+	cl = VND_ConnectTo(v, 0);
+	e = ph_ends(cl);
+	ph_chain_is(cl, "/v1/chain", &e);
+	ph_chain_is(cl, "/v2/chain", &e);
+	/* The edge's X-Forwarded-For, then the inner's: the same client. */
+	q = ORIGIN_FindReq(o, "/v2/chain");
+	ck_assert_ptr_nonnull(q);
+	(void)snprintf(want, sizeof want, "%s, %s", e.cip, e.cip);
+	HX_HeaderIs(q, "X-Forwarded-For", want);
+	CLIENT_Free(&cl);
+	if (ipv6) {
+		cl = VND_ConnectTo(v, 1);
+		e = ph_ends(cl);
+		ck_assert_str_eq(e.cip, "::1");
+		ph_chain_is(cl, "/v1/chain6", &e);
+		ph_chain_is(cl, "/v2/chain6", &e);
+		CLIENT_Free(&cl);
+	}
+	ck_assert_uint_eq(VND_Counter(inner, "sess_proxy_bad"), 0);
+	VND_Free(&v);
+	VND_Finish(&inner, &o);
+}
+END_TEST
+
+/* Send b, then the inner veneerd must close without a byte of answer. */
+static void
+ph_bad(struct vnd *v, const void *b, size_t len)
+{
+	struct client *cl;
+
+	cl = VND_Connect(v);
+	if (len > 0)
+		CLIENT_Send(cl, b, len);
+	CLIENT_AssertClosed(cl, HX_T_SLOW);
+	CLIENT_Free(&cl);
+}
+
+START_TEST(issue_0015_proxy_listen_bad_headers)
+{
+	static const unsigned char v2_short[] = {
+		0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49,
+		0x54, 0x0a, 0x21, 0x11, 0x00, 0x0c, 0x7f, 0x00, 0x00, 0x01,
+	};
+	static const char * const pieces[] = { "PRO", "XY TC", "P4 1.2",
+	    ".3.4 5", NULL };
+	const char * const *pp;
+	struct hx_msg *r;
+	struct client *cl;
+	struct origin *o;
+	struct vnd *v;
+	char line[200];
+	uint64_t n = 0;
+
+	o = ORIGIN_New(NULL, NULL);
+	v = ph_inner(o, 0);
+	/* HTTP where the header should be. */
+	ph_bad(v, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27);
+	VND_WaitCounter(v, "sess_proxy_bad", "==", ++n, HX_T_SLOW);
+	/* A v1 line past 108 bytes. */
+	(void)snprintf(line, sizeof line, "PROXY TCP4 1.2.3.4 5.6.7.8 1 2 "
+	    "%090d\r\n", 0);
+	ph_bad(v, line, strlen(line));
+	VND_WaitCounter(v, "sess_proxy_bad", "==", ++n, HX_T_SLOW);
+	/* A v1 line with a field too many. */
+	ph_bad(v, "PROXY TCP4 1.2.3.4 5.6.7.8 1 2 3\r\n", 34);
+	VND_WaitCounter(v, "sess_proxy_bad", "==", ++n, HX_T_SLOW);
+	/* v2 announcing 12 address bytes and sending 4: timeout_idle. */
+	ph_bad(v, v2_short, sizeof v2_short);
+	VND_WaitCounter(v, "sess_proxy_bad", "==", ++n, HX_T_SLOW);
+	/* Nothing at all: timeout_idle too. */
+	ph_bad(v, NULL, 0);
+	VND_WaitCounter(v, "sess_proxy_bad", "==", ++n, HX_T_SLOW);
+	/* A trickle (parked between pieces) never finishing in time. */
+	cl = VND_Connect(v);
+	for (pp = pieces; *pp != NULL; pp++) {
+		if (CLIENT_TrySend(cl, *pp, strlen(*pp), HX_T_RESP) !=
+		    HX_IO_OK)
+			break;
+		(void)poll(NULL, 0, 300);
+	}
+	CLIENT_AssertClosed(cl, HX_T_SLOW);
+	CLIENT_Free(&cl);
+	VND_WaitCounter(v, "sess_proxy_bad", "==", ++n, HX_T_SLOW);
+	ck_assert_uint_ge(VND_Counter(v, "sc_rx_timeout"), 3);
+	/* Still serving: a good header trickled in pieces works. */
+	cl = VND_Connect(v);
+	CLIENT_SendStr(cl, "PROXY TCP4 1.2.3.4 ");
+	(void)poll(NULL, 0, 100);
+	CLIENT_SendStr(cl, "5.6.7.8 1111 80\r\nGET /ok HTTP/1.1\r\n");
+	(void)poll(NULL, 0, 100);
+	CLIENT_SendStr(cl, "Host: x\r\n\r\n");
+	r = CLIENT_Resp(cl, 0, HX_T_SLOW);
+	ck_assert_int_eq(r->status, 200);
+	HX_HeaderIs(r, "X-Inner-Client", "1.2.3.4 1111");
+	HX_HeaderIs(r, "X-Inner-Server", "5.6.7.8 80");
+	HX_HeaderIs(r, "X-Inner-Remote", "127.0.0.1");
+	HX_MsgFree(&r);
+	CLIENT_Free(&cl);
+	ck_assert_uint_eq(VND_Counter(v, "sess_proxy_bad"), n);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -578,6 +731,8 @@ main(void)
 	tc = tcase_create("chained");
 	tcase_set_timeout(tc, 40);
 	tcase_add_test(tc, issue_0015_proxy_header_into_varnishd);
+	tcase_add_test(tc, issue_0015_proxy_listen_into_veneerd);
+	tcase_add_test(tc, issue_0015_proxy_listen_bad_headers);
 	suite_add_tcase(s, tc);
 	return (HX_Run(s));
 }
