@@ -416,9 +416,12 @@ VMOD_OBJ(dynamic, director,
     VMOD_O(BLOB, resolver) VMOD_E(ttl_from, "cfg,dns,min,max", "cfg")
     VMOD_O(DURATION, retry_after) VMOD_O(BACKEND, via)
     VMOD_O(INT, keep) VMOD_O(STRING, authority)
-    VMOD_O(DURATION, wait_timeout) VMOD_O(INT, wait_limit),
+    VMOD_O(DURATION, wait_timeout) VMOD_O(INT, wait_limit)
+    VMOD_D(INT, max_names, "1024"),
     "A director making backends of a name's addresses (A and AAAA) or "
-    "SRV records, re-resolved every ttl in the background.")
+    "SRV records, re-resolved every ttl in the background; at most "
+    "max_names names (ours: a hostile Host cannot make it follow "
+    "any number).")
 #undef VMOD_OBJ
 #endif
 #ifdef VMOD_METHOD

@@ -365,4 +365,8 @@ VSC_FIELD(sess_proxy_bad,	COUNTER, INFO,  INTEGER,	"Client "
 	"CRC) or did not arrive whole within timeout_idle; the "
 	"ProxyGarbage log record says why. Not Varnish's: high means "
 	"something other than the proxy connects, or it sends no header")
+VSC_FIELD(dynamic_names_refused, COUNTER, INFO,  INTEGER,	"Names a "
+	"dynamic director (import dynamic;) refused because it already "
+	"follows max_names of them: with .backend() taking the request's "
+	"Host, check the Host against the names you serve first")
 #undef VSC_FIELD

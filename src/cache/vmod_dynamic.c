@@ -48,6 +48,7 @@
 #include "cache/req.h"
 #include "cache/vcl.h"
 #include "cache/vmod_dynamic.h"
+#include "cache/vsc.h"
 #include "cache/vsl.h"
 #include "cache/ws.h"
 #include "vrt.h"
@@ -113,6 +114,8 @@ struct vmod_dynamic_director {
 	vtim_dur		first_lookup_timeout;	/* const */
 	unsigned		max_connections;	/* const */
 	unsigned		proxy_header;	/* const */
+	unsigned		max_names;	/* const */
+	unsigned		n_names;	/* dyn_mtx: on domains */
 	unsigned		debug;		/* atomic */
 	unsigned		busy;		/* dyn_mtx: the thread's in */
 	TAILQ_HEAD(, dyn_domain) domains;	/* dyn_mtx */
@@ -715,11 +718,22 @@ dyn_domain_get(VRT_CTX, struct vmod_dynamic_director *obj,
 		if (dom->srv == srv && !strcasecmp(dom->name, name) &&
 		    !strcmp(dom->port, port))
 			break;
+	if (dom == NULL && obj->n_names >= obj->max_names) {
+		/* Names stay till the VCL goes: a hostile Host is bounded. */
+		LOCK_Unlock(&dyn_mtx);
+		VSC_Add(dynamic_names_refused, 1);
+		VSLb(ctx->vsl, SLT_Error, "vmod-dynamic: %s %s: \"%s\" refused: "
+		    "already following max_names (%u) names",
+		    VCL_Name(obj->vcl), obj->vcl_name, name, obj->max_names);
+		return (NULL);
+	}
 	if (dom == NULL) {
 		dom = dyn_domain_new_locked(ctx, obj, name, port, srv);
 		wake = dom != NULL;
-		if (dom != NULL)
+		if (dom != NULL) {
 			dom->due = 0;	/* now */
+			obj->n_names++;
+		}
 	} else if (dom->idle && !dom->busy) {
 		dom->idle = 0;
 		dom->due = 0;
@@ -798,7 +812,8 @@ vmod_dynamic_director__init(VRT_CTX, struct vmod_dynamic_director **op,
     VCL_DURATION retry_after, VCL_BOOL valid_via, VCL_BACKEND via,
     VCL_BOOL valid_keep, VCL_INT keep, VCL_BOOL valid_authority,
     VCL_STRING authority, VCL_BOOL valid_wait_timeout,
-    VCL_DURATION wait_timeout, VCL_BOOL valid_wait_limit, VCL_INT wait_limit)
+    VCL_DURATION wait_timeout, VCL_BOOL valid_wait_limit, VCL_INT wait_limit,
+    VCL_INT max_names)
 {
 	struct vmod_dynamic_director *obj;
 	char pbuf[16];
@@ -823,6 +838,11 @@ vmod_dynamic_director__init(VRT_CTX, struct vmod_dynamic_director **op,
 	if (proxy_header < 0 || proxy_header > 2 || max_connections < 0) {
 		VRT_fail(ctx, "dynamic.director %s: proxy_header must be 0, "
 		    "1 or 2 and max_connections not negative", vcl_name);
+		return;
+	}
+	if (max_names < 1 || max_names > 1000000) {
+		VRT_fail(ctx, "dynamic.director %s: max_names must be 1 to "
+		    "1000000", vcl_name);
 		return;
 	}
 	if ((valid_ttl && ttl <= 0) || domain_usage_timeout <= 0 ||
@@ -860,6 +880,7 @@ vmod_dynamic_director__init(VRT_CTX, struct vmod_dynamic_director **op,
 	obj->first_lookup_timeout = first_lookup_timeout;
 	obj->max_connections = (unsigned)max_connections;
 	obj->proxy_header = (unsigned)proxy_header;
+	obj->max_names = (unsigned)max_names;
 	TAILQ_INIT(&obj->domains);
 	TAILQ_INIT(&obj->bes);
 	LOCK_Init(&obj->be_mtx);

@@ -431,6 +431,37 @@ START_TEST(cold_vcl_not_resolved)
 }
 END_TEST
 
+/*
+ * A name from the request (here the URL; usually the Host) cannot make
+ * a director follow any number of names: past max_names a new one gets
+ * 503, counted and logged, and the names it follows still serve.
+ */
+START_TEST(max_names_bounds_hostile_names)
+{
+	struct origin *o;
+	struct vnd *v;
+	char vcl[512];
+
+	o = ORIGIN_New(NULL, NULL);
+	(void)snprintf(vcl, sizeof vcl, "sub vcl_init {\n"
+	    "\tnew d = dynamic.director(port = \"%d\", max_names = 2);\n}\n"
+	    "sub vcl_recv {\n\tset req.backend_hint = d.backend("
+	    "regsub(req.url, \"^/([^/]*).*\", \"\\1\"));\n"
+	    "\treturn (pass);\n}\n", ORIGIN_Port(o));
+	v = dyn_start(vcl, "127.0.0.1 a.test b.test c.test\n", "");
+	ck_assert_uint_eq(fetch(v, "/a.test/1", NULL), 200);
+	ck_assert_uint_eq(fetch(v, "/b.test/1", NULL), 200);
+	ck_assert_uint_eq(fetch(v, "/c.test/1", NULL), 503);
+	ck_assert_uint_eq(fetch(v, "/d.test/1", NULL), 503);
+	ck_assert_uint_eq(VND_Counter(v, "dynamic_names_refused"), 2);
+	ck_assert_uint_eq(fetch(v, "/a.test/2", NULL), 200);
+	ck_assert_uint_eq(fetch(v, "/b.test/2", NULL), 200);
+	ck_assert_ptr_null(ORIGIN_FindReq(o, "/c.test/1"));
+	ck_assert_uint_eq(ORIGIN_NReq(o), 4);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 /* .add_dynamic() of anything but a dynamic director: vcl_init fails. */
 START_TEST(add_dynamic_refuses_other)
 {
@@ -473,6 +504,7 @@ main(void)
 	tcase_add_test(tc, shard_add_dynamic);
 	tcase_add_test(tc, add_dynamic_refuses_other);
 	tcase_add_test(tc, cold_vcl_not_resolved);
+	tcase_add_test(tc, max_names_bounds_hostile_names);
 	suite_add_tcase(s, tc);
 	return (HX_Run(s));
 }
