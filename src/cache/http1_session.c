@@ -115,6 +115,36 @@ h1_rx_left(const struct sess *sp)
 }
 
 /*
+ * One read into req's buffer (have bytes already there): 1 when some
+ * came, else 0 and *rx says why not -- the peer closed, draining, past
+ * timeout_idle (when timed: a partial head, or a PROXY header due from
+ * the accept), or nothing yet (RX_IDLE: park).
+ */
+static int
+h1_rx_read(struct req *req, size_t have, int timed, enum h1_rx *rx)
+{
+	struct sess *sp = req->sp;
+	ssize_t n;
+
+	do
+		n = read(sp->fd, req->rx_e, (size_t)(req->rx_l - req->rx_e));
+	while (n < 0 && errno == EINTR);
+	if (n > 0) {
+		req->rx_e += n;
+		return (1);
+	}
+	if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+		*rx = have > 0 ? RX_EOF_PARTIAL : RX_EOF;
+	else if (have == 0 && child_draining)
+		*rx = RX_DRAIN;
+	else if (timed && h1_rx_left(sp) <= 0)
+		*rx = RX_TIMEOUT;
+	else
+		*rx = RX_IDLE;
+	return (0);
+}
+
+/*
  * Read until a whole request head is in the buffer.  When nothing more
  * is there to read, the session is parked (RX_IDLE: the linger set, then
  * the waiter) with its partial head, whatever its size (h1_park), so a
@@ -127,7 +157,7 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 	struct sess *sp = req->sp;
 	enum h1_complete c;
 	size_t have;
-	ssize_t n;
+	enum h1_rx rx;
 
 	for (;;) {
 		have = (size_t)(req->rx_e - req->rx_p);
@@ -146,20 +176,8 @@ h1_rx_head(struct req *req, const char **hb, const char **he)
 			if (sp->t_rx == 0)
 				sp->t_rx = TIM_mono();
 		}
-		n = read(sp->fd, req->rx_e, (size_t)(req->rx_l - req->rx_e));
-		if (n > 0) {
-			req->rx_e += n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-			return (have > 0 ? RX_EOF_PARTIAL : RX_EOF);
-		if (have == 0 && child_draining)
-			return (RX_DRAIN);
-		if (have > 0 && h1_rx_left(sp) <= 0)
-			return (RX_TIMEOUT);
-		return (RX_IDLE);
+		if (h1_rx_read(req, have, have > 0, &rx) == 0)
+			return (rx);
 	}
 }
 
@@ -761,9 +779,8 @@ h1_close(struct sess *sp, struct req **reqp, enum sess_close sc,
 static enum h1_rx
 h1_rx_proxy(struct req *req, size_t *hlen)
 {
-	struct sess *sp = req->sp;
 	size_t have;
-	ssize_t n;
+	enum h1_rx rx;
 
 	for (;;) {
 		have = (size_t)(req->rx_e - req->rx_p);
@@ -779,20 +796,8 @@ h1_rx_proxy(struct req *req, size_t *hlen)
 				break;
 			}
 		}
-		n = read(sp->fd, req->rx_e, (size_t)(req->rx_l - req->rx_e));
-		if (n > 0) {
-			req->rx_e += n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-			return (have > 0 ? RX_EOF_PARTIAL : RX_EOF);
-		if (have == 0 && child_draining)
-			return (RX_DRAIN);
-		if (h1_rx_left(sp) <= 0)
-			return (RX_TIMEOUT);
-		return (RX_IDLE);
+		if (h1_rx_read(req, have, 1, &rx) == 0)
+			return (rx);
 	}
 }
 
