@@ -48,6 +48,31 @@ struct listen_arg {
 static struct listen_arg *mgt_largs;
 static unsigned mgt_nlargs;
 
+/* A Unix socket's mode=: octal permissions, 1 to 0777. */
+static void
+mgt_listen_mode(struct listen_arg *la, const char *arg, const char *v,
+    unsigned seen)
+{
+	char *e;
+	long m;
+
+	if (seen > 0)
+		MGT_Usage("-a %s: Too many mode sub-args", arg);
+	if (*v == '\0')
+		MGT_Usage("-a %s: Empty mode sub-arg", arg);
+	errno = 0;
+	m = strtol(v, &e, 8);
+	if (*e != '\0')
+		MGT_Usage("-a %s: Invalid mode sub-arg %s (octal, as 0660)",
+		    arg, v);
+	if (errno == ERANGE)
+		MGT_Usage("-a %s: Cannot parse mode sub-arg %s", arg, v);
+	if (m <= 0 || m > 0777)
+		MGT_Usage("-a %s: Mode sub-arg %s out of range (1 to 0777)",
+		    arg, v);
+	la->mode = m;
+}
+
 /* [name=][host][:port][,PROTO], or [name=]/path[,PROTO][,user=][,group=][,mode=] */
 void
 MGT_ListenArg(const char *arg)
@@ -55,6 +80,7 @@ MGT_ListenArg(const char *arg)
 	struct listen_arg *la;
 	char buf[512], *a, *p;
 	const char *why;
+	unsigned nproto = 0, nmode = 0, nuser = 0, ngroup = 0;
 
 	if (strlen(arg) >= sizeof buf)
 		MGT_Usage("-a %s: too long", arg);
@@ -82,46 +108,61 @@ MGT_ListenArg(const char *arg)
 	if (p != NULL)
 		*p++ = '\0';
 	(void)snprintf(la->endpoint, sizeof la->endpoint, "%s", a);
+	if (*a != '/' && *a != '@' && *a != '[' && strchr(a, '/') != NULL)
+		MGT_Usage("-a %s: Unix domain socket addresses must be absolute "
+		    "paths", arg);
+	/* varnishd's words first (scripts and its tests match them). */
 	while (p != NULL) {
-		char *opt = p, *e;
+		char *opt = p, *eq;
 
 		p = strchr(p, ',');
 		if (p != NULL)
 			*p++ = '\0';
-		if (!strcasecmp(opt, "HTTP")) {
-			la->proxy = 0;
+		eq = strchr(opt, '=');
+		if (eq == NULL) {
+			if (nproto++ > 0)
+				MGT_Usage("-a %s: Too many protocol sub-args "
+				    "(one of HTTP or PROXY)", arg);
+			if (!strcasecmp(opt, "HTTP"))
+				la->proxy = 0;
+			else if (!strcasecmp(opt, "PROXY"))
+				la->proxy = 1;
+			else
+				MGT_Usage("-a %s: Unknown protocol '%s' (HTTP "
+				    "or PROXY; for several addresses give -a "
+				    "once for each)", arg, opt);
 			continue;
 		}
-		if (!strcasecmp(opt, "PROXY")) {
-			la->proxy = 1;
-			continue;
-		}
+		*eq++ = '\0';
+		if (strcmp(opt, "mode") && strcmp(opt, "user") &&
+		    strcmp(opt, "group"))
+			MGT_Usage("-a %s: Invalid sub-arg %s=%s (user=, group= "
+			    "and mode= are a Unix socket's)", arg, opt, eq);
 		if (*a != '/')
-			MGT_Usage("-a %s: unknown protocol \"%s\" (use HTTP "
-			    "or PROXY; "
-			    "user=, group= and mode= are for a Unix socket, "
-			    "-a /path)", arg, opt);
-		if (!strncmp(opt, "mode=", 5)) {
-			la->mode = strtol(opt + 5, &e, 8);
-			if (opt[5] == '\0' || *e != '\0' || la->mode < 0 ||
-			    la->mode > 0777)
-				MGT_Usage("-a %s: mode= takes octal permissions, "
-				    "as mode=0660", arg);
-		} else if (!strncmp(opt, "user=", 5)) {
-			struct passwd *pw = getpwnam(opt + 5);
+			MGT_Usage("-a %s: Invalid sub-arg %s=%s for IP "
+			    "addresses (it is for a Unix socket, -a /path)",
+			    arg, opt, eq);
+		if (!strcmp(opt, "mode"))
+			mgt_listen_mode(la, arg, eq, nmode++);
+		else if (!strcmp(opt, "user")) {
+			struct passwd *pw;
 
+			if (nuser++ > 0)
+				MGT_Usage("-a %s: Too many user sub-args", arg);
+			pw = getpwnam(eq);
 			if (pw == NULL)
-				MGT_Usage("-a %s: no user %s", arg, opt + 5);
+				MGT_Usage("-a %s: Unknown user %s", arg, eq);
 			la->uid = pw->pw_uid;
-		} else if (!strncmp(opt, "group=", 6)) {
-			struct group *gr = getgrnam(opt + 6);
-
-			if (gr == NULL)
-				MGT_Usage("-a %s: no group %s", arg, opt + 6);
-			la->gid = gr->gr_gid;
 		} else {
-			MGT_Usage("-a %s: unknown option \"%s\" (HTTP, PROXY, "
-			    "user=, group=, mode=)", arg, opt);
+			struct group *gr;
+
+			if (ngroup++ > 0)
+				MGT_Usage("-a %s: Too many group sub-args",
+				    arg);
+			gr = getgrnam(eq);
+			if (gr == NULL)
+				MGT_Usage("-a %s: Unknown group %s", arg, eq);
+			la->gid = gr->gr_gid;
 		}
 	}
 	if (*a == '@')
@@ -129,8 +170,9 @@ MGT_ListenArg(const char *arg)
 		    "a path", arg);
 	if (*a == '/') {
 		if (strlen(a) >= sizeof la->path)
-			MGT_Usage("-a %s: the path is longer than a Unix "
-			    "socket's %zu bytes", arg, sizeof la->path - 1);
+			MGT_Usage("-a %s: Got no socket(s) for %s: the path is "
+			    "longer than a Unix socket's %zu bytes", arg, a,
+			    sizeof la->path - 1);
 		(void)snprintf(la->path, sizeof la->path, "%s", a);
 		return;
 	}
@@ -269,8 +311,8 @@ MGT_ListenOpen(struct child_args *ca)
 		if (la->path[0] != '\0') {
 			fd = mgt_bind_unix(la, err, sizeof err);
 			if (fd < 0)
-				MGT_Fatal("cannot listen on -a %s: %s",
-				    la->arg, err);
+				MGT_Fatal("Error: Could not get socket %s: "
+				    "%s", la->arg, err);
 			mgt_listen_add(ca, la, fd);
 			continue;
 		}
@@ -289,8 +331,8 @@ MGT_ListenOpen(struct child_args *ca)
 				if (la->host[0] == '\0' &&
 				    ai->ai_family == AF_INET6)
 					continue;
-				MGT_Fatal("cannot listen on -a %s: %s",
-				    la->arg, err);
+				MGT_Fatal("Error: Could not get socket %s: "
+				    "%s", la->arg, err);
 			}
 			mgt_listen_add(ca, la, fd);
 			n++;
