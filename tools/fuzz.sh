@@ -133,7 +133,8 @@ mkvar() {
 	sed -n "s/^$1 = //p" "$bdir/Makefile" | head -n 1
 }
 read -r -a veneer_cflags <<<"$(mkvar VENEER_CFLAGS)"
-read -r -a sys_libs <<<"$(mkvar EV_LIBS) $(mkvar PCRE2_LIBS) $(mkvar BSD_LIBS) $(mkvar ZLIB_LIBS)"
+read -r -a sys_libs <<<"$(mkvar EV_LIBS) $(mkvar PCRE2_LIBS) $(mkvar BSD_LIBS) \
+    $(mkvar ZLIB_LIBS) $(mkvar RESOLV_LIBS)"
 read -r -a sys_cflags <<<"$(mkvar PCRE2_CFLAGS) $(mkvar BSD_CFLAGS)"
 cache_a=("$bdir/src/cache/.libs/libvcache.a" "$bdir/src/vsm/.libs/libvsmw.a"
     "$bdir/src/common/.libs/libvcommon.a")
