@@ -372,6 +372,34 @@ hsh_consider(void *priv, struct objcore *oc)
 	return (0);
 }
 
+/*
+ * RFC 9111 4.1: of the stored responses a request may be given, the
+ * most recent.  A variant found (the index's answer, or one matched in
+ * the list) gives way to a newer fresh object without Vary: the origin
+ * stopped varying the resource, and that answer is for every request.
+ * Markers are not weighed here: they carry no Vary, so a marker from
+ * one variant's private answer must not take the others' hits.
+ */
+static void
+hsh_newer_plain_locked(const struct objhead *oh, struct hsh_found *f)
+{
+	struct objcore *oc, *hit = f->hit;
+
+	if (hit->obj == NULL || OBJ_Vary(hit->obj) == NULL)
+		return;		/* a plain hit: already the newest plain */
+	LIST_FOREACH(oc, &oh->objcs, oh_list) {
+		if (oc == hit || oc->obj == NULL ||
+		    OBJ_Vary(oc->obj) != NULL ||
+		    (oc->flags & (OC_F_BUSY | OC_F_HFM | OC_F_HFP)) ||
+		    oc->t_origin <= hit->t_origin)
+			continue;
+		f->hit = NULL;
+		if (hsh_consider(f, oc) && f->hit == oc)
+			return;		/* newest first: the newest such */
+		f->hit = hit;
+	}
+}
+
 enum hsh_lookup
 HSH_Lookup(struct worker *wrk, const unsigned char digest[SHA256_LEN],
     const struct http *req, struct ws *ws, unsigned flags,
@@ -433,6 +461,8 @@ HSH_LookupCapped(struct worker *wrk, const unsigned char digest[SHA256_LEN],
 		if (hsh_consider(&f, oc))
 			break;
 	}
+	if (f.hit != NULL && !(flags & HSH_L_IGNORE_VARY))
+		hsh_newer_plain_locked(oh, &f);
 	if (f.hit != NULL) {
 		hsh_take_locked(f.hit, ocp, bocp);
 		r = HSH_HIT;
