@@ -1147,6 +1147,35 @@ method_find(struct vcc *tl, const struct token *t, struct vsym **objp)
 	    c->init.mod, c->init.name, vcc_strndup(tl, dot + 1, ml));
 }
 
+/*
+ * mod.class.method(): a class's method called without an object, which
+ * Varnish calls a syntax error.  Fails tl when t is that.
+ */
+void
+class_call_check(struct vcc *tl, const struct token *t)
+{
+	const char *dot = NULL, *q;
+	char buf[128];
+	unsigned u;
+	size_t l;
+
+	for (q = t->b; q < t->e; q++)
+		if (*q == '.')
+			dot = q;
+	if (dot == NULL)
+		return;
+	l = (size_t)(dot - t->b);
+	for (u = 0; u < vcc_nclasses; u++) {
+		(void)snprintf(buf, sizeof buf, "%s.%s",
+		    vcc_classes[u].init.mod, vcc_classes[u].init.name);
+		if (strlen(buf) == l && !memcmp(buf, t->b, l))
+			vcc_error(tl, t, "Syntax error: %s() is a method of "
+			    "the class %s: call it on an object (new x = "
+			    "%s(...); in vcl_init, then x.%s())",
+			    tk_str(tl, t), buf, buf, dot + 1);
+	}
+}
+
 /* The call of a function or method named by t, before its '('. */
 struct expr *
 parse_fcall(struct vcc *tl, const struct token *t)
@@ -1284,6 +1313,8 @@ parse_var(struct vcc *tl, const struct token *t)
 		if (e == NULL)
 			e = parse_tmethod(tl, t);
 		if (e == NULL)
+			class_call_check(tl, t);
+		if (e == NULL)
 			vcc_error(tl, t, "Symbol not found: '%s': unknown "
 			    "function %s()", name, name);
 		if (e->t == V_VOID)
@@ -1413,6 +1444,10 @@ parse_name(struct vcc *tl, const struct token *t)
 		vcc_error(tl, t, "Cannot convert HTTP to %s: %s is a whole "
 		    "message; name one of its fields (%s.http.NAME)",
 		    P(tl)->want_string ? "STRING" : "a value", name, name);
+	if (P(tl)->want_type == V_BACKEND)
+		vcc_error(tl, t, "Undefined backend %s, first reference: (no "
+		    "backend or director has that name%s%s%s)", name,
+		    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
 	vcc_error(tl, t, "Symbol not found: '%s' (no variable, backend or "
 	    "acl has that name%s%s%s)", name,
 	    *hn ? "; did you mean " : "", hn, *hn ? "?" : "");
@@ -1725,6 +1760,7 @@ parse_cmp(struct vcc *tl)
 	const struct token *op, *rt;
 	const char *cop, *re, *pat;
 	struct vsym *acl;
+	enum vtype wt;
 	unsigned saved;
 	int neg;
 
@@ -1791,7 +1827,10 @@ parse_cmp(struct vcc *tl)
 	/* The right side is joined as text only against a string. */
 	saved = P(tl)->want_string;
 	P(tl)->want_string = a->t == V_STRING;
+	wt = P(tl)->want_type;
+	P(tl)->want_type = a->t;	/* for the right side's errors */
 	b = parse_add(tl);
+	P(tl)->want_type = wt;
 	P(tl)->want_string = saved;
 	/* Only strings and numbers have an order. */
 	if (!vcc_is(op, "==") && !vcc_is(op, "!=") && a->t != V_STRING &&

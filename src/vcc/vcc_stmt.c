@@ -642,10 +642,16 @@ parse_statement(struct vcc *tl, struct vbuf *out, unsigned ind)
 			OPT_Clobber(tl, out, ind);
 		emit_failcheck(tl, out, ind);
 	} else if (vcc_is(tk(tl), "(")) {
+		class_call_check(tl, t);
 		vcc_error(tl, t, "Symbol not found: '%s': unknown function "
 		    "%s()%s", tk_str(tl, t), tk_str(tl, t),
 		    memchr(t->b, '.', (size_t)(t->e - t->b)) != NULL ?
 		    " (is its module imported?)" : "");
+	} else if (sym_find_t(P(tl)->objs, t) != NULL) {
+		/* Varnish's words: it wants the method's dot. */
+		vcc_error(tl, tk(tl), "Expected '.' got '%s': %s is an object; "
+		    "call one of its methods (%s.method(...))",
+		    tk_desc(tl, tk(tl)), tk_str(tl, t), tk_str(tl, t));
 	} else {
 		vcc_error(tl, t, "Symbol not found: '%s': expected a statement "
 		    "(set, unset, if, return, call, ...)", tk_str(tl, t));
@@ -863,8 +869,9 @@ scan_names(struct vcc *tl)
 			decl_name_check(tl, t, n);
 			c = class_find(&tl->toks[i + 3]);
 			if (c == NULL)
-				vcc_error(tl, &tl->toks[i + 3], "no object "
-				    "class named %s; the classes here are: %s",
+				vcc_error(tl, &tl->toks[i + 3], "Symbol not "
+				    "found: '%s' (no object class of that name; "
+				    "the classes here are: %s)",
 				    tk_str(tl, &tl->toks[i + 3]),
 				    class_list(tl));
 			o = sym_find_t(p->objs, n);

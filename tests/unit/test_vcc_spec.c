@@ -354,7 +354,7 @@ START_TEST(imports)
 	expect_err(HEAD "sub vcl_recv { std.log(\"x\"); }\n", "t.vcl:3:16",
 	    "import std");
 	expect_err(HEAD "import std;\nsub vcl_init { new x = std.y(); }\n",
-	    "t.vcl:4:", "no object class named std.y");
+	    "t.vcl:4:", "Symbol not found: 'std.y' (no object class");
 	/* A set of modules: each function needs its own import. */
 	expect_err(HEAD "import nosuch;\n", "t.vcl:3:8",
 	    "the modules here are: std, purge, veneer");

@@ -1,5 +1,5 @@
 # expect: 7:10
-# message: no object class named debug.nosuch
+# message: Symbol not found: 'debug.nosuch' (no object class
 vcl 4.1;
 import debug;
 backend default { .host = "127.0.0.1"; }
