@@ -368,8 +368,9 @@ END_TEST
 /*--------------------------------------------------------------------
  * veneerd -> varnishd (-a ...,PROXY) -> origin: Varnish's own parser
  * reads our header.  varnishd is Debian's 7.1 package, unpacked in
- * $VENEER_BUILDDIR/varnish-tools (tools/lib/varnish.sh), or
- * $VENEER_VARNISHD; the test is skipped without it.
+ * $VENEER_BUILDDIR/varnish-tools (tools/lib/varnish.sh) or installed
+ * beside the tools test.sh found, or $VENEER_VARNISHD; the test is
+ * skipped without it.
  */
 
 struct ph_varnishd {
@@ -383,10 +384,18 @@ static char *
 ph_varnishd_path(void)
 {
 	const char *b = getenv("VENEER_BUILDDIR");
+	const char *t = getenv("VENEER_VARNISH_BIN");
 	char *p;
 
 	if (getenv("VENEER_VARNISHD") != NULL)
 		return (strdup(getenv("VENEER_VARNISHD")));
+	/* The tools' bin/ (unpacked, or the installed package's): sbin/. */
+	if (t != NULL) {
+		ck_assert_int_gt(asprintf(&p, "%s/../sbin/varnishd", t), 0);
+		if (access(p, X_OK) == 0)
+			return (p);
+		free(p);
+	}
 	if (b == NULL)
 		return (NULL);
 	ck_assert_int_gt(asprintf(&p, "%s/varnish-tools/root/usr/sbin/"
