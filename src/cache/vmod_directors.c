@@ -260,6 +260,62 @@ vdir_pick(struct vdir *vd, double r)
 	return (be);
 }
 
+/*
+ * What the four classes' objects do alike, for class cls with object
+ * magic MAGIC and director methods m: cls_make() (an object around its
+ * vdir, or NULL with ctx failed), __fini, .remove_backend() and the
+ * object's own director (cls_dir()).
+ */
+#define VDIR_CLASS(cls, MAGIC, m)					\
+static struct vmod_directors_##cls *					\
+cls##_make(VRT_CTX, struct vmod_directors_##cls **op,			\
+    const char *vcl_name)						\
+{									\
+	struct vmod_directors_##cls *o;					\
+									\
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
+	assert(op != NULL && *op == NULL);				\
+	ALLOC_OBJ(o, MAGIC);						\
+	if (o == NULL) {						\
+		VRT_fail(ctx, "%s: out of memory", vcl_name);		\
+		return (NULL);						\
+	}								\
+	if (vdir_init(ctx, o->vd, vcl_name, m, o->vd) != 0) {		\
+		FREE_OBJ(o);						\
+		return (NULL);						\
+	}								\
+	*op = o;							\
+	return (o);							\
+}									\
+									\
+VCL_VOID								\
+vmod_directors_##cls##__fini(struct vmod_directors_##cls **op)		\
+{									\
+	struct vmod_directors_##cls *o;					\
+									\
+	TAKE_OBJ_NOTNULL(o, op, MAGIC);					\
+	vdir_fini(o->vd);						\
+	FREE_OBJ(o);							\
+}									\
+									\
+VCL_VOID								\
+vmod_directors_##cls##_remove_backend(VRT_CTX,				\
+    struct vmod_directors_##cls *o, VCL_BACKEND be)			\
+{									\
+									\
+	CHECK_OBJ(o, MAGIC);						\
+	vdir_remove(ctx, o->vd, be);					\
+}									\
+									\
+static struct vdir *							\
+cls##_vd(VRT_CTX, struct vmod_directors_##cls *o)			\
+{									\
+									\
+	CHECK_OBJ(ctx, VRT_CTX_MAGIC);					\
+	CHECK_OBJ(o, MAGIC);						\
+	return (o->vd);							\
+}
+
 /* round_robin -------------------------------------------------------------*/
 
 struct vmod_directors_round_robin {
@@ -301,35 +357,14 @@ static const struct director_methods rr_methods[1] = {{
 	.count = vdir_count,
 }};
 
+VDIR_CLASS(round_robin, VMOD_DIRECTORS_ROUND_ROBIN_MAGIC, rr_methods)
+
 VCL_VOID
 vmod_directors_round_robin__init(VRT_CTX,
     struct vmod_directors_round_robin **op, const char *vcl_name)
 {
-	struct vmod_directors_round_robin *o;
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	assert(op != NULL);
-	assert(*op == NULL);
-	ALLOC_OBJ(o, VMOD_DIRECTORS_ROUND_ROBIN_MAGIC);
-	if (o == NULL) {
-		VRT_fail(ctx, "%s: out of memory", vcl_name);
-		return;
-	}
-	if (vdir_init(ctx, o->vd, vcl_name, rr_methods, o->vd) != 0) {
-		FREE_OBJ(o);
-		return;
-	}
-	*op = o;
-}
-
-VCL_VOID
-vmod_directors_round_robin__fini(struct vmod_directors_round_robin **op)
-{
-	struct vmod_directors_round_robin *o;
-
-	TAKE_OBJ_NOTNULL(o, op, VMOD_DIRECTORS_ROUND_ROBIN_MAGIC);
-	vdir_fini(o->vd);
-	FREE_OBJ(o);
+	(void)round_robin_make(ctx, op, vcl_name);
 }
 
 VCL_VOID
@@ -337,17 +372,7 @@ vmod_directors_round_robin_add_backend(VRT_CTX,
     struct vmod_directors_round_robin *o, VCL_BACKEND be)
 {
 
-	CHECK_OBJ(o, VMOD_DIRECTORS_ROUND_ROBIN_MAGIC);
-	vdir_add(ctx, o->vd, be, 1.0);
-}
-
-VCL_VOID
-vmod_directors_round_robin_remove_backend(VRT_CTX,
-    struct vmod_directors_round_robin *o, VCL_BACKEND be)
-{
-
-	CHECK_OBJ(o, VMOD_DIRECTORS_ROUND_ROBIN_MAGIC);
-	vdir_remove(ctx, o->vd, be);
+	vdir_add(ctx, round_robin_vd(ctx, o), be, 1.0);
 }
 
 VCL_BACKEND
@@ -355,9 +380,7 @@ vmod_directors_round_robin_backend(VRT_CTX,
     struct vmod_directors_round_robin *o)
 {
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	CHECK_OBJ(o, VMOD_DIRECTORS_ROUND_ROBIN_MAGIC);
-	return (o->vd->dir);
+	return (round_robin_vd(ctx, o)->dir);
 }
 
 /* fallback ----------------------------------------------------------------*/
@@ -404,36 +427,17 @@ static const struct director_methods fb_methods[1] = {{
 	.count = vdir_count,
 }};
 
+VDIR_CLASS(fallback, VMOD_DIRECTORS_FALLBACK_MAGIC, fb_methods)
+
 VCL_VOID
 vmod_directors_fallback__init(VRT_CTX, struct vmod_directors_fallback **op,
     const char *vcl_name, VCL_BOOL sticky)
 {
 	struct vmod_directors_fallback *o;
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	assert(op != NULL);
-	assert(*op == NULL);
-	ALLOC_OBJ(o, VMOD_DIRECTORS_FALLBACK_MAGIC);
-	if (o == NULL) {
-		VRT_fail(ctx, "%s: out of memory", vcl_name);
-		return;
-	}
-	if (vdir_init(ctx, o->vd, vcl_name, fb_methods, o->vd) != 0) {
-		FREE_OBJ(o);
-		return;
-	}
-	o->vd->sticky = sticky ? 1 : 0;
-	*op = o;
-}
-
-VCL_VOID
-vmod_directors_fallback__fini(struct vmod_directors_fallback **op)
-{
-	struct vmod_directors_fallback *o;
-
-	TAKE_OBJ_NOTNULL(o, op, VMOD_DIRECTORS_FALLBACK_MAGIC);
-	vdir_fini(o->vd);
-	FREE_OBJ(o);
+	o = fallback_make(ctx, op, vcl_name);
+	if (o != NULL)
+		o->vd->sticky = sticky ? 1 : 0;
 }
 
 VCL_VOID
@@ -441,26 +445,14 @@ vmod_directors_fallback_add_backend(VRT_CTX,
     struct vmod_directors_fallback *o, VCL_BACKEND be)
 {
 
-	CHECK_OBJ(o, VMOD_DIRECTORS_FALLBACK_MAGIC);
-	vdir_add(ctx, o->vd, be, 1.0);
-}
-
-VCL_VOID
-vmod_directors_fallback_remove_backend(VRT_CTX,
-    struct vmod_directors_fallback *o, VCL_BACKEND be)
-{
-
-	CHECK_OBJ(o, VMOD_DIRECTORS_FALLBACK_MAGIC);
-	vdir_remove(ctx, o->vd, be);
+	vdir_add(ctx, fallback_vd(ctx, o), be, 1.0);
 }
 
 VCL_BACKEND
 vmod_directors_fallback_backend(VRT_CTX, struct vmod_directors_fallback *o)
 {
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	CHECK_OBJ(o, VMOD_DIRECTORS_FALLBACK_MAGIC);
-	return (o->vd->dir);
+	return (fallback_vd(ctx, o)->dir);
 }
 
 /* random ------------------------------------------------------------------*/
@@ -493,35 +485,14 @@ static const struct director_methods rnd_methods[1] = {{
 	.count = vdir_count,
 }};
 
+VDIR_CLASS(random, VMOD_DIRECTORS_RANDOM_MAGIC, rnd_methods)
+
 VCL_VOID
 vmod_directors_random__init(VRT_CTX, struct vmod_directors_random **op,
     const char *vcl_name)
 {
-	struct vmod_directors_random *o;
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	assert(op != NULL);
-	assert(*op == NULL);
-	ALLOC_OBJ(o, VMOD_DIRECTORS_RANDOM_MAGIC);
-	if (o == NULL) {
-		VRT_fail(ctx, "%s: out of memory", vcl_name);
-		return;
-	}
-	if (vdir_init(ctx, o->vd, vcl_name, rnd_methods, o->vd) != 0) {
-		FREE_OBJ(o);
-		return;
-	}
-	*op = o;
-}
-
-VCL_VOID
-vmod_directors_random__fini(struct vmod_directors_random **op)
-{
-	struct vmod_directors_random *o;
-
-	TAKE_OBJ_NOTNULL(o, op, VMOD_DIRECTORS_RANDOM_MAGIC);
-	vdir_fini(o->vd);
-	FREE_OBJ(o);
+	(void)random_make(ctx, op, vcl_name);
 }
 
 VCL_VOID
@@ -529,26 +500,14 @@ vmod_directors_random_add_backend(VRT_CTX, struct vmod_directors_random *o,
     VCL_BACKEND be, VCL_REAL weight)
 {
 
-	CHECK_OBJ(o, VMOD_DIRECTORS_RANDOM_MAGIC);
-	vdir_add(ctx, o->vd, be, weight);
-}
-
-VCL_VOID
-vmod_directors_random_remove_backend(VRT_CTX,
-    struct vmod_directors_random *o, VCL_BACKEND be)
-{
-
-	CHECK_OBJ(o, VMOD_DIRECTORS_RANDOM_MAGIC);
-	vdir_remove(ctx, o->vd, be);
+	vdir_add(ctx, random_vd(ctx, o), be, weight);
 }
 
 VCL_BACKEND
 vmod_directors_random_backend(VRT_CTX, struct vmod_directors_random *o)
 {
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	CHECK_OBJ(o, VMOD_DIRECTORS_RANDOM_MAGIC);
-	return (o->vd->dir);
+	return (random_vd(ctx, o)->dir);
 }
 
 /* hash --------------------------------------------------------------------*/
@@ -590,35 +549,14 @@ static const struct director_methods hash_methods[1] = {{
 	.count = vdir_count,
 }};
 
+VDIR_CLASS(hash, VMOD_DIRECTORS_HASH_MAGIC, hash_methods)
+
 VCL_VOID
 vmod_directors_hash__init(VRT_CTX, struct vmod_directors_hash **op,
     const char *vcl_name)
 {
-	struct vmod_directors_hash *o;
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	assert(op != NULL);
-	assert(*op == NULL);
-	ALLOC_OBJ(o, VMOD_DIRECTORS_HASH_MAGIC);
-	if (o == NULL) {
-		VRT_fail(ctx, "%s: out of memory", vcl_name);
-		return;
-	}
-	if (vdir_init(ctx, o->vd, vcl_name, hash_methods, o->vd) != 0) {
-		FREE_OBJ(o);
-		return;
-	}
-	*op = o;
-}
-
-VCL_VOID
-vmod_directors_hash__fini(struct vmod_directors_hash **op)
-{
-	struct vmod_directors_hash *o;
-
-	TAKE_OBJ_NOTNULL(o, op, VMOD_DIRECTORS_HASH_MAGIC);
-	vdir_fini(o->vd);
-	FREE_OBJ(o);
+	(void)hash_make(ctx, op, vcl_name);
 }
 
 VCL_VOID
@@ -626,17 +564,7 @@ vmod_directors_hash_add_backend(VRT_CTX, struct vmod_directors_hash *o,
     VCL_BACKEND be, VCL_REAL weight)
 {
 
-	CHECK_OBJ(o, VMOD_DIRECTORS_HASH_MAGIC);
-	vdir_add(ctx, o->vd, be, weight);
-}
-
-VCL_VOID
-vmod_directors_hash_remove_backend(VRT_CTX, struct vmod_directors_hash *o,
-    VCL_BACKEND be)
-{
-
-	CHECK_OBJ(o, VMOD_DIRECTORS_HASH_MAGIC);
-	vdir_remove(ctx, o->vd, be);
+	vdir_add(ctx, hash_vd(ctx, o), be, weight);
 }
 
 VCL_BACKEND
@@ -644,9 +572,8 @@ vmod_directors_hash_backend(VRT_CTX, struct vmod_directors_hash *o,
     VCL_STRANDS key)
 {
 
-	CHECK_OBJ(ctx, VRT_CTX_MAGIC);
-	CHECK_OBJ(o, VMOD_DIRECTORS_HASH_MAGIC);
-	return (vdir_pick(o->vd, scalbn((double)VDIR_HashStrands32(key), -32)));
+	return (vdir_pick(hash_vd(ctx, o),
+	    scalbn((double)VDIR_HashStrands32(key), -32)));
 }
 
 /* lookup ------------------------------------------------------------------*/
