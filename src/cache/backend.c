@@ -947,24 +947,27 @@ be_holddown_set(struct backend *be, int e)
 	LOCK_Unlock(&be->mtx);
 }
 
-/* Held down: the errno that started it, and how long it still lasts. */
+/*
+ * Held down (be->mtx held): the errno that started it, and how long it
+ * still lasts.  Asked where the connection slot is taken, so it costs
+ * no lock of its own.
+ */
 static int
-be_holddown(struct backend *be, int *e, vtim_dur *left)
+be_holddown_locked(struct backend *be, int *e, vtim_dur *left)
 {
 	vtim_mono now;
-	int r = 0;
 
+	LOCK_AssertHeld(&be->mtx);
+	if (be->holddown == 0)
+		return (0);
 	now = TIM_mono();
-	LOCK_Lock(&be->mtx);
-	if (be->holddown != 0 && now >= be->holddown)
+	if (now >= be->holddown) {
 		be->holddown = 0;
-	else if (be->holddown != 0) {
-		*e = be->holddown_errno;
-		*left = be->holddown - now;
-		r = 1;
+		return (0);
 	}
-	LOCK_Unlock(&be->mtx);
-	return (r);
+	*e = be->holddown_errno;
+	*left = be->holddown - now;
+	return (1);
 }
 
 void
@@ -1121,6 +1124,18 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		    cache_param->backend_wait_timeout > 0)
 			POOL_Blocking();	/* before be->mtx: pool locks */
 		LOCK_Lock(&be->mtx);
+		if (be_holddown_locked(be, &e, &left)) {
+			if (wait.started)	/* its wake-up goes on */
+				be_wake_locked(be);
+			LOCK_Unlock(&be->mtx);
+			VSC_VbeAdd(be->vsc, helddown, 1);
+			VSC_Count(wrk->stats, backend_fail, 1);
+			/* varnishd says "fail errno 0": the prefix stays. */
+			VSLb(vsl, SLT_FetchError, "backend %s: fail errno 0 "
+			    "(held down %.3f s more after errno %d (%s))",
+			    be->vcl_name, left, e, strerror(e));
+			return (NULL);
+		}
 		if (be->max_connections == 0 ||
 		    be->n_conn < be->max_connections) {
 			be->n_conn++;
@@ -1142,16 +1157,6 @@ BACKEND_GetConn(struct backend *be, struct worker *wrk, struct vsl_log *vsl,
 		VSC_Count(wrk->stats, backend_busy, 1);
 		/* Varnish's words; it says nothing of max_connections. */
 		VSLb(vsl, SLT_FetchError, "backend %s: busy", be->vcl_name);
-		return (NULL);
-	}
-	if (be_holddown(be, &e, &left)) {
-		be_release_slot(be);
-		VSC_VbeAdd(be->vsc, helddown, 1);
-		VSC_Count(wrk->stats, backend_fail, 1);
-		/* varnishd says "fail errno 0": the prefix stays. */
-		VSLb(vsl, SLT_FetchError, "backend %s: fail errno 0 (held "
-		    "down %.3f s more after errno %d (%s))", be->vcl_name,
-		    left, e, strerror(e));
 		return (NULL);
 	}
 	a = BACKEND_AddrsRef(be);
