@@ -52,6 +52,8 @@
 #include "cache/vsl.h"
 #include "cache/waiter.h"
 
+#define POOL_LWAIT		32	/* most epoll events one wait takes */
+
 struct pool {
 	unsigned		magic;
 #define POOL_MAGIC		0x415d1ca5
@@ -77,6 +79,17 @@ struct pool {
 	uint32_t		*lslot_free;	/* lmtx: free slot indexes */
 	uint32_t		lslot_n;	/* lmtx */
 	uint32_t		lslot_nfree;	/* lmtx */
+	/*
+	 * Events one epoll_wait returned beyond the one its leader took:
+	 * the next leader takes them before it waits again (one system
+	 * call for a burst, not one per request).  Each names a slot and
+	 * its generation, as in the epoll set; a session moved to the
+	 * waiter meanwhile makes its event stale, dropped when taken.
+	 */
+	uint64_t		*lready;	/* lmtx: a ring [lready_size] */
+	unsigned		lready_h;	/* lmtx: first */
+	unsigned		lready_n;	/* lmtx; atomic reads */
+	unsigned		lready_resv;	/* lmtx: room waits may fill */
 	unsigned		nleading;	/* atomic: workers leading */
 	unsigned		lead_wanted;	/* atomic: lead_task on its way */
 	unsigned		lead_gen;	/* atomic: leads taken */
@@ -242,6 +255,8 @@ struct lslot {
 };
 
 static unsigned pool_lead_max;		/* const: leaders per pool */
+static unsigned pool_lready_share;	/* const: events one wait takes */
+static unsigned pool_lready_size;	/* const: every leader's share */
 
 /* Take a lead if the set has sessions and fewer than lead_max lead. */
 static int
@@ -374,19 +389,51 @@ pool_lset_expire(struct pool *pp, vtim_mono now, vtim_mono *next)
 	return (ms);
 }
 
-/* The session an event names, taken out of the set; NULL if stale. */
+/* Keep the session events of a wait for the leaders.  lmtx held. */
+static void
+pool_lready_put_locked(struct pool *pp, const struct epoll_event *ev,
+    int n)
+{
+	int i;
+
+	LOCK_AssertHeld(&pp->lmtx);
+	for (i = 0; i < n; i++) {
+		if (ev[i].data.u64 == LSLOT_TASK_EFD)
+			continue;
+		/* Its wait reserved the room (lready_resv). */
+		assert(pp->lready_n < pool_lready_size);
+		pp->lready[(pp->lready_h + pp->lready_n) % pool_lready_size] =
+		    ev[i].data.u64;
+		(void)__atomic_add_fetch(&pp->lready_n, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/*
+ * The first kept event's session that is still in the set, taken out
+ * of it; NULL when none (stale events are dropped on the way).
+ */
 static struct sess *
-pool_lset_take(struct pool *pp, uint64_t data)
+pool_lready_take(struct pool *pp)
 {
 	struct sess *sp = NULL;
-	uint32_t idx = (uint32_t)data, gen = (uint32_t)(data >> 32);
+	uint64_t data;
+	uint32_t idx, gen;
 
+	if (__atomic_load_n(&pp->lready_n, __ATOMIC_SEQ_CST) == 0)
+		return (NULL);
 	LOCK_Lock(&pp->lmtx);
-	if (idx < pp->lslot_n && pp->lslot[idx].gen == gen &&
-	    pp->lslot[idx].sp != NULL) {
-		sp = pp->lslot[idx].sp;
-		CHECK_OBJ(sp, SESS_MAGIC);
-		pool_lset_remove_locked(pp, sp);
+	while (sp == NULL && pp->lready_n > 0) {
+		data = pp->lready[pp->lready_h];
+		pp->lready_h = (pp->lready_h + 1) % pool_lready_size;
+		(void)__atomic_sub_fetch(&pp->lready_n, 1, __ATOMIC_SEQ_CST);
+		idx = (uint32_t)data;
+		gen = (uint32_t)(data >> 32);
+		if (idx < pp->lslot_n && pp->lslot[idx].gen == gen &&
+		    pp->lslot[idx].sp != NULL) {
+			sp = pp->lslot[idx].sp;
+			CHECK_OBJ(sp, SESS_MAGIC);
+			pool_lset_remove_locked(pp, sp);
+		}
 	}
 	LOCK_Unlock(&pp->lmtx);
 	return (sp);
@@ -400,16 +447,25 @@ pool_lset_take(struct pool *pp, uint64_t data)
 static int
 pool_lead(struct pool *pp, struct pool_task *t)
 {
-	struct epoll_event ev;
+	struct epoll_event ev[POOL_LWAIT];
 	struct sess *sp;
 	vtim_mono now, due = 0;
 	uint64_t v;
-	int ms, n;
+	unsigned want;
+	int i, ms, n;
 
 	for (;;) {
 		if (__atomic_load_n(&pp->lqueue, __ATOMIC_SEQ_CST) > 0) {
 			pool_lead_give(pp);
 			return (0);
+		}
+		sp = pool_lready_take(pp);
+		if (sp != NULL) {
+			pool_lead_give(pp);
+			sp->task.func = H1_Session;
+			sp->task.priv = sp;
+			*t = sp->task;
+			return (1);
 		}
 		/*
 		 * Sessions join at the tail with the latest deadline, so
@@ -432,28 +488,37 @@ pool_lead(struct pool *pp, struct pool_task *t)
 				return (0);
 			continue;
 		}
-		n = epoll_wait(pp->lep, &ev, 1, ms);
+		/*
+		 * Only as many events as the ring has room for: several
+		 * leaders may wait at once, and what one returns must be
+		 * kept till a leader takes it (EPOLLONESHOT: epoll will
+		 * not say it again).
+		 */
+		LOCK_Lock(&pp->lmtx);
+		want = pool_lready_size - pp->lready_n - pp->lready_resv;
+		if (want > pool_lready_share)
+			want = pool_lready_share;
+		pp->lready_resv += want;
+		LOCK_Unlock(&pp->lmtx);
+		if (want == 0)
+			continue;	/* the ring is full: serve it */
+		n = epoll_wait(pp->lep, ev, (int)want, ms);
 		if (n < 0 && errno != EINTR) {
 			/* Cannot happen; a pause keeps it from spinning. */
 			VSL(SLT_Error, 0, "linger set: epoll_wait: %s",
 			    strerror(errno));
 			TIM_sleep(0.01);
 		}
-		if (n <= 0)
-			continue;
-		if (ev.data.u64 == LSLOT_TASK_EFD) {
+		for (i = 0; i < n; i++) {
 			/* Work was queued (or a stale unit: work taken). */
-			(void)!read(pp->task_efd, &v, sizeof v);
-			continue;
+			if (ev[i].data.u64 == LSLOT_TASK_EFD)
+				(void)!read(pp->task_efd, &v, sizeof v);
 		}
-		sp = pool_lset_take(pp, ev.data.u64);
-		if (sp == NULL)
-			continue;
-		pool_lead_give(pp);
-		sp->task.func = H1_Session;
-		sp->task.priv = sp;
-		*t = sp->task;
-		return (1);
+		LOCK_Lock(&pp->lmtx);
+		pp->lready_resv -= want;
+		if (n > 0)
+			pool_lready_put_locked(pp, ev, n);
+		LOCK_Unlock(&pp->lmtx);
 	}
 }
 
@@ -796,6 +861,8 @@ pool_new(unsigned idx)
 	assert(pp->task_efd >= 0);
 	LOCK_Init(&pp->lmtx);
 	TAILQ_INIT(&pp->lset);
+	pp->lready = calloc(pool_lready_size, sizeof *pp->lready);
+	assert(pp->lready != NULL);
 	pp->lead_task.func = pool_lead_task;
 	pp->lead_task.priv = pp;
 	pp->lep = epoll_create1(EPOLL_CLOEXEC);
@@ -868,6 +935,11 @@ POOL_Init(void)
 	npools = cache_param->thread_pools;
 	assert(npools > 0);
 	pool_lead_max = pool_leaders(npools);
+	pool_lready_share = POOL_LWAIT / pool_lead_max;
+	if (pool_lready_share == 0)
+		pool_lready_share = 1;
+	/* Room for every leader's wait: a full ring is one to serve. */
+	pool_lready_size = pool_lead_max * pool_lready_share;
 	pools = calloc(npools, sizeof *pools);
 	assert(pools != NULL);
 	for (u = 0; u < npools; u++)

@@ -7,7 +7,7 @@
  * every thread is busy and the queue is full, new sessions are dropped
  * (closed, counted) instead of hanging.  A connection in its pool's
  * linger set is served even while the worker that was watching the set
- * waits on a slow backend.
+ * waits on a slow backend, and so is a burst of them.
  */
 
 #include "config.h"
@@ -272,6 +272,74 @@ START_TEST(linger_set_served_while_a_worker_blocks)
 }
 END_TEST
 
+/*
+ * A burst: 40 keep-alive connections in the linger set speak at once,
+ * the first with a request the backend answers after 2 s.  One wait on
+ * the set returns many of them; the worker that takes the slow one
+ * blocks on the backend with the others' events in hand (kept for the
+ * next leader, since epoll will not report them again).  Every other
+ * connection must be answered meanwhile, on one CPU, twice over.
+ */
+#define BURST_CONNS	40
+
+START_TEST(burst_served_while_a_worker_blocks)
+{
+	struct client *cl[BURST_CONNS];
+	cpu_set_t all, one;
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	unsigned u, round;
+	char url[64];
+	double t0;
+
+	o = ORIGIN_New(load_handler, NULL);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+	CPU_ZERO(&one);
+	for (u = 0; !CPU_ISSET(u, &all); u++)
+		continue;
+	CPU_SET(u, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=5",
+	    "timeout_linger=30s", "timeout_idle=60s", NULL);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+	memset(cl, 0, sizeof cl);
+	/* Ten new sessions at a time: more would overflow the queue. */
+	for (u = 0; u < BURST_CONNS; u += 10)
+		idle_round(v, cl, u, u + 10, "/burst");
+	idle_round(v, cl, 0, BURST_CONNS, "/burst");
+	for (round = 0; round < 2; round++) {
+		(void)snprintf(url, sizeof url, "/slow/burst%u", round);
+		CLIENT_Req(cl[0], "GET", url, "Cookie: c=1\r\n", NULL, 0);
+		t0 = HX_Now();
+		for (u = 1; u < BURST_CONNS; u++)
+			CLIENT_Req(cl[u], "GET", "/burst", NULL, NULL, 0);
+		for (u = 1; u < BURST_CONNS; u++) {
+			r = CLIENT_TryResp(cl[u], 0, 1.5 - (HX_Now() - t0));
+			ck_assert_msg(r != NULL, "round %u, connection %u got "
+			    "no answer while a worker waited on the backend: "
+			    "%s", round, u, CLIENT_Error(cl[u]));
+			ck_assert_int_eq(r->status, 200);
+			ck_assert_str_eq(r->body, "ok");
+			HX_MsgFree(&r);
+		}
+		HX_Log("round %u: %u answered in %.3f s while a worker waited "
+		    "on the backend", round, BURST_CONNS - 1, HX_Now() - t0);
+		r = CLIENT_TryResp(cl[0], 0, HX_T_SLOW);
+		ck_assert_msg(r != NULL, "the slow request: %s",
+		    CLIENT_Error(cl[0]));
+		ck_assert_int_eq(r->status, 200);
+		ck_assert_str_eq(r->body, url);
+		HX_MsgFree(&r);
+	}
+	ck_assert_msg(VND_Counter(v, "sess_herd") == 0, "a connection went "
+	    "to the waiter within timeout_linger (30 s)");
+	for (u = 0; u < BURST_CONNS; u++)
+		CLIENT_Free(&cl[u]);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 load_suite(void)
 {
@@ -288,6 +356,7 @@ load_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, pool_overflow_drops);
 	tcase_add_test(tc, linger_set_served_while_a_worker_blocks);
+	tcase_add_test(tc, burst_served_while_a_worker_blocks);
 	suite_add_tcase(s, tc);
 	return (s);
 }
