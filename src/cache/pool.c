@@ -680,9 +680,19 @@ pool_worker(void *priv)
 		} else if (!pool_wait_locked(pp, wrk, &t))
 			break;
 		LOCK_Unlock(&pp->mtx);
-		t.func(wrk, t.priv);
-		VSC_Publish(wrk->stats);
-		pool_slice(&slice);
+		/*
+		 * Serve, then lead again while nothing is queued, without
+		 * the pool lock: taken twice a request, it was contended
+		 * whenever its holder was preempted (a worker woken by its
+		 * backend on a busy CPU), each time two futex calls and two
+		 * context switches.
+		 */
+		do {
+			t.func(wrk, t.priv);
+			VSC_Publish(wrk->stats);
+			pool_slice(&slice);
+		} while (__atomic_load_n(&pp->lqueue, __ATOMIC_SEQ_CST) == 0 &&
+		    pool_lead_take(pp) && pool_lead(pp, &t));
 		LOCK_Lock(&pp->mtx);
 	}
 	pp->nthr--;
