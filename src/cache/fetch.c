@@ -182,7 +182,7 @@ bo_ctx(struct busyobj *bo, struct vrt_ctx *ctx)
 	ctx->privs = bo->privs;
 	ctx->http_bereq = bo->bereq;
 	ctx->http_beresp = bo->beresp;
-	ctx->now = TIM_real();
+	ctx->now = bo->t_prev;		/* as varnishd: the last timestamp */
 }
 
 static enum vcl_ret

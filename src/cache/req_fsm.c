@@ -56,7 +56,7 @@ req_ctx(struct req *req, struct vrt_ctx *ctx)
 	ctx->http_req = req->http;
 	ctx->http_req_top = req->top->http;
 	ctx->http_resp = req->resp;
-	ctx->now = TIM_real();
+	ctx->now = req->t_prev;	/* as varnishd: the last timestamp */
 }
 
 /* A view of the delivered object's headers, made once per object. */
