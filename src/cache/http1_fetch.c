@@ -152,11 +152,20 @@ static ssize_t
 h1f_read_head(struct busyobj *bo, unsigned first)
 {
 	vtim_dur tmo;
+	unsigned wait;
 	ssize_t n;
-	int i;
 
 	tmo = first ? bo->first_byte_timeout : bo->between_bytes_timeout;
+	/*
+	 * The first read comes right after the request went out: the
+	 * answer is hardly ever there yet, so wait before reading rather
+	 * than pay for a read that finds nothing.
+	 */
+	wait = first;
 	for (;;) {
+		if (wait && h1f_wait(bo->vbc->fd, tmo) <= 0)
+			break;
+		wait = 0;
 		n = read(bo->vbc->fd, bo->rx_e, (size_t)(bo->rx_l - bo->rx_e));
 		if (n >= 0)
 			return (n);
@@ -168,15 +177,13 @@ h1f_read_head(struct busyobj *bo, unsigned first)
 			    strerror(errno));
 			return (errno == ECONNRESET ? 0 : -1);
 		}
-		i = h1f_wait(bo->vbc->fd, tmo);
-		if (i > 0)
-			continue;
-		/* Varnish's words, which log watchers grep for. */
-		VSLb(bo->vsl, SLT_FetchError, "%s",
-		    first ? "first byte timeout" : "timeout");
-		VSC_Count(bo->wrk->stats, fetch_timeout, 1);
-		return (-1);
+		wait = 1;	/* nothing yet */
 	}
+	/* Varnish's words, which log watchers grep for. */
+	VSLb(bo->vsl, SLT_FetchError, "%s",
+	    first ? "first byte timeout" : "timeout");
+	VSC_Count(bo->wrk->stats, fetch_timeout, 1);
+	return (-1);
 }
 
 static void
