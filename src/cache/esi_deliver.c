@@ -183,7 +183,8 @@ esi_include(struct req *preq, struct esi_ctx *ec, const char *url,
 		req->vcl = vcl;
 		/* Its fetch may need the worker's workspace for a writer. */
 		H1W_Suspend(ec->w);
-		REQ_Process(wrk, req);
+		/* An include never awaits (FETCH_Pass: esi_level). */
+		ASSERT_ZERO(REQ_Process(wrk, req));
 		H1W_Resume(ec->w);
 	}
 	if (req->esi_failed && how == ESI_INCL_ABORT &&

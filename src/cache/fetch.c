@@ -229,15 +229,6 @@ bo_close(struct busyobj *bo, const char *why)
 	}
 }
 
-/* The request is idempotent and its body (if any) can be sent again. */
-struct bo_body_mark {
-	char			*rx_p;
-	uint64_t		body_left;
-	uint64_t		body_bytes;
-	enum req_body_state	body_state;
-	struct h1_chunked	chunked;
-};
-
 static void
 bo_body_mark(const struct req *req, struct bo_body_mark *m)
 {
@@ -249,6 +240,7 @@ bo_body_mark(const struct req *req, struct bo_body_mark *m)
 	m->chunked = req->body_chunked;
 }
 
+/* The request is idempotent and its body (if any) can be sent again. */
 static int
 bo_can_retry(struct busyobj *bo, const struct bo_body_mark *m)
 {
@@ -319,14 +311,76 @@ FETCH_GetConn(struct worker *wrk, struct busyobj *bo, vtim_dur tmo,
 	return (vbc);
 }
 
+static int bo_fetch_send(struct worker *wrk, struct busyobj *bo);
+
+/*
+ * The head after a send that ended as i says (nothing: no byte came):
+ * H1F_OK; H1F_ERROR; or H1F_RETRY, send again on a fresh connection
+ * (a reused one closed under us, nothing came, and the request may go
+ * again).
+ */
+static int
+bo_fetch_head(struct worker *wrk, struct busyobj *bo, int i, unsigned ready)
+{
+	unsigned nothing = 1;
+
+	if (i == H1F_OK)
+		i = H1F_RecvHead(bo, &nothing, ready);
+	if (i == H1F_OK) {
+		bo->t_beresp = TIM_real();
+		VSLb_ts(bo->vsl, "Beresp", bo->t_first, &bo->t_prev,
+		    bo->t_beresp);
+		HTTP_Log(bo->beresp);
+		return (H1F_OK);
+	}
+	bo_close(bo, "error");
+	if (!bo->reused || !nothing || !bo_can_retry(bo, &bo->fo_mark))
+		return (H1F_ERROR);
+	/* Logged as varnishd does: the BackendClose, then the new
+	 * connection's Connected and BackendOpen. */
+	VSC_Count(wrk->stats, backend_retry, 1);
+	return (H1F_RETRY);
+}
+
+/*
+ * Connect and send (a fresh connection from the second attempt on),
+ * then the head: 0, H1F_ERROR, H1F_REQBODY, or H1F_AWAIT when the
+ * request went out and bo->may_await lets the worker go meanwhile
+ * (FETCH_PassResume goes on from there).
+ */
+static int
+bo_fetch_send(struct worker *wrk, struct busyobj *bo)
+{
+	unsigned reused;
+	int i;
+
+	for (; bo->fo_attempt < 2; bo->fo_attempt++) {
+		assert(bo->vbc == NULL);
+		bo->vbc = FETCH_GetConn(wrk, bo, bo->connect_timeout,
+		    bo->fo_attempt > 0, &reused);
+		if (bo->vbc == NULL)
+			return (H1F_ERROR);
+		bo->reused = reused;
+		i = H1F_Send(bo, bo->req != NULL);
+		if (i == H1F_REQBODY)
+			return (i);
+		bo->t_bereq = TIM_real();
+		VSLb_ts(bo->vsl, "Bereq", bo->t_first, &bo->t_prev,
+		    bo->t_bereq);
+		if (i == H1F_OK && bo->may_await)
+			return (H1F_AWAIT);
+		i = bo_fetch_head(wrk, bo, i, 0);
+		if (i != H1F_RETRY)
+			return (i);
+	}
+	return (H1F_ERROR);
+}
+
 /* Connect, send, receive the head.  0, or H1F_ERROR / H1F_REQBODY. */
 static int
 bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 {
-	struct bo_body_mark mark;
 	struct vrt_ctx ctx;
-	unsigned attempt, nothing, reused;
-	int i;
 
 	/* bereq.backend stays the director; beresp.backend is the pick. */
 	bo_ctx(bo, &ctx);
@@ -356,41 +410,12 @@ bo_fetch_once(struct worker *wrk, struct busyobj *bo)
 	    BACKEND_HostHeader(bo->backend) != NULL)
 		(void)HTTP_PrintfHeader(bo->bereq, "Host: %s",
 		    BACKEND_HostHeader(bo->backend));
-	memset(&mark, 0, sizeof mark);
+	memset(&bo->fo_mark, 0, sizeof bo->fo_mark);
 	if (bo->req != NULL)
-		bo_body_mark(bo->req, &mark);
+		bo_body_mark(bo->req, &bo->fo_mark);
 	VSLb_ts(bo->vsl, "Fetch", bo->t_first, &bo->t_prev, TIM_real());
-	for (attempt = 0; attempt < 2; attempt++) {
-		assert(bo->vbc == NULL);
-		bo->vbc = FETCH_GetConn(wrk, bo, bo->connect_timeout,
-		    attempt > 0, &reused);
-		if (bo->vbc == NULL)
-			return (H1F_ERROR);
-		bo->reused = reused;
-		i = H1F_Send(bo, bo->req != NULL);
-		if (i == H1F_REQBODY)
-			return (i);
-		bo->t_bereq = TIM_real();
-		VSLb_ts(bo->vsl, "Bereq", bo->t_first, &bo->t_prev,
-		    bo->t_bereq);
-		nothing = 1;
-		if (i == H1F_OK)
-			i = H1F_RecvHead(bo, &nothing);
-		if (i == H1F_OK) {
-			bo->t_beresp = TIM_real();
-			VSLb_ts(bo->vsl, "Beresp", bo->t_first, &bo->t_prev,
-			    bo->t_beresp);
-			HTTP_Log(bo->beresp);
-			return (H1F_OK);
-		}
-		bo_close(bo, "error");
-		if (!reused || !nothing || !bo_can_retry(bo, &mark))
-			return (H1F_ERROR);
-		/* Logged as varnishd does: the BackendClose, then the new
-		 * connection's Connected and BackendOpen. */
-		VSC_Count(wrk->stats, backend_retry, 1);
-	}
-	return (H1F_ERROR);
+	bo->fo_attempt = 0;
+	return (bo_fetch_send(wrk, bo));
 }
 
 /*
@@ -513,6 +538,7 @@ enum fetch_step {
 #define FETCH_STEP(l, U)	F_STP_##U,
 #include "cache/fetch_steps.h"
 	F_STP_DONE,
+	F_STP_AWAIT,	/* the request is out: the worker may go (pass) */
 };
 
 typedef enum fetch_step bo_step_f(struct worker *, struct busyobj *,
@@ -557,15 +583,9 @@ bo_step_fetch(struct worker *wrk, struct busyobj *bo, enum fetch_result *frp)
 }
 
 static enum fetch_step
-bo_step_startfetch(struct worker *wrk, struct busyobj *bo,
-    enum fetch_result *frp)
+bo_startfetch_end(struct busyobj *bo, int i, enum fetch_result *frp)
 {
-	int i;
 
-	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
-	CHECK_OBJ_NOTNULL(bo->beresp, HTTP_MAGIC);
-	assert(!bo->synth && bo->vbc == NULL);
-	i = bo_fetch_once(wrk, bo);
 	if (i == H1F_REQBODY) {
 		bo_close(bo, "request body failed");
 		return (bo_done(frp, FR_REQBODY));
@@ -584,6 +604,21 @@ bo_step_startfetch(struct worker *wrk, struct busyobj *bo,
 	    bo_merge_304(bo) != 0)
 		return (F_STP_ERROR);
 	return (F_STP_RESPONSE);
+}
+
+static enum fetch_step
+bo_step_startfetch(struct worker *wrk, struct busyobj *bo,
+    enum fetch_result *frp)
+{
+	int i;
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CHECK_OBJ_NOTNULL(bo->beresp, HTTP_MAGIC);
+	assert(!bo->synth && bo->vbc == NULL);
+	i = bo_fetch_once(wrk, bo);
+	if (i == H1F_AWAIT)
+		return (F_STP_AWAIT);
+	return (bo_startfetch_end(bo, i, frp));
 }
 
 static enum fetch_step
@@ -682,16 +717,36 @@ _Static_assert(sizeof bo_steps / sizeof bo_steps[0] == F_STP_DONE,
     "fetch_steps.h: a step without a function");
 
 static enum fetch_result
-bo_run(struct worker *wrk, struct busyobj *bo)
+bo_run_from(struct worker *wrk, struct busyobj *bo, enum fetch_step step)
 {
 	enum fetch_result fr = FR_ABANDON;
-	enum fetch_step step;
 
 	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
 	CHECK_OBJ_NOTNULL(bo, BUSYOBJ_MAGIC);
-	for (step = F_STP_FETCH; step != F_STP_DONE;
+	for (; step != F_STP_DONE && step != F_STP_AWAIT;
 	    step = bo_steps[step](wrk, bo, &fr))
 		assert((unsigned)step < ARRAY_SIZE(bo_steps));
+	return (step == F_STP_AWAIT ? FR_AWAIT : fr);
+}
+
+static enum fetch_result
+bo_run(struct worker *wrk, struct busyobj *bo)
+{
+
+	return (bo_run_from(wrk, bo, F_STP_FETCH));
+}
+
+/* What a pass does once its fetch is over (up to the head). */
+static enum fetch_result
+bo_pass_done(struct worker *wrk, struct busyobj *bo, enum fetch_result fr)
+{
+
+	/* A pass response is not stored, but varnishd counts it here. */
+	if (fr == FR_OK)
+		VSC_Count(wrk->stats, beresp_uncacheable, 1);
+	/* Streamed: do_gzip & co apply on the way (ESI: FETCH_PassStore). */
+	if (fr == FR_OK && !bo->synth && !bo->do_esi)
+		bo_gzip_plan(bo);
 	return (fr);
 }
 
@@ -713,14 +768,66 @@ FETCH_Pass(struct worker *wrk, struct req *req)
 	bo->director = req->director_hint;
 	bo->uncacheable = 1;
 	bo->is_pass = 1;
+	/*
+	 * Without a body to send (and not for an ESI include, whose
+	 * parent is on the stack), the worker need not wait for the
+	 * answer: the transport parks the request meanwhile.
+	 */
+	bo->may_await = req->may_await && req->esi_level == 0 &&
+	    req->body_state == RB_NONE;
 	fr = bo_run(wrk, bo);
-	/* A pass response is not stored, but varnishd counts it here. */
-	if (fr == FR_OK)
-		VSC_Count(wrk->stats, beresp_uncacheable, 1);
-	/* Streamed: do_gzip & co apply on the way (ESI: FETCH_PassStore). */
-	if (fr == FR_OK && !bo->synth && !bo->do_esi)
-		bo_gzip_plan(bo);
-	return (fr);
+	if (fr == FR_AWAIT)
+		return (fr);
+	return (bo_pass_done(wrk, bo, fr));
+}
+
+int
+FETCH_AwaitFd(const struct req *req, vtim_mono *deadline)
+{
+	const struct busyobj *bo;
+
+	CHECK_OBJ(req, REQ_MAGIC);
+	bo = req->bo;
+	CHECK_OBJ_NOTNULL(bo, BUSYOBJ_MAGIC);
+	CHECK_OBJ_NOTNULL(bo->vbc, VBC_MAGIC);
+	*deadline = bo->first_byte_timeout > 0 ?
+	    TIM_mono() + bo->first_byte_timeout : 0;
+	return (bo->vbc->fd);
+}
+
+enum fetch_result
+FETCH_PassResume(struct worker *wrk, struct req *req, unsigned timed_out)
+{
+	struct busyobj *bo;
+	enum fetch_result fr;
+	enum fetch_step step;
+	int i;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(req, REQ_MAGIC);
+	bo = req->bo;
+	CHECK_OBJ_NOTNULL(bo, BUSYOBJ_MAGIC);
+	bo->wrk = wrk;
+	if (timed_out) {
+		/* Varnish's words, as the waiting worker logs them. */
+		VSLb(bo->vsl, SLT_FetchError, "first byte timeout");
+		VSC_Count(wrk->stats, fetch_timeout, 1);
+		i = bo_fetch_head(wrk, bo, H1F_ERROR, 0);
+	} else
+		i = bo_fetch_head(wrk, bo, H1F_OK, 1);
+	if (i == H1F_RETRY) {
+		bo->fo_attempt++;
+		i = bo_fetch_send(wrk, bo);
+	}
+	if (i == H1F_AWAIT)
+		return (FR_AWAIT);
+	fr = FR_ABANDON;
+	step = bo_startfetch_end(bo, i, &fr);
+	if (step != F_STP_DONE)
+		fr = bo_run_from(wrk, bo, step);
+	if (fr == FR_AWAIT)
+		return (fr);
+	return (bo_pass_done(wrk, bo, fr));
 }
 
 int

@@ -36,6 +36,15 @@ struct vbc;
 struct vcl;
 struct worker;
 
+/* Where the client's body stood before a send, to send it again. */
+struct bo_body_mark {
+	char			*rx_p;
+	uint64_t		body_left;
+	uint64_t		body_bytes;
+	enum req_body_state	body_state;
+	struct h1_chunked	chunked;
+};
+
 struct busyobj {
 	unsigned		magic;
 #define BUSYOBJ_MAGIC		0x5145959c
@@ -112,6 +121,9 @@ struct busyobj {
 	struct backend		*backend;
 	struct vbc		*vbc;		/* the backend connection */
 	unsigned		reused;		/* vbc came from the idle pool */
+	unsigned		may_await;	/* FETCH_Pass may return FR_AWAIT */
+	unsigned		fo_attempt;	/* the exchange's: 0, 1 (fresh) */
+	struct bo_body_mark	fo_mark;	/* the client body, to resend */
 
 	vtim_dur		connect_timeout;
 	vtim_dur		first_byte_timeout;
@@ -164,6 +176,7 @@ enum fetch_result {
 	FR_ABANDON,	/* VCL abandoned it, or no busyobj: answer 503 */
 	FR_REQBODY,	/* the client's request body failed */
 	FR_STALE,	/* the backend failed; serve bo->stale_oc instead */
+	FR_AWAIT,	/* sent; FETCH_PassResume when the answer is due */
 };
 
 /*
@@ -175,6 +188,17 @@ enum fetch_result {
  * no stale copy.
  */
 enum fetch_result FETCH_Pass(struct worker *wrk, struct req *req);
+/*
+ * FETCH_Pass returns FR_AWAIT when req->may_await (the transport can
+ * park the request) and the request went out: the worker may serve
+ * others until FETCH_AwaitFd's descriptor is readable or its deadline
+ * (0: none) passes, then FETCH_PassResume(timed_out) goes on, on any
+ * worker, and returns as FETCH_Pass would (FR_AWAIT again after a
+ * retry on a fresh connection).
+ */
+int FETCH_AwaitFd(const struct req *req, vtim_mono *deadline);
+enum fetch_result FETCH_PassResume(struct worker *wrk, struct req *req,
+    unsigned timed_out);
 
 /*
  * Next piece of the response body: 1 with *out (valid until the next

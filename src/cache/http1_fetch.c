@@ -149,19 +149,12 @@ h1f_wait(int fd, vtim_dur tmo)
 
 /* Read more of the head.  >0 bytes, 0 EOF, -1 error/timeout (logged). */
 static ssize_t
-h1f_read_head(struct busyobj *bo, unsigned first)
+h1f_read_head(struct busyobj *bo, unsigned first, unsigned wait)
 {
 	vtim_dur tmo;
-	unsigned wait;
 	ssize_t n;
 
 	tmo = first ? bo->first_byte_timeout : bo->between_bytes_timeout;
-	/*
-	 * The first read comes right after the request went out: the
-	 * answer is hardly ever there yet, so wait before reading rather
-	 * than pay for a read that finds nothing.
-	 */
-	wait = first;
 	for (;;) {
 		if (wait && h1f_wait(bo->vbc->fd, tmo) <= 0)
 			break;
@@ -273,7 +266,7 @@ h1f_parse(struct busyobj *bo, char *hb, char *he)
 }
 
 int
-H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
+H1F_RecvHead(struct busyobj *bo, unsigned *nothing, unsigned ready)
 {
 	struct h1_scan scan;
 	enum h1_complete c;
@@ -322,7 +315,13 @@ H1F_RecvHead(struct busyobj *bo, unsigned *nothing)
 				return (H1F_ERROR);
 			}
 		}
-		n = h1f_read_head(bo, first);
+		/*
+		 * The first read comes right after the request went out:
+		 * the answer is hardly ever there yet, so wait before it
+		 * rather than pay for a read that finds nothing.
+		 */
+		n = h1f_read_head(bo, first, first && !ready);
+		ready = 0;
 		if (n < 0)
 			return (H1F_ERROR);
 		if (n == 0) {

@@ -15,14 +15,18 @@ struct busyobj;
 #define H1F_OK		0
 #define H1F_ERROR	(-1)	/* backend error; logged */
 #define H1F_REQBODY	(-2)	/* reading the client's body failed */
+/* fetch.c's, between its steps */
+#define H1F_AWAIT	(-3)	/* sent; the answer is awaited */
+#define H1F_RETRY	(-4)	/* send again on a fresh connection */
 
 /* Send bo->bereq's head and, if with_body, the client's body. */
 int H1F_Send(struct busyobj *bo, unsigned with_body);
 /*
  * Receive the response head into bo->beresp, passing 103 Early Hints on
  * to the client.  *nothing says whether the backend sent no byte at all
- * (a closed keep-alive connection, worth one retry).
+ * (a closed keep-alive connection, worth one retry).  ready: the socket
+ * is known to be readable (no wait before the first read).
  */
-int H1F_RecvHead(struct busyobj *bo, unsigned *nothing);
+int H1F_RecvHead(struct busyobj *bo, unsigned *nothing, unsigned ready);
 
 #endif /* VENEER_CACHE_HTTP1_FETCH_H */

@@ -21,6 +21,7 @@
 #include "common/miniobj.h"
 #include "common/param.h"
 #include "cache/child.h"
+#include "cache/fetch.h"
 #include "cache/http.h"
 #include "cache/http1_parse.h"
 #include "cache/http1_write.h"
@@ -919,6 +920,8 @@ h1_proxy(struct sess *sp, struct req **reqp)
 }
 
 static void h1_loop(struct worker *wrk, struct sess *sp, struct req *req);
+static int h1_done(struct worker *wrk, struct sess *sp, struct req **reqp);
+static void h1_await(struct worker *wrk, struct sess *sp, struct req *req);
 
 void
 H1_Session(struct worker *wrk, void *priv)
@@ -992,9 +995,13 @@ h1_loop(struct worker *wrk, struct sess *sp, struct req *req)
 		}
 		sp->nreq++;
 		if (h1_prepare(wrk, req, (char *)(uintptr_t)hb,
-		    (char *)(uintptr_t)he) == 0)
-			REQ_Process(wrk, req);
-		else {
+		    (char *)(uintptr_t)he) == 0) {
+			req->may_await = 1;
+			if (REQ_Process(wrk, req) != 0) {
+				h1_await(wrk, sp, req);
+				return;
+			}
+		} else {
 			if (req->vcl != NULL)
 				VCL_Rel(&req->vcl);
 			VSLb(req->vsl, SLT_ReqAcct, "%ju 0 %ju %ju 0 %ju",
@@ -1004,41 +1011,95 @@ h1_loop(struct worker *wrk, struct sess *sp, struct req *req)
 			    (uintmax_t)req->acct_resp_hdr);
 			VSLb(req->vsl, SLT_End, "%s", "");
 		}
-		VSL_Flush(req->vsl);
-		if (H1_ReqBodyPending(req)) {
-			/*
-			 * We answered without reading the whole body: close,
-			 * lingering so the unread bytes do not turn our
-			 * answer into a reset.
-			 */
-			if (req->doclose == SC_NULL)
-				req->doclose = SC_RESP_CLOSE;
-			req->linger = 1;
-		}
-		if (req->doclose != SC_NULL) {
-			h1_close(sp, &req, req->doclose, req->linger);
+		if (h1_done(wrk, sp, &req) != 0)
 			return;
-		}
-		if (child_draining) {
-			h1_close(sp, &req, SC_RESP_CLOSE, 0);
-			return;
-		}
-		REQ_Recycle(req);
-		VSC_Publish(wrk->stats);
-		if (req->rx_e == req->rx_p) {
-			/*
-			 * Nothing pipelined: park without trying a read.
-			 * A client rarely has its next request out before
-			 * it has our answer, so that read nearly always
-			 * finds nothing (one wasted system call per
-			 * request); the linger set's epoll, armed level-
-			 * triggered, hands the session back at once if
-			 * the bytes did come.
-			 */
-			h1_park(sp, &req);	/* sets t_idle */
-			return;
-		}
-		sp->t_idle = TIM_mono();
-		VSC_Count(wrk->stats, sess_readahead, 1);
 	}
+}
+
+/*
+ * A request is over: 0 to read the next one on the session, 1 when the
+ * session was parked or closed (*reqp is NULL then).
+ */
+static int
+h1_done(struct worker *wrk, struct sess *sp, struct req **reqp)
+{
+	struct req *req = *reqp;
+
+	VSL_Flush(req->vsl);
+	if (H1_ReqBodyPending(req)) {
+		/*
+		 * We answered without reading the whole body: close,
+		 * lingering so the unread bytes do not turn our answer
+		 * into a reset.
+		 */
+		if (req->doclose == SC_NULL)
+			req->doclose = SC_RESP_CLOSE;
+		req->linger = 1;
+	}
+	if (req->doclose != SC_NULL) {
+		h1_close(sp, reqp, req->doclose, req->linger);
+		return (1);
+	}
+	if (child_draining) {
+		h1_close(sp, reqp, SC_RESP_CLOSE, 0);
+		return (1);
+	}
+	REQ_Recycle(req);
+	VSC_Publish(wrk->stats);
+	if (req->rx_e == req->rx_p) {
+		/*
+		 * Nothing pipelined: park without trying a read.  A client
+		 * rarely has its next request out before it has our
+		 * answer, so that read nearly always finds nothing (one
+		 * wasted system call per request); the linger set's epoll,
+		 * armed level-triggered, hands the session back at once if
+		 * the bytes did come.
+		 */
+		h1_park(sp, reqp);	/* sets t_idle */
+		return (1);
+	}
+	sp->t_idle = TIM_mono();
+	VSC_Count(wrk->stats, sess_readahead, 1);
+	return (0);
+}
+
+/* The pass's answer came (or is late): go on, on this worker. */
+static void
+h1_resume(struct worker *wrk, void *priv)
+{
+	struct req *req;
+	struct sess *sp;
+
+	CHECK_OBJ_NOTNULL(wrk, WORKER_MAGIC);
+	CAST_OBJ_NOTNULL(req, priv, REQ_MAGIC);
+	sp = req->sp;
+	CHECK_OBJ_NOTNULL(sp, SESS_MAGIC);
+	PANIC_SetReq(req);
+	if (REQ_Resume(wrk, req, req->await.timed_out) != 0)
+		h1_await(wrk, sp, req);
+	else if (h1_done(wrk, sp, &req) == 0)
+		h1_loop(wrk, sp, req);
+	PANIC_SetReq(NULL);
+}
+
+/*
+ * The request is out to the backend: let this worker go, and have the
+ * pool run h1_resume when the answer comes.  After POOL_Await the
+ * request may be going on elsewhere already: nothing here touches it.
+ * If the pool cannot take it, wait here as before.
+ */
+static void
+h1_await(struct worker *wrk, struct sess *sp, struct req *req)
+{
+	vtim_mono deadline;
+	int fd;
+
+	fd = FETCH_AwaitFd(req, &deadline);
+	req->await.task.func = h1_resume;
+	req->await.task.priv = req;
+	if (POOL_Await(sp->pool, &req->await, fd, deadline) == 0)
+		return;
+	req->may_await = 0;
+	req->bo->may_await = 0;
+	h1_resume(wrk, req);
 }

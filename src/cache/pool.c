@@ -20,6 +20,13 @@
  * hand-over) costs.  That takes one epoll_ctl per request (re-arming),
  * which measures far cheaper than the switch.
  *
+ * A pass whose request has gone to the backend waits in the same set
+ * without a worker (POOL_Await): its backend connection is watched
+ * like a parked session, with first_byte_timeout as its deadline, and
+ * the leader that sees the answer (or the clock) goes on with it.  A
+ * pass then costs no thread while the backend thinks, and no wake-ups
+ * and context switches for a thread to sleep and wake.
+ *
  * A leader gives up its lead to serve.  A worker about to block
  * (POOL_Blocking) while nobody leads wakes an idle worker to lead, and
  * the herder does the same when the set has had sessions and no leader
@@ -79,6 +86,10 @@ struct pool {
 	uint32_t		*lslot_free;	/* lmtx: free slot indexes */
 	uint32_t		lslot_n;	/* lmtx */
 	uint32_t		lslot_nfree;	/* lmtx */
+	/* Requests awaiting their backend (POOL_Await), in the set too. */
+	TAILQ_HEAD(, pool_await) awaits;	/* lmtx: with a deadline, by it */
+	vtim_mono		lead_wake;	/* lmtx: a waiting leader's due */
+	unsigned		due_reset;	/* atomic: deadlines came sooner */
 	/*
 	 * Events one epoll_wait returned beyond the one its leader took:
 	 * the next leader takes them before it waits again (one system
@@ -250,7 +261,8 @@ pool_wait_locked(struct pool *pp, struct worker *wrk, struct pool_task *t)
 #define LSLOT_TASK_EFD		UINT64_MAX	/* epoll data of task_efd */
 
 struct lslot {
-	struct sess		*sp;		/* NULL: free */
+	struct sess		*sp;		/* a parked session, or */
+	struct pool_await	*aw;		/* a request (both NULL: free) */
 	uint32_t		gen;
 };
 
@@ -274,6 +286,15 @@ pool_lead_take(struct pool *pp)
 	    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
 	(void)__atomic_add_fetch(&pp->lead_gen, 1, __ATOMIC_RELAXED);
 	return (1);
+}
+
+/* A deadline came sooner than the leaders know: have one look again. */
+static void
+pool_due_sooner(struct pool *pp)
+{
+
+	__atomic_store_n(&pp->due_reset, 1, __ATOMIC_SEQ_CST);
+	pool_wake_leader(pp);
 }
 
 static void
@@ -324,6 +345,24 @@ pool_lset_remove_locked(struct pool *pp, struct sess *sp)
 	(void)__atomic_sub_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Out of the set: free its slot (stale events die here).  lmtx held. */
+static void
+pool_await_remove_locked(struct pool *pp, struct pool_await *aw)
+{
+	struct lslot *sl;
+
+	LOCK_AssertHeld(&pp->lmtx);
+	assert(aw->slot < pp->lslot_n);
+	sl = &pp->lslot[aw->slot];
+	assert(sl->aw == aw);
+	sl->aw = NULL;
+	sl->gen++;
+	pp->lslot_free[pp->lslot_nfree++] = aw->slot;
+	if (aw->deadline > 0)
+		TAILQ_REMOVE(&pp->awaits, aw, list);
+	(void)__atomic_sub_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
+}
+
 /* A free slot, growing the table if need be; UINT32_MAX if no memory. */
 static uint32_t
 pool_lslot_get_locked(struct pool *pp)
@@ -346,6 +385,7 @@ pool_lslot_get_locked(struct pool *pp)
 		pp->lslot_free = nfree;
 		for (u = n; u > pp->lslot_n; u--) {
 			nsl[u - 1].sp = NULL;
+			nsl[u - 1].aw = NULL;
 			nsl[u - 1].gen = 0;
 			nfree[pp->lslot_nfree++] = u - 1;
 		}
@@ -356,35 +396,56 @@ pool_lslot_get_locked(struct pool *pp)
 
 /*
  * Move to the waiter the sessions whose time in the set is up (all of
- * them when the child drains).  Returns the milliseconds until the next
- * one is due (when, in *next), -1 when the set is empty.
+ * them when the child drains), and hand the requests whose backend is
+ * late to workers, timed out.  Returns the milliseconds until the next
+ * one is due (when, in *next), -1 when none has a deadline.
  */
 static int
 pool_lset_expire(struct pool *pp, vtim_mono now, vtim_mono *next)
 {
 	TAILQ_HEAD(, sess) due;
+	TAILQ_HEAD(, pool_await) late;
+	struct pool_await *aw, *aw2;
 	struct sess *sp, *sp2;
 	int ms = -1;
 
 	TAILQ_INIT(&due);
+	TAILQ_INIT(&late);
 	*next = 0;
 	LOCK_Lock(&pp->lmtx);
 	while ((sp = TAILQ_FIRST(&pp->lset)) != NULL) {
 		if (sp->t_lset_end > now && !child_draining) {
-			ms = TIM_poll_ms(sp->t_lset_end - now);
 			*next = sp->t_lset_end;
 			break;
 		}
 		pool_lset_remove_locked(pp, sp);
 		TAILQ_INSERT_TAIL(&due, sp, wlist);
 	}
+	while ((aw = TAILQ_FIRST(&pp->awaits)) != NULL) {
+		if (aw->deadline > now) {
+			if (*next == 0 || aw->deadline < *next)
+				*next = aw->deadline;
+			break;
+		}
+		pool_await_remove_locked(pp, aw);
+		TAILQ_INSERT_TAIL(&late, aw, list);
+	}
 	LOCK_Unlock(&pp->lmtx);
+	if (*next > 0)
+		ms = TIM_poll_ms(*next - now);
 	TAILQ_FOREACH_SAFE(sp, &due, wlist, sp2) {
 		TAILQ_REMOVE(&due, sp, wlist);
 		/* The waiter watches it now; this set must not. */
 		(void)epoll_ctl(pp->lep, EPOLL_CTL_DEL, sp->fd, NULL);
 		sp->lep_reg = 0;
 		SES_Herd(sp);
+	}
+	TAILQ_FOREACH_SAFE(aw, &late, list, aw2) {
+		TAILQ_REMOVE(&late, aw, list);
+		(void)epoll_ctl(pp->lep, EPOLL_CTL_DEL, aw->fd, NULL);
+		aw->timed_out = 1;
+		/* Backend work: never dropped. */
+		ASSERT_ZERO(POOL_Task(pp, &aw->task, TASK_BO));
 	}
 	return (ms);
 }
@@ -409,34 +470,69 @@ pool_lready_put_locked(struct pool *pp, const struct epoll_event *ev,
 }
 
 /*
- * The first kept event's session that is still in the set, taken out
- * of it; NULL when none (stale events are dropped on the way).
+ * The task of the first kept event whose session or request is still
+ * in the set, taken out of it: 1 with *t, 0 when none (stale events
+ * are dropped on the way).
  */
-static struct sess *
-pool_lready_take(struct pool *pp)
+static int
+pool_lready_take(struct pool *pp, struct pool_task *t)
 {
-	struct sess *sp = NULL;
+	struct pool_await *aw;
+	struct lslot *sl;
+	struct sess *sp;
 	uint64_t data;
 	uint32_t idx, gen;
+	int found = 0;
 
 	if (__atomic_load_n(&pp->lready_n, __ATOMIC_SEQ_CST) == 0)
-		return (NULL);
+		return (0);
 	LOCK_Lock(&pp->lmtx);
-	while (sp == NULL && pp->lready_n > 0) {
+	while (!found && pp->lready_n > 0) {
 		data = pp->lready[pp->lready_h];
 		pp->lready_h = (pp->lready_h + 1) % pool_lready_size;
 		(void)__atomic_sub_fetch(&pp->lready_n, 1, __ATOMIC_SEQ_CST);
 		idx = (uint32_t)data;
 		gen = (uint32_t)(data >> 32);
-		if (idx < pp->lslot_n && pp->lslot[idx].gen == gen &&
-		    pp->lslot[idx].sp != NULL) {
-			sp = pp->lslot[idx].sp;
+		if (idx >= pp->lslot_n || pp->lslot[idx].gen != gen)
+			continue;
+		sl = &pp->lslot[idx];
+		if (sl->sp != NULL) {
+			sp = sl->sp;
 			CHECK_OBJ(sp, SESS_MAGIC);
 			pool_lset_remove_locked(pp, sp);
+			sp->task.func = H1_Session;
+			sp->task.priv = sp;
+			*t = sp->task;
+			found = 1;
+		} else if (sl->aw != NULL) {
+			aw = sl->aw;
+			pool_await_remove_locked(pp, aw);
+			*t = aw->task;
+			found = 1;
 		}
 	}
 	LOCK_Unlock(&pp->lmtx);
-	return (sp);
+	return (found);
+}
+
+/* ms, or less if a deadline in the set comes sooner.  lmtx held. */
+static int
+pool_wait_ms_locked(struct pool *pp, vtim_mono now, int ms)
+{
+	struct pool_await *aw;
+	struct sess *sp;
+	vtim_mono t = 0;
+
+	LOCK_AssertHeld(&pp->lmtx);
+	sp = TAILQ_FIRST(&pp->lset);
+	if (sp != NULL)
+		t = sp->t_lset_end;
+	aw = TAILQ_FIRST(&pp->awaits);
+	if (aw != NULL && (t == 0 || aw->deadline < t))
+		t = aw->deadline;
+	if (t > 0 && (ms < 0 || t < now + ms * 1e-3))
+		ms = t > now ? TIM_poll_ms(t - now) : 0;
+	return (ms);
 }
 
 /*
@@ -448,7 +544,6 @@ static int
 pool_lead(struct pool *pp, struct pool_task *t)
 {
 	struct epoll_event ev[POOL_LWAIT];
-	struct sess *sp;
 	vtim_mono now, due = 0;
 	uint64_t v;
 	unsigned want;
@@ -459,12 +554,8 @@ pool_lead(struct pool *pp, struct pool_task *t)
 			pool_lead_give(pp);
 			return (0);
 		}
-		sp = pool_lready_take(pp);
-		if (sp != NULL) {
+		if (pool_lready_take(pp, t)) {
 			pool_lead_give(pp);
-			sp->task.func = H1_Session;
-			sp->task.priv = sp;
-			*t = sp->task;
 			return (1);
 		}
 		/*
@@ -474,14 +565,12 @@ pool_lead(struct pool *pp, struct pool_task *t)
 		 * expire (and no lock to take for it).
 		 */
 		now = TIM_mono();
-		if (now >= due || child_draining) {
+		if (now >= due || child_draining ||
+		    __atomic_exchange_n(&pp->due_reset, 0, __ATOMIC_SEQ_CST))
 			ms = pool_lset_expire(pp, now, &due);
-		} else {
+		else
 			ms = TIM_poll_ms(due - now);
-			if (__atomic_load_n(&pp->nlset, __ATOMIC_SEQ_CST) == 0)
-				ms = -1;
-		}
-		if (ms < 0) {
+		if (__atomic_load_n(&pp->nlset, __ATOMIC_SEQ_CST) == 0) {
 			pool_lead_give(pp);
 			/* A session parked meanwhile must not go unwatched. */
 			if (!pool_lead_take(pp))
@@ -499,6 +588,13 @@ pool_lead(struct pool *pp, struct pool_task *t)
 		if (want > pool_lready_share)
 			want = pool_lready_share;
 		pp->lready_resv += want;
+		/*
+		 * What POOL_Linger and POOL_Await compare with: what they
+		 * added before this is looked at here, what they add after
+		 * wakes a leader if it is due sooner.
+		 */
+		ms = pool_wait_ms_locked(pp, now, ms);
+		pp->lead_wake = ms < 0 ? 1e300 : now + ms * 1e-3;
 		LOCK_Unlock(&pp->lmtx);
 		if (want == 0)
 			continue;	/* the ring is full: serve it */
@@ -565,9 +661,67 @@ POOL_Linger(struct sess *sp)
 	sp->lep_reg = 1;
 	sp->lslot = idx;
 	pp->lslot[idx].sp = sp;
+	/*
+	 * Heading an empty set (only awaited requests in it), its time
+	 * may be up before a waiting leader looks: wake one to look.
+	 */
+	i = TAILQ_EMPTY(&pp->lset) && sp->t_lset_end < pp->lead_wake;
 	TAILQ_INSERT_TAIL(&pp->lset, sp, wlist);
 	(void)__atomic_add_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
 	LOCK_Unlock(&pp->lmtx);
+	if (i)
+		pool_due_sooner(pp);
+	return (0);
+}
+
+int
+POOL_Await(struct pool *pp, struct pool_await *aw, int fd,
+    vtim_mono deadline)
+{
+	struct epoll_event ev;
+	struct pool_await *aw2;
+	uint32_t idx;
+	int i, sooner = 0;
+
+	CHECK_OBJ(pp, POOL_MAGIC);
+	aw->fd = fd;
+	aw->timed_out = 0;
+	aw->deadline = deadline;
+	ev.events = EPOLLIN | EPOLLONESHOT;
+	/* Under lmtx: a leader may take it the moment it is armed. */
+	LOCK_Lock(&pp->lmtx);
+	idx = pool_lslot_get_locked(pp);
+	if (idx == UINT32_MAX) {
+		LOCK_Unlock(&pp->lmtx);
+		return (-1);
+	}
+	ev.data.u64 = (uint64_t)pp->lslot[idx].gen << 32 | idx;
+	/* Its connection may have waited here before: then it is known. */
+	i = epoll_ctl(pp->lep, EPOLL_CTL_ADD, fd, &ev);
+	if (i != 0 && errno == EEXIST)
+		i = epoll_ctl(pp->lep, EPOLL_CTL_MOD, fd, &ev);
+	if (i != 0) {
+		pp->lslot_free[pp->lslot_nfree++] = idx;
+		LOCK_Unlock(&pp->lmtx);
+		return (-1);
+	}
+	aw->slot = idx;
+	pp->lslot[idx].aw = aw;
+	if (deadline > 0) {
+		TAILQ_FOREACH(aw2, &pp->awaits, list)
+			if (aw2->deadline > deadline)
+				break;
+		if (aw2 != NULL)
+			TAILQ_INSERT_BEFORE(aw2, aw, list);
+		else
+			TAILQ_INSERT_TAIL(&pp->awaits, aw, list);
+		/* Due before a waiting leader looks: wake one to look. */
+		sooner = deadline < pp->lead_wake;
+	}
+	(void)__atomic_add_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
+	LOCK_Unlock(&pp->lmtx);
+	if (sooner)
+		pool_due_sooner(pp);
 	return (0);
 }
 
@@ -871,6 +1025,7 @@ pool_new(unsigned idx)
 	assert(pp->task_efd >= 0);
 	LOCK_Init(&pp->lmtx);
 	TAILQ_INIT(&pp->lset);
+	TAILQ_INIT(&pp->awaits);
 	pp->lready = calloc(pool_lready_size, sizeof *pp->lready);
 	assert(pp->lready != NULL);
 	pp->lead_task.func = pool_lead_task;

@@ -85,6 +85,29 @@ void POOL_DrainWaiters(void);
 unsigned POOL_Index(const struct pool *pp);
 
 /*
+ * A request waiting for its backend's answer without a worker: the
+ * pool's leaders watch fd (in the linger set's epoll) and run task
+ * when it is readable, or with timed_out set once deadline (TIM_mono;
+ * 0: none) has passed.
+ */
+struct pool_await {
+	struct pool_task	task;
+	int			fd;
+	unsigned		timed_out;
+	vtim_mono		deadline;
+	uint32_t		slot;		/* pool's, while it waits */
+	TAILQ_ENTRY(pool_await)	list;		/* pool's, by deadline */
+};
+
+/*
+ * Watch aw->fd for aw's task.  0; -1 when it cannot (no memory, epoll
+ * refused): the caller goes on waiting itself.  Once it returns 0 the
+ * task may be running already: the caller must not touch what it owns.
+ */
+int POOL_Await(struct pool *pp, struct pool_await *aw, int fd,
+    vtim_mono deadline);
+
+/*
  * Give a task to an idle worker or queue it.  Returns 0, or -1 when the
  * queue is full (the caller drops the work and counts it).
  */

@@ -38,6 +38,7 @@ enum req_step {
 #define REQ_STEP(l, U)	R_STP_##U,
 #include "cache/req_steps.h"
 	R_STP_DONE,
+	R_STP_AWAIT,	/* a pass's request is out: REQ_Resume goes on */
 };
 
 enum req_body_state {
@@ -193,6 +194,8 @@ struct req {
 						   one, or an include's top;
 						   outlives the include */
 	unsigned		esi_level;	/* req.esi_level */
+	unsigned		may_await;	/* the transport can park it */
+	struct pool_await	await;		/* parked: its pass's answer */
 	unsigned		esi_off;	/* req.esi / resp.do_esi false */
 	unsigned		esi_failed;	/* an include's body failed */
 	struct esi_ctx		*esi_ctx;	/* an include: where its body
@@ -227,7 +230,15 @@ enum req_reset {
 void REQ_Reset(struct req *req, enum req_reset how);
 
 /* req_fsm.c: process one received, parsed request. */
-void REQ_Process(struct worker *wrk, struct req *req);
+/*
+ * Run a request: 0 when it is done; 1 when it awaits its pass's answer
+ * (only with req->may_await, which the transport sets when it can park
+ * the request: then it hands FETCH_AwaitFd's descriptor to the pool and
+ * calls REQ_Resume, on whichever worker, when it is readable or late).
+ * REQ_Resume returns the same way.
+ */
+int REQ_Process(struct worker *wrk, struct req *req);
+int REQ_Resume(struct worker *wrk, struct req *req, unsigned timed_out);
 /* A step's name ("recv"...), for logs and panics; "?" if out of range. */
 const char *REQ_StepName(enum req_step step);
 

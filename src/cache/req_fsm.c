@@ -882,6 +882,9 @@ req_pass_esi(struct worker *wrk, struct req *req)
 	return (R_STP_DELIVER);
 }
 
+static enum req_step req_fetched(struct worker *, struct req *,
+    enum fetch_result);
+
 static enum req_step
 req_step_fetch(struct worker *wrk, struct req *req)
 {
@@ -891,6 +894,16 @@ req_step_fetch(struct worker *wrk, struct req *req)
 	assert(req->is_pass);
 	assert(req->objcore == NULL && req->busy == NULL && req->bo == NULL);
 	fr = FETCH_Pass(wrk, req);
+	if (fr == FR_AWAIT)
+		return (R_STP_AWAIT);
+	return (req_fetched(wrk, req, fr));
+}
+
+/* A pass's fetch is over (up to the head): deliver, or answer why not. */
+static enum req_step
+req_fetched(struct worker *wrk, struct req *req, enum fetch_result fr)
+{
+
 	if (fr == FR_OK) {
 		CHECK_OBJ_NOTNULL(req->bo, BUSYOBJ_MAGIC);
 		CHECK_OBJ_NOTNULL(req->bo->beresp, HTTP_MAGIC);
@@ -1449,10 +1462,42 @@ REQ_StepName(enum req_step step)
 	return (req_step_names[step]);
 }
 
-void
+/* Run from step on: 0 when the request is done, 1 when it awaits. */
+static int
+req_run(struct worker *wrk, struct req *req, enum req_step step)
+{
+
+	for (; step != R_STP_DONE; step = req_steps[step](wrk, req)) {
+		if (step == R_STP_AWAIT)
+			return (1);
+		assert((unsigned)step < ARRAY_SIZE(req_steps));
+		req->step = step;	/* for panics */
+		req_check(wrk, req);
+	}
+	req->step = R_STP_DONE;
+	req_check(wrk, req);
+	req_finish(wrk, req);
+	return (0);
+}
+
+int
+REQ_Resume(struct worker *wrk, struct req *req, unsigned timed_out)
+{
+	enum fetch_result fr;
+
+	CHECK_OBJ(wrk, WORKER_MAGIC);
+	CHECK_OBJ(req, REQ_MAGIC);
+	assert(req->step == R_STP_FETCH);
+	req->wrk = wrk;
+	fr = FETCH_PassResume(wrk, req, timed_out);
+	if (fr == FR_AWAIT)
+		return (1);
+	return (req_run(wrk, req, req_fetched(wrk, req, fr)));
+}
+
+int
 REQ_Process(struct worker *wrk, struct req *req)
 {
-	enum req_step step;
 
 	CHECK_OBJ(wrk, WORKER_MAGIC);
 	CHECK_OBJ(req, REQ_MAGIC);
@@ -1466,13 +1511,5 @@ REQ_Process(struct worker *wrk, struct req *req)
 	assert(req->step == R_STP_RECV && req->restarts == 0);
 	if (req->esi_level > 0)
 		VSLb(req->vsl, SLT_VCL_use, "%s", VCL_Name(req->vcl));
-	for (step = R_STP_RECV; step != R_STP_DONE;
-	    step = req_steps[step](wrk, req)) {
-		assert((unsigned)step < ARRAY_SIZE(req_steps));
-		req->step = step;	/* for panics */
-		req_check(wrk, req);
-	}
-	req->step = R_STP_DONE;
-	req_check(wrk, req);
-	req_finish(wrk, req);
+	return (req_run(wrk, req, R_STP_RECV));
 }

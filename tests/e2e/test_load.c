@@ -12,10 +12,13 @@
 
 #include "config.h"
 
+#include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/harness.h"
 
@@ -149,9 +152,12 @@ START_TEST(pool_overflow_drops)
 	(void)VND_WaitCounter(v, "threads", ">=", 5, HX_T_RESP);
 	for (u = 0; u < FLOOD_CONNS; u++) {
 		cl[u] = VND_Connect(v);
-		/* A pass (the cookie): one thread per request. */
+		/*
+		 * A miss (each URL its own): one thread per request, as
+		 * the fetch of a cache miss waits on its worker.
+		 */
 		len = snprintf(req, sizeof req, "GET /slow/%u HTTP/1.1\r\n"
-		    "Host: e2e.test\r\nCookie: c=1\r\n\r\n", u);
+		    "Host: e2e.test\r\n\r\n", u);
 		/* A dropped session may be closed already: not an error. */
 		(void)CLIENT_TrySend(cl[u], req, (size_t)len, 1.0);
 		/*
@@ -340,6 +346,116 @@ START_TEST(burst_served_while_a_worker_blocks)
 }
 END_TEST
 
+/*
+ * A pass waiting on its backend holds no thread: with five threads in
+ * all, twenty passes are at the origin at once.  The origin holds each
+ * until all twenty have come (or 10 s): were each pass to wait on a
+ * thread, five would be there and the rest queued behind them.  Then
+ * one more pass (first_byte_timeout=1.5s) that the origin answers too
+ * late: the pool's clock, not a waiting thread, must end it with a 503.
+ */
+#define AWAIT_CONNS	20
+
+struct await_origin {
+	pthread_mutex_t		mtx;
+	pthread_cond_t		cond;
+	unsigned		in;		/* requests at the origin */
+	unsigned		most;		/* the most at once */
+};
+
+static void
+await_handler(struct origin_conn *oc, const struct hx_msg *req, void *priv)
+{
+	struct await_origin *ao = priv;
+	struct timespec ts;
+
+	if (strncmp(req->url, "/late", 5) == 0) {
+		if (ORIGIN_Stall(oc, 6.0) == 0)
+			(void)ORIGIN_Respond(oc, 200, NULL, "late", -1);
+		return;
+	}
+	if (strncmp(req->url, "/held/", 6) != 0) {
+		(void)ORIGIN_Respond(oc, 200, NULL, "ok", -1);
+		return;
+	}
+	(void)clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	(void)pthread_mutex_lock(&ao->mtx);
+	ao->in++;
+	if (ao->in > ao->most)
+		ao->most = ao->in;
+	(void)pthread_cond_broadcast(&ao->cond);
+	while (ao->in < AWAIT_CONNS &&
+	    pthread_cond_timedwait(&ao->cond, &ao->mtx, &ts) == 0)
+		continue;
+	(void)pthread_mutex_unlock(&ao->mtx);
+	(void)ORIGIN_Respond(oc, 200, NULL, req->url, -1);
+}
+
+START_TEST(passes_hold_no_thread)
+{
+	struct client *cl[AWAIT_CONNS + 1];
+	struct await_origin ao;
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	char url[32];
+	unsigned u;
+
+	memset(&ao, 0, sizeof ao);
+	ck_assert_int_eq(pthread_mutex_init(&ao.mtx, NULL), 0);
+	ck_assert_int_eq(pthread_cond_init(&ao.cond, NULL), 0);
+	o = ORIGIN_New(await_handler, &ao);
+	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=5",
+	    "thread_pool_max=5", "first_byte_timeout=1.5", NULL);
+	memset(cl, 0, sizeof cl);
+	/* Connected and served one at a time: no burst of new sessions. */
+	for (u = 0; u < AWAIT_CONNS; u++) {
+		cl[u] = VND_Connect(v);
+		r = CLIENT_Fetch(cl[u], "GET", "/warm", NULL, HX_T_RESP);
+		ck_assert_int_eq(r->status, 200);
+		HX_MsgFree(&r);
+	}
+	for (u = 0; u < AWAIT_CONNS; u++) {
+		(void)snprintf(url, sizeof url, "/held/%u", u);
+		CLIENT_Req(cl[u], "GET", url, "Cookie: c=1\r\n", NULL, 0);
+	}
+	for (u = 0; u < AWAIT_CONNS; u++) {
+		(void)snprintf(url, sizeof url, "/held/%u", u);
+		r = CLIENT_TryResp(cl[u], 0, 30);
+		ck_assert_msg(r != NULL, "pass %u: %s", u, CLIENT_Error(cl[u]));
+		ck_assert_msg(r->status == 200, "pass %u: status %d (%u "
+		    "passes reached the origin at once)", u, r->status,
+		    ao.most);
+		ck_assert_str_eq(r->body, url);
+		HX_MsgFree(&r);
+	}
+	(void)pthread_mutex_lock(&ao.mtx);
+	u = ao.most;
+	(void)pthread_mutex_unlock(&ao.mtx);
+	HX_Log("%u passes at the origin at once, on 5 threads", u);
+	ck_assert_msg(u == AWAIT_CONNS, "only %u of %d passes reached the "
+	    "origin at once with 5 threads: each held a thread while it "
+	    "waited", u, AWAIT_CONNS);
+	ck_assert_msg(VND_Counter(v, "threads") <= 5, "more than 5 threads");
+
+	/*
+	 * Late: first_byte_timeout ends it, though no thread waits (on
+	 * a reused connection twice: the retry on a fresh one waits too).
+	 */
+	r = CLIENT_Fetch(cl[0], "GET", "/late", "Cookie: c=1\r\n", 20);
+	ck_assert_int_eq(r->status, 503);
+	HX_MsgFree(&r);
+	ck_assert_msg(VND_Counter(v, "fetch_timeout") >= 1,
+	    "fetch_timeout %ju", (uintmax_t)VND_Counter(v, "fetch_timeout"));
+	for (u = 0; u < AWAIT_CONNS; u++)
+		CLIENT_Free(&cl[u]);
+	VND_Finish(&v, &o);
+	(void)pthread_cond_destroy(&ao.cond);
+	(void)pthread_mutex_destroy(&ao.mtx);
+}
+END_TEST
+
 static Suite *
 load_suite(void)
 {
@@ -357,6 +473,7 @@ load_suite(void)
 	tcase_add_test(tc, pool_overflow_drops);
 	tcase_add_test(tc, linger_set_served_while_a_worker_blocks);
 	tcase_add_test(tc, burst_served_while_a_worker_blocks);
+	tcase_add_test(tc, passes_hold_no_thread);
 	suite_add_tcase(s, tc);
 	return (s);
 }
