@@ -86,8 +86,11 @@ struct pool {
 	uint32_t		*lslot_free;	/* lmtx: free slot indexes */
 	uint32_t		lslot_n;	/* lmtx */
 	uint32_t		lslot_nfree;	/* lmtx */
-	/* Requests awaiting their backend (POOL_Await), in the set too. */
-	TAILQ_HEAD(, pool_await) awaits;	/* lmtx: with a deadline, by it */
+	/*
+	 * Requests awaiting their backend (POOL_Await), in the set too;
+	 * this list has those with a deadline, earliest first.
+	 */
+	TAILQ_HEAD(pool_awaits, pool_await) awaits;	/* lmtx */
 	vtim_mono		lead_wake;	/* lmtx: a waiting leader's due */
 	unsigned		due_reset;	/* atomic: deadlines came sooner */
 	/*
@@ -708,13 +711,14 @@ POOL_Await(struct pool *pp, struct pool_await *aw, int fd,
 	aw->slot = idx;
 	pp->lslot[idx].aw = aw;
 	if (deadline > 0) {
-		TAILQ_FOREACH(aw2, &pp->awaits, list)
-			if (aw2->deadline > deadline)
+		/* From the end: most come with the latest deadline. */
+		TAILQ_FOREACH_REVERSE(aw2, &pp->awaits, pool_awaits, list)
+			if (aw2->deadline <= deadline)
 				break;
 		if (aw2 != NULL)
-			TAILQ_INSERT_BEFORE(aw2, aw, list);
+			TAILQ_INSERT_AFTER(&pp->awaits, aw2, aw, list);
 		else
-			TAILQ_INSERT_TAIL(&pp->awaits, aw, list);
+			TAILQ_INSERT_HEAD(&pp->awaits, aw, list);
 		/* Due before a waiting leader looks: wake one to look. */
 		sooner = deadline < pp->lead_wake;
 	}
