@@ -331,39 +331,41 @@ pool_want_lead(struct pool *pp)
 		__atomic_store_n(&pp->lead_wanted, 0, __ATOMIC_SEQ_CST);
 }
 
-/* Out of the set: free its slot (stale events die here).  lmtx held. */
+/* Free a slot of the set (stale events die here).  lmtx held. */
 static void
-pool_lset_remove_locked(struct pool *pp, struct sess *sp)
+pool_slot_free_locked(struct pool *pp, uint32_t idx)
 {
 	struct lslot *sl;
 
 	LOCK_AssertHeld(&pp->lmtx);
-	assert(sp->lslot < pp->lslot_n);
-	sl = &pp->lslot[sp->lslot];
-	assert(sl->sp == sp);
+	assert(idx < pp->lslot_n);
+	sl = &pp->lslot[idx];
 	sl->sp = NULL;
+	sl->aw = NULL;
 	sl->gen++;
-	pp->lslot_free[pp->lslot_nfree++] = sp->lslot;
-	TAILQ_REMOVE(&pp->lset, sp, wlist);
+	pp->lslot_free[pp->lslot_nfree++] = idx;
 	(void)__atomic_sub_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Out of the set: free its slot (stale events die here).  lmtx held. */
+/* A parked session out of the set.  lmtx held. */
+static void
+pool_lset_remove_locked(struct pool *pp, struct sess *sp)
+{
+
+	assert(sp->lslot < pp->lslot_n && pp->lslot[sp->lslot].sp == sp);
+	TAILQ_REMOVE(&pp->lset, sp, wlist);
+	pool_slot_free_locked(pp, sp->lslot);
+}
+
+/* An awaiting request out of the set.  lmtx held. */
 static void
 pool_await_remove_locked(struct pool *pp, struct pool_await *aw)
 {
-	struct lslot *sl;
 
-	LOCK_AssertHeld(&pp->lmtx);
-	assert(aw->slot < pp->lslot_n);
-	sl = &pp->lslot[aw->slot];
-	assert(sl->aw == aw);
-	sl->aw = NULL;
-	sl->gen++;
-	pp->lslot_free[pp->lslot_nfree++] = aw->slot;
+	assert(aw->slot < pp->lslot_n && pp->lslot[aw->slot].aw == aw);
 	if (aw->deadline > 0)
 		TAILQ_REMOVE(&pp->awaits, aw, list);
-	(void)__atomic_sub_fetch(&pp->nlset, 1, __ATOMIC_SEQ_CST);
+	pool_slot_free_locked(pp, aw->slot);
 }
 
 /* A free slot, growing the table if need be; UINT32_MAX if no memory. */
