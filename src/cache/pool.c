@@ -623,10 +623,41 @@ pool_lead(struct pool *pp, struct pool_task *t)
 	}
 }
 
+/*
+ * A free slot, and fd armed (one shot) in the set with its event naming
+ * it (known: fd is in the set already, disarmed).  The caller fills the
+ * slot before it lets go of lmtx.  UINT32_MAX when either fails.
+ */
+static uint32_t
+pool_arm_locked(struct pool *pp, int fd, unsigned known)
+{
+	struct epoll_event ev;
+	uint32_t idx;
+	int i;
+
+	LOCK_AssertHeld(&pp->lmtx);
+	idx = pool_lslot_get_locked(pp);
+	if (idx == UINT32_MAX)
+		return (idx);
+	ev.events = EPOLLIN | EPOLLONESHOT;
+	ev.data.u64 = (uint64_t)pp->lslot[idx].gen << 32 | idx;
+	i = epoll_ctl(pp->lep, known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd,
+	    &ev);
+	/* Where known may be wrong, the other operation does. */
+	if (i != 0 && errno == EEXIST)
+		i = epoll_ctl(pp->lep, EPOLL_CTL_MOD, fd, &ev);
+	else if (i != 0 && errno == ENOENT)
+		i = epoll_ctl(pp->lep, EPOLL_CTL_ADD, fd, &ev);
+	if (i != 0) {
+		pp->lslot_free[pp->lslot_nfree++] = idx;
+		return (UINT32_MAX);
+	}
+	return (idx);
+}
+
 int
 POOL_Linger(struct sess *sp)
 {
-	struct epoll_event ev;
 	struct pool *pp;
 	vtim_dur tmo;
 	uint32_t idx;
@@ -642,24 +673,10 @@ POOL_Linger(struct sess *sp)
 	if (cache_param->timeout_idle > 0 && cache_param->timeout_idle < tmo)
 		tmo = cache_param->timeout_idle;
 	sp->t_lset_end = TIM_mono() + tmo;
-	ev.events = EPOLLIN | EPOLLONESHOT;
 	/* Under lmtx: a leader may take it the moment it is armed. */
 	LOCK_Lock(&pp->lmtx);
-	idx = pool_lslot_get_locked(pp);
+	idx = pool_arm_locked(pp, sp->fd, sp->lep_reg);
 	if (idx == UINT32_MAX) {
-		LOCK_Unlock(&pp->lmtx);
-		return (-1);
-	}
-	ev.data.u64 = (uint64_t)pp->lslot[idx].gen << 32 | idx;
-	i = epoll_ctl(pp->lep, sp->lep_reg ? EPOLL_CTL_MOD : EPOLL_CTL_ADD,
-	    sp->fd, &ev);
-	/* Neither can happen (lep_reg is right); the other op would do. */
-	if (i != 0 && errno == EEXIST)
-		i = epoll_ctl(pp->lep, EPOLL_CTL_MOD, sp->fd, &ev);
-	else if (i != 0 && errno == ENOENT)
-		i = epoll_ctl(pp->lep, EPOLL_CTL_ADD, sp->fd, &ev);
-	if (i != 0) {
-		pp->lslot_free[pp->lslot_nfree++] = idx;
 		LOCK_Unlock(&pp->lmtx);
 		return (-1);
 	}
@@ -683,30 +700,19 @@ int
 POOL_Await(struct pool *pp, struct pool_await *aw, int fd,
     vtim_mono deadline)
 {
-	struct epoll_event ev;
 	struct pool_await *aw2;
 	uint32_t idx;
-	int i, sooner = 0;
+	int sooner = 0;
 
 	CHECK_OBJ(pp, POOL_MAGIC);
 	aw->fd = fd;
 	aw->timed_out = 0;
 	aw->deadline = deadline;
-	ev.events = EPOLLIN | EPOLLONESHOT;
 	/* Under lmtx: a leader may take it the moment it is armed. */
 	LOCK_Lock(&pp->lmtx);
-	idx = pool_lslot_get_locked(pp);
-	if (idx == UINT32_MAX) {
-		LOCK_Unlock(&pp->lmtx);
-		return (-1);
-	}
-	ev.data.u64 = (uint64_t)pp->lslot[idx].gen << 32 | idx;
 	/* Its connection may have waited here before: then it is known. */
-	i = epoll_ctl(pp->lep, EPOLL_CTL_ADD, fd, &ev);
-	if (i != 0 && errno == EEXIST)
-		i = epoll_ctl(pp->lep, EPOLL_CTL_MOD, fd, &ev);
-	if (i != 0) {
-		pp->lslot_free[pp->lslot_nfree++] = idx;
+	idx = pool_arm_locked(pp, fd, 0);
+	if (idx == UINT32_MAX) {
 		LOCK_Unlock(&pp->lmtx);
 		return (-1);
 	}
