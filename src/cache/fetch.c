@@ -334,7 +334,8 @@ bo_fetch_head(struct worker *wrk, struct busyobj *bo, int i, unsigned ready)
 		return (H1F_OK);
 	}
 	bo_close(bo, "error");
-	if (!bo->reused || !nothing || !bo_can_retry(bo, &bo->fo_mark))
+	if (!bo->reused || !nothing || bo->fo_timeout ||
+	    !bo_can_retry(bo, &bo->fo_mark))
 		return (H1F_ERROR);
 	/* Logged as varnishd does: the BackendClose, then the new
 	 * connection's Connected and BackendOpen. */
@@ -356,6 +357,7 @@ bo_fetch_send(struct worker *wrk, struct busyobj *bo)
 
 	for (; bo->fo_attempt < 2; bo->fo_attempt++) {
 		assert(bo->vbc == NULL);
+		bo->fo_timeout = 0;
 		bo->vbc = FETCH_GetConn(wrk, bo, bo->connect_timeout,
 		    bo->fo_attempt > 0, &reused);
 		if (bo->vbc == NULL)
@@ -809,9 +811,7 @@ FETCH_PassResume(struct worker *wrk, struct req *req, unsigned timed_out)
 	CHECK_OBJ_NOTNULL(bo, BUSYOBJ_MAGIC);
 	bo->wrk = wrk;
 	if (timed_out) {
-		/* Varnish's words, as the waiting worker logs them. */
-		VSLb(bo->vsl, SLT_FetchError, "first byte timeout");
-		VSC_Count(wrk->stats, fetch_timeout, 1);
+		H1F_FirstByteTimeout(bo);
 		i = bo_fetch_head(wrk, bo, H1F_ERROR, 0);
 	} else
 		i = bo_fetch_head(wrk, bo, H1F_OK, 1);

@@ -123,6 +123,7 @@ struct busyobj {
 	unsigned		reused;		/* vbc came from the idle pool */
 	unsigned		may_await;	/* FETCH_Pass may return FR_AWAIT */
 	unsigned		fo_attempt;	/* the exchange's: 0, 1 (fresh) */
+	unsigned		fo_timeout;	/* it timed out: no new attempt */
 	struct bo_body_mark	fo_mark;	/* the client body, to resend */
 
 	vtim_dur		connect_timeout;

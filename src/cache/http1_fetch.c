@@ -172,11 +172,27 @@ h1f_read_head(struct busyobj *bo, unsigned first, unsigned wait)
 		}
 		wait = 1;	/* nothing yet */
 	}
-	/* Varnish's words, which log watchers grep for. */
-	VSLb(bo->vsl, SLT_FetchError, "%s",
-	    first ? "first byte timeout" : "timeout");
-	VSC_Count(bo->wrk->stats, fetch_timeout, 1);
+	if (first)
+		H1F_FirstByteTimeout(bo);
+	else {
+		/* Varnish's words, which log watchers grep for. */
+		VSLb(bo->vsl, SLT_FetchError, "timeout");
+		VSC_Count(bo->wrk->stats, fetch_timeout, 1);
+	}
 	return (-1);
+}
+
+void
+H1F_FirstByteTimeout(struct busyobj *bo)
+{
+
+	CHECK_OBJ(bo, BUSYOBJ_MAGIC);
+	/* Varnish's words, which log watchers grep for. */
+	VSLb(bo->vsl, SLT_FetchError, "first byte timeout%s",
+	    bo->reused ? " (reused connection)" : "");
+	VSC_Count(bo->wrk->stats, fetch_timeout, 1);
+	/* The backend may be at work on it: not sent again (varnishd). */
+	bo->fo_timeout = 1;
 }
 
 static void

@@ -28,5 +28,7 @@ int H1F_Send(struct busyobj *bo, unsigned with_body);
  * is known to be readable (no wait before the first read).
  */
 int H1F_RecvHead(struct busyobj *bo, unsigned *nothing, unsigned ready);
+/* Log and count a first byte timeout; the request is not sent again. */
+void H1F_FirstByteTimeout(struct busyobj *bo);
 
 #endif /* VENEER_CACHE_HTTP1_FETCH_H */
