@@ -285,6 +285,8 @@ struct expr *parse_call(struct vcc *tl, const struct vfunc *f,
 struct expr *parse_expr(struct vcc *tl);
 struct expr *parse_expr_string(struct vcc *tl);
 struct expr *parse_fcall(struct vcc *tl, const struct token *t);
+/* The class named by t (mod.class), or NULL. */
+const struct vclass *class_find(const struct token *t);
 /* Fails tl when t is mod.class.method: a method called with no object. */
 void class_call_check(struct vcc *tl, const struct token *t);
 void sub_check(struct vcc *tl, const struct token *t, enum ckind kind,

@@ -1154,26 +1154,24 @@ method_find(struct vcc *tl, const struct token *t, struct vsym **objp)
 void
 class_call_check(struct vcc *tl, const struct token *t)
 {
+	const struct vclass *c;
 	const char *dot = NULL, *q;
-	char buf[128];
-	unsigned u;
-	size_t l;
+	struct token ct;
 
 	for (q = t->b; q < t->e; q++)
 		if (*q == '.')
 			dot = q;
 	if (dot == NULL)
 		return;
-	l = (size_t)(dot - t->b);
-	for (u = 0; u < vcc_nclasses; u++) {
-		(void)snprintf(buf, sizeof buf, "%s.%s",
-		    vcc_classes[u].init.mod, vcc_classes[u].init.name);
-		if (strlen(buf) == l && !memcmp(buf, t->b, l))
-			vcc_error(tl, t, "Syntax error: %s() is a method of "
-			    "the class %s: call it on an object (new x = "
-			    "%s(...); in vcl_init, then x.%s())",
-			    tk_str(tl, t), buf, buf, dot + 1);
-	}
+	ct = *t;
+	ct.e = dot;
+	c = class_find(&ct);
+	if (c != NULL)
+		vcc_error(tl, t, "Syntax error: %s() is a method of the class "
+		    "%s.%s: call it on an object (new x = %s.%s(...); in "
+		    "vcl_init, then x.%.*s())", tk_str(tl, t), c->init.mod,
+		    c->init.name, c->init.mod, c->init.name,
+		    (int)(t->e - dot - 1), dot + 1);
 }
 
 /* The call of a function or method named by t, before its '('. */

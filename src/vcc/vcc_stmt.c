@@ -382,7 +382,7 @@ parse_return(struct vcc *tl, struct vbuf *out, unsigned ind)
 }
 
 /* The class named by t (mod.class), or NULL. */
-static const struct vclass *
+const struct vclass *
 class_find(const struct token *t)
 {
 	char buf[128];

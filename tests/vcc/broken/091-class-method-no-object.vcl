@@ -1,5 +1,5 @@
 # expect: 6:25
-# message: Syntax error: directors.round_robin.backend() is a method of the class directors.round_robin
+# message: is a method of the class directors.round_robin: call it on an object (new x = directors.round_robin(...); in vcl_init, then x.backend())
 vcl 4.1;
 import directors;
 sub vcl_recv {
