@@ -281,28 +281,32 @@ proxy_tlv_check(const unsigned char *hdr, size_t hlen,
 	return (NULL);
 }
 
+/* An address of family af and its port, in network order, into a. */
+static void
+proxy_addr_bin(union proxy_addr *a, int af, const unsigned char *addr,
+    const unsigned char *port)
+{
+
+	memset(a, 0, sizeof *a);
+	if (af == AF_INET) {
+		a->sin.sin_family = AF_INET;
+		memcpy(&a->sin.sin_addr, addr, 4);
+		memcpy(&a->sin.sin_port, port, 2);
+	} else {
+		a->sin6.sin6_family = AF_INET6;
+		memcpy(&a->sin6.sin6_addr, addr, 16);
+		memcpy(&a->sin6.sin6_port, port, 2);
+	}
+}
+
+/* v2's addresses: source, destination, source port, destination port. */
 static void
 proxy_v2_addrs(struct proxy_hdr *ph, const unsigned char *a, int af)
 {
 	size_t alen = af == AF_INET ? 4 : 16;
 
-	memset(&ph->client, 0, sizeof ph->client);
-	memset(&ph->server, 0, sizeof ph->server);
-	if (af == AF_INET) {
-		ph->client.sin.sin_family = AF_INET;
-		memcpy(&ph->client.sin.sin_addr, a, alen);
-		memcpy(&ph->client.sin.sin_port, a + 2 * alen, 2);
-		ph->server.sin.sin_family = AF_INET;
-		memcpy(&ph->server.sin.sin_addr, a + alen, alen);
-		memcpy(&ph->server.sin.sin_port, a + 2 * alen + 2, 2);
-	} else {
-		ph->client.sin6.sin6_family = AF_INET6;
-		memcpy(&ph->client.sin6.sin6_addr, a, alen);
-		memcpy(&ph->client.sin6.sin6_port, a + 2 * alen, 2);
-		ph->server.sin6.sin6_family = AF_INET6;
-		memcpy(&ph->server.sin6.sin6_addr, a + alen, alen);
-		memcpy(&ph->server.sin6.sin6_port, a + 2 * alen + 2, 2);
-	}
+	proxy_addr_bin(&ph->client, af, a, a + 2 * alen);
+	proxy_addr_bin(&ph->server, af, a + alen, a + 2 * alen + 2);
 	ph->addrs = 1;
 	proxy_log_addrs(ph);
 }
