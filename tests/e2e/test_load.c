@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/harness.h"
 
@@ -208,16 +209,15 @@ START_TEST(pool_overflow_drops)
 END_TEST
 
 /*
- * veneerd on one CPU, with a long timeout_linger: one worker at a time
- * watches the linger set (on more, an idle second watcher would answer
- * and hide what the tests below look for).  veneerd inherits the
- * affinity; the test process gets its CPUs back.
+ * Start v on one CPU: one worker at a time watches the linger set (on
+ * more, an idle second watcher would answer and hide what the tests
+ * below look for).  veneerd inherits the affinity; the test process
+ * gets its CPUs back.
  */
-static struct vnd *
-launch_one_cpu(const struct origin *o)
+static void
+start_one_cpu(struct vnd *v)
 {
 	cpu_set_t all, one;
-	struct vnd *v;
 	unsigned u;
 
 	ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
@@ -226,9 +226,23 @@ launch_one_cpu(const struct origin *o)
 		continue;
 	CPU_SET(u, &one);
 	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
-	v = VND_Launch(ORIGIN_Port(o), "thread_pools=1", "thread_pool_min=5",
-	    "timeout_linger=30s", "timeout_idle=60s", NULL);
+	VND_Start(v);
 	ck_assert_int_eq(sched_setaffinity(0, sizeof all, &all), 0);
+}
+
+/* veneerd before o on one CPU, one pool, a long timeout_linger. */
+static struct vnd *
+launch_one_cpu(const struct origin *o)
+{
+	struct vnd *v;
+
+	v = VND_New();
+	VND_Backend(v, ORIGIN_Port(o));
+	VND_Param(v, "thread_pools", "1");
+	VND_Param(v, "thread_pool_min", "5");
+	VND_Param(v, "timeout_linger", "30s");
+	VND_Param(v, "timeout_idle", "60s");
+	start_one_cpu(v);
 	return (v);
 }
 
@@ -459,6 +473,70 @@ START_TEST(passes_hold_no_thread)
 }
 END_TEST
 
+/*
+ * One leader (one CPU, one pool) and a pass whose backend takes 5 s
+ * with a 20 s first_byte_timeout: the leader may sleep 20 s.  A second
+ * pass with a 1 s timeout (set in VCL) must end at 1 s with a 503, not
+ * when the first one's answer wakes the leader; and a session that
+ * goes idle meanwhile must still reach the waiter after timeout_linger.
+ */
+static void
+deadline_handler(struct origin_conn *oc, const struct hx_msg *req,
+    void *priv)
+{
+
+	(void)priv;
+	if (ORIGIN_Stall(oc, strcmp(req->url, "/slow") == 0 ? 5.0 :
+	    strcmp(req->url, "/short") == 0 ? 3.0 : 0.0) == 0)
+		(void)ORIGIN_Respond(oc, 200, NULL, req->url, -1);
+}
+
+START_TEST(await_sooner_deadline)
+{
+	struct client *a, *b;
+	struct origin *o;
+	struct hx_msg *r;
+	struct vnd *v;
+	char *vcl;
+
+	o = ORIGIN_New(deadline_handler, NULL);
+	ck_assert_int_gt(asprintf(&vcl, "vcl 4.1;\n"
+	    "backend o { .host = \"127.0.0.1\"; .port = \"%d\"; }\n"
+	    "sub vcl_recv { return (pass); }\n"
+	    "sub vcl_backend_fetch {\n"
+	    "	if (bereq.url == \"/short\") {\n"
+	    "		set bereq.first_byte_timeout = 1s;\n"
+	    "	}\n"
+	    "}\n", ORIGIN_Port(o)), 0);
+	v = VND_New();
+	VND_VclFile(v, "deadline.vcl", vcl);
+	free(vcl);
+	VND_Param(v, "thread_pools", "1");
+	VND_Param(v, "first_byte_timeout", "20");
+	VND_Param(v, "timeout_linger", "0.1");
+	start_one_cpu(v);
+	a = VND_Connect(v);
+	b = VND_Connect(v);
+	CLIENT_Req(a, "GET", "/slow", NULL, NULL, 0);
+	ORIGIN_WaitReqs(o, 1, HX_T_RESP);
+	/* The leader now sleeps toward /slow's deadline, 20 s away. */
+	(void)usleep(300000);
+	r = CLIENT_Fetch(b, "GET", "/short", NULL, 2.5);
+	ck_assert_msg(r->status == 503, "/short: %d, not ended by its 1 s "
+	    "first_byte_timeout", r->status);
+	HX_MsgFree(&r);
+	/* b idles in the set with only /slow there: its 0.1 s ends. */
+	(void)VND_WaitCounter(v, "sess_herd", ">=", 1, 2.0);
+	r = CLIENT_TryResp(a, 0, HX_T_SLOW);
+	ck_assert_msg(r != NULL, "/slow: %s", CLIENT_Error(a));
+	ck_assert_int_eq(r->status, 200);
+	HX_MsgFree(&r);
+	CLIENT_Free(&a);
+	CLIENT_Free(&b);
+	VND_Finish(&v, &o);
+}
+END_TEST
+
 static Suite *
 load_suite(void)
 {
@@ -477,6 +555,7 @@ load_suite(void)
 	tcase_add_test(tc, linger_set_served_while_a_worker_blocks);
 	tcase_add_test(tc, burst_served_while_a_worker_blocks);
 	tcase_add_test(tc, passes_hold_no_thread);
+	tcase_add_test(tc, await_sooner_deadline);
 	suite_add_tcase(s, tc);
 	return (s);
 }
